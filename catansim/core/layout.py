@@ -1,0 +1,288 @@
+"""Layout of the game state, the rule settings and the event log.
+
+The whole state of one game is a single flat ``int32`` array ``s`` (measured:
+helpers taking one flat integer array are several times faster in Numba than
+helpers taking a bundle of arrays). Each field below has an offset constant
+(``S_<NAME>``) and a length; per-player fields always hold ``MAX_PLAYERS`` (4)
+slots, seat-major, e.g. ``s[S_HAND + 5 * p + r]``. Unused seats stay zero.
+
+The counters section (``S_COUNTERS`` .. ``STATE_SIZE``) is the per-game result
+record: the batch kernel copies it out verbatim and ``catansim.results`` labels
+each slot. Every field is listed with its meaning and sentinel in ``STATE_FIELDS``
+(``catansim.results.state_fields_frame()`` shows them as a table).
+"""
+
+from __future__ import annotations
+
+from ..constants import (
+    MAX_PLAYERS,
+    N_DEV_CARDS,
+    N_EDGES,
+    N_HARBORS,
+    N_HEXES,
+    N_NODES,
+    N_RESOURCES,
+)
+
+P = MAX_PLAYERS
+R = N_RESOURCES
+
+# (name, length, meaning). Sentinel -1 means "none" wherever it is listed.
+STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
+    # --- game ---
+    ("n_players", 1, "number of seats playing (3 or 4)"),
+    ("cur_player", 1, "seat whose turn it is (setup: seat placing)"),
+    ("turn", 1, "turn number, counting every player's turn from 1; 0 during setup"),
+    ("robber_hex", 1, "hex index of the robber"),
+    ("winner", 1, "winning seat, -1 none"),
+    ("end_reason", 1, "0 running, 1 win, 2 turn limit"),
+    ("dev_played", 1, "1 if a development card was played this turn"),
+    ("rolled", 1, "1 once the current turn's dice were rolled"),
+    ("longest_holder", 1, "seat holding Longest Route, -1 supply"),
+    ("army_holder", 1, "seat holding Largest Army, -1 supply"),
+    ("deck_pos", 1, "index of the next development card in deck; 25 = empty"),
+    ("offers", 1, "player-trade offers made this turn"),
+    ("actions", 1, "actions taken this turn (safety bound)"),
+    ("log_len", 1, "events written to the log buffer"),
+    ("log_on", 1, "1 to record events"),
+    ("log_overflow", 1, "1 if the log buffer was too small"),
+    # --- board ---
+    ("hex_terrain", N_HEXES, "terrain code of each hex (constants.Terrain)"),
+    ("hex_number", N_HEXES, "number disc of each hex, 0 for the desert"),
+    ("harbor_kind", N_HARBORS, "kind of each harbor slot: 0-4 resource 2:1, 5 generic 3:1"),
+    ("node_harbor", N_NODES, "harbor kind usable from each node, -1 none"),
+    ("number_hexes", 13 * 2, "hexes showing number n at [2n], [2n+1], -1 padded"),
+    # --- pieces ---
+    ("node_owner", N_NODES, "seat with a building on the node, -1 empty"),
+    ("node_level", N_NODES, "0 empty, 1 settlement, 2 city"),
+    ("edge_owner", N_EDGES, "seat with a road on the edge, -1 empty"),
+    # --- supply ---
+    ("bank", R, "resource cards left in the supply"),
+    ("deck", N_DEV_CARDS, "development deck in draw order (constants.DevCard)"),
+    # --- players ---
+    ("hand", P * R, "resource cards held"),
+    ("dev_hand", P * 5, "unplayed development cards held, by kind (VP cards included)"),
+    ("dev_new", P * 5, "of dev_hand, cards bought this turn (not playable yet)"),
+    ("knights", P, "knights played (Largest Army)"),
+    ("roads_left", P, "road pieces not on the board"),
+    ("settlements_left", P, "settlement pieces not on the board"),
+    ("cities_left", P, "city pieces not on the board"),
+    ("harbors", P * 6, "1 if the player has a harbor of kind k (0-4 2:1, 5 3:1)"),
+    ("route_len", P, "length of the player's longest route"),
+    # --- counters: the per-game result record ---
+    ("c_turns", 1, "turns played"),
+    ("c_winner", 1, "winning seat, -1 none"),
+    ("c_end_reason", 1, "1 win, 2 turn limit"),
+    ("c_sevens", 1, "7s rolled"),
+    ("c_rolls", 11, "how often each sum 2..12 was rolled"),
+    ("c_shortage_events", R, "rolls on which a resource could not be paid in full"),
+    ("c_longest_holder", 1, "Longest Route holder at the end, -1 supply"),
+    ("c_army_holder", 1, "Largest Army holder at the end, -1 supply"),
+    ("c_robber_moves", 1, "times the robber moved"),
+    ("c_vp", P, "final victory points, hidden included"),
+    ("c_vp_settlements", P, "VP from settlements at the end"),
+    ("c_vp_cities", P, "VP from cities at the end"),
+    ("c_vp_longest", P, "VP from Longest Route at the end"),
+    ("c_vp_army", P, "VP from Largest Army at the end"),
+    ("c_vp_cards", P, "VP from victory point cards at the end"),
+    ("c_route_len", P, "longest route length at the end"),
+    ("c_roads", P, "roads on the board at the end"),
+    ("c_knights", P, "knights played"),
+    ("c_start_nodes", P * 2, "the two starting settlement nodes"),
+    ("c_start_pips", P * 2, "pips of the hexes at each starting node"),
+    ("c_start_cards", P * R, "starting resources by resource"),
+    ("c_produced", P * R, "resource cards received from production, by resource"),
+    ("c_blocked", P, "cards the robber's hex would have paid the player"),
+    ("c_withheld", P * R, "cards owed but not paid by the shortage rule, by resource"),
+    ("c_stolen", P, "cards lost to steals"),
+    ("c_robbed", P, "times the player was chosen as robber victim"),
+    ("c_steals", P, "cards gained by stealing"),
+    ("c_discarded", P, "cards discarded on 7s"),
+    ("c_monopoly_gain", P, "cards gained by Monopoly"),
+    ("c_trades_bank", P, "maritime trades"),
+    ("c_trades_player", P, "player trades completed (either side)"),
+    ("c_offers", P, "player-trade offers made"),
+    ("c_dev_bought", P * 5, "development cards bought, by kind"),
+    ("c_dev_played", P * 5, "development cards played, by kind"),
+    ("c_first_city", P, "turn of the first city, -1 never"),
+    ("c_first_settlement", P, "turn of the first settlement beyond the starting two, -1 never"),
+)
+
+STATE_OFFSETS: dict[str, int] = {}
+_pos = 0
+for _name, _n, _ in STATE_FIELDS:
+    STATE_OFFSETS[_name] = _pos
+    _pos += _n
+STATE_SIZE = _pos
+STATE_LENGTHS = {name: n for name, n, _ in STATE_FIELDS}
+
+S_N_PLAYERS = STATE_OFFSETS["n_players"]
+S_CUR = STATE_OFFSETS["cur_player"]
+S_TURN = STATE_OFFSETS["turn"]
+S_ROBBER = STATE_OFFSETS["robber_hex"]
+S_WINNER = STATE_OFFSETS["winner"]
+S_END = STATE_OFFSETS["end_reason"]
+S_DEV_PLAYED = STATE_OFFSETS["dev_played"]
+S_ROLLED = STATE_OFFSETS["rolled"]
+S_LONGEST = STATE_OFFSETS["longest_holder"]
+S_ARMY = STATE_OFFSETS["army_holder"]
+S_DECK_POS = STATE_OFFSETS["deck_pos"]
+S_OFFERS = STATE_OFFSETS["offers"]
+S_ACTIONS = STATE_OFFSETS["actions"]
+S_LOG_LEN = STATE_OFFSETS["log_len"]
+S_LOG_ON = STATE_OFFSETS["log_on"]
+S_LOG_OVERFLOW = STATE_OFFSETS["log_overflow"]
+S_HEX_TERRAIN = STATE_OFFSETS["hex_terrain"]
+S_HEX_NUMBER = STATE_OFFSETS["hex_number"]
+S_HARBOR_KIND = STATE_OFFSETS["harbor_kind"]
+S_NODE_HARBOR = STATE_OFFSETS["node_harbor"]
+S_NUMBER_HEXES = STATE_OFFSETS["number_hexes"]
+S_NODE_OWNER = STATE_OFFSETS["node_owner"]
+S_NODE_LEVEL = STATE_OFFSETS["node_level"]
+S_EDGE_OWNER = STATE_OFFSETS["edge_owner"]
+S_BANK = STATE_OFFSETS["bank"]
+S_DECK = STATE_OFFSETS["deck"]
+S_HAND = STATE_OFFSETS["hand"]
+S_DEV_HAND = STATE_OFFSETS["dev_hand"]
+S_DEV_NEW = STATE_OFFSETS["dev_new"]
+S_KNIGHTS = STATE_OFFSETS["knights"]
+S_ROADS_LEFT = STATE_OFFSETS["roads_left"]
+S_SETTLEMENTS_LEFT = STATE_OFFSETS["settlements_left"]
+S_CITIES_LEFT = STATE_OFFSETS["cities_left"]
+S_HARBORS = STATE_OFFSETS["harbors"]
+S_ROUTE_LEN = STATE_OFFSETS["route_len"]
+
+S_COUNTERS = STATE_OFFSETS["c_turns"]
+N_COUNTERS = STATE_SIZE - S_COUNTERS
+C_TURNS = STATE_OFFSETS["c_turns"]
+C_WINNER = STATE_OFFSETS["c_winner"]
+C_END_REASON = STATE_OFFSETS["c_end_reason"]
+C_SEVENS = STATE_OFFSETS["c_sevens"]
+C_ROLLS = STATE_OFFSETS["c_rolls"]
+C_SHORTAGE_EVENTS = STATE_OFFSETS["c_shortage_events"]
+C_LONGEST_HOLDER = STATE_OFFSETS["c_longest_holder"]
+C_ARMY_HOLDER = STATE_OFFSETS["c_army_holder"]
+C_ROBBER_MOVES = STATE_OFFSETS["c_robber_moves"]
+C_VP = STATE_OFFSETS["c_vp"]
+C_VP_SETTLEMENTS = STATE_OFFSETS["c_vp_settlements"]
+C_VP_CITIES = STATE_OFFSETS["c_vp_cities"]
+C_VP_LONGEST = STATE_OFFSETS["c_vp_longest"]
+C_VP_ARMY = STATE_OFFSETS["c_vp_army"]
+C_VP_CARDS = STATE_OFFSETS["c_vp_cards"]
+C_ROUTE_LEN = STATE_OFFSETS["c_route_len"]
+C_ROADS = STATE_OFFSETS["c_roads"]
+C_KNIGHTS = STATE_OFFSETS["c_knights"]
+C_START_NODES = STATE_OFFSETS["c_start_nodes"]
+C_START_PIPS = STATE_OFFSETS["c_start_pips"]
+C_START_CARDS = STATE_OFFSETS["c_start_cards"]
+C_PRODUCED = STATE_OFFSETS["c_produced"]
+C_BLOCKED = STATE_OFFSETS["c_blocked"]
+C_WITHHELD = STATE_OFFSETS["c_withheld"]
+C_STOLEN = STATE_OFFSETS["c_stolen"]
+C_ROBBED = STATE_OFFSETS["c_robbed"]
+C_STEALS = STATE_OFFSETS["c_steals"]
+C_DISCARDED = STATE_OFFSETS["c_discarded"]
+C_MONOPOLY_GAIN = STATE_OFFSETS["c_monopoly_gain"]
+C_TRADES_BANK = STATE_OFFSETS["c_trades_bank"]
+C_TRADES_PLAYER = STATE_OFFSETS["c_trades_player"]
+C_OFFERS = STATE_OFFSETS["c_offers"]
+C_DEV_BOUGHT = STATE_OFFSETS["c_dev_bought"]
+C_DEV_PLAYED = STATE_OFFSETS["c_dev_played"]
+C_FIRST_CITY = STATE_OFFSETS["c_first_city"]
+C_FIRST_SETTLEMENT = STATE_OFFSETS["c_first_settlement"]
+
+END_RUNNING = 0
+END_WIN = 1
+END_TURN_LIMIT = 2
+
+# --- rule settings: one int32 array ``rules`` -------------------------------------
+RULE_FIELDS: tuple[tuple[str, str], ...] = (
+    ("vp_to_win", "victory points needed to win (official 10)"),
+    ("bank_per_resource", "cards per resource in the supply (19); UNLIMITED_BANK for unlimited"),
+    ("discard_limit", "a 7 makes players holding more than this discard half; -1 none"),
+    ("robber", "ROBBER_OFFICIAL, ROBBER_OFF or ROBBER_FRIENDLY"),
+    ("shortage", "SHORTAGE_OFFICIAL, SHORTAGE_STRICT or SHORTAGE_OFF"),
+    ("max_turns", "turn cap: the game ends with no winner after this many turns"),
+    ("max_offers", "player-trade offers a player may make per turn (engine bound)"),
+    ("max_actions", "actions a player may take per turn (engine bound)"),
+)
+RULE_INDEX = {name: i for i, (name, _) in enumerate(RULE_FIELDS)}
+N_RULES = len(RULE_FIELDS)
+R_VP_TO_WIN = RULE_INDEX["vp_to_win"]
+R_BANK = RULE_INDEX["bank_per_resource"]
+R_DISCARD_LIMIT = RULE_INDEX["discard_limit"]
+R_ROBBER = RULE_INDEX["robber"]
+R_SHORTAGE = RULE_INDEX["shortage"]
+R_MAX_TURNS = RULE_INDEX["max_turns"]
+R_MAX_OFFERS = RULE_INDEX["max_offers"]
+R_MAX_ACTIONS = RULE_INDEX["max_actions"]
+
+# An "unlimited" supply holds more cards than a game can ever hand out, so the
+# conservation invariant (supply + hands = supply size) still holds exactly.
+UNLIMITED_BANK = 1_000_000
+ROBBER_OFFICIAL = 0
+ROBBER_OFF = 1
+ROBBER_FRIENDLY = 2
+SHORTAGE_OFFICIAL = 0
+SHORTAGE_STRICT = 1
+SHORTAGE_OFF = 2
+
+# --- event log: int32 rows of LOG_WIDTH ----------------------------------------
+# Column 0 is the event code, column 1 the acting seat (-1 none); the rest is
+# the payload below. ``catansim.gamelog`` turns rows into JSON Lines.
+LOG_WIDTH = 32
+EV_SETUP_SETTLEMENT = 1  # a=node
+EV_SETUP_ROAD = 2  # a=edge
+EV_STARTING_RESOURCES = 3  # cards at [2:7]
+EV_TURN_START = 4  # a=turn
+EV_ROLL = 5  # a=d1, b=d2
+EV_PRODUCTION = 6  # gains[i] at [2+5i : 7+5i] for i<4, withheld at [22:27]
+EV_DISCARD = 7  # cards at [2:7]
+EV_ROBBER = 8  # a=hex, b=victim (-1), c=stolen resource (-1)
+EV_TRADE_BANK = 9  # give at [2:7], get at [7:12]
+EV_TRADE_PLAYER = 10  # a=partner, give at [3:8], get at [8:13]
+EV_BUILD_ROAD = 11  # a=edge, b=free (0/1)
+EV_BUILD_SETTLEMENT = 12  # a=node
+EV_BUILD_CITY = 13  # a=node
+EV_BUY_DEV = 14  # a=card
+EV_PLAY_DEV = 15  # a=card; invention: cards at [3:8]; monopoly: b=resource, taken[i] at [4+i]
+EV_LONGEST_ROUTE = 16  # p=holder (-1 supply), a=length
+EV_LARGEST_ARMY = 17  # p=holder, a=knights
+EV_TURN_END = 18
+EV_GAME_END = 19  # a=winner (-1), b=turn, c=reason (1 win, 2 turn limit), vp[i] at [5+i]
+EVENT_NAMES = {
+    EV_SETUP_SETTLEMENT: "setup_settlement",
+    EV_SETUP_ROAD: "setup_road",
+    EV_STARTING_RESOURCES: "starting_resources",
+    EV_TURN_START: "turn_start",
+    EV_ROLL: "roll",
+    EV_PRODUCTION: "production",
+    EV_DISCARD: "discard",
+    EV_ROBBER: "robber",
+    EV_TRADE_BANK: "trade_bank",
+    EV_TRADE_PLAYER: "trade_player",
+    EV_BUILD_ROAD: "build_road",
+    EV_BUILD_SETTLEMENT: "build_settlement",
+    EV_BUILD_CITY: "build_city",
+    EV_BUY_DEV: "buy_dev",
+    EV_PLAY_DEV: "play_dev",
+    EV_LONGEST_ROUTE: "longest_route",
+    EV_LARGEST_ARMY: "largest_army",
+    EV_TURN_END: "turn_end",
+    EV_GAME_END: "game_end",
+}
+
+# --- board vector: int32[BOARD_SIZE] ----------------------------------------------
+# The compact board every layout produces and the engine takes.
+B_TERRAIN = 0  # [19] terrain code per hex
+B_NUMBER = 19  # [19] number disc per hex, 0 for the desert
+B_HARBOR = 38  # [9] harbor kind per slot (topology.HARBOR_SLOT_HEXES order)
+BOARD_SIZE = 47
+
+# How the kernel obtains the board of a game.
+LAYOUT_GIVEN = 0  # use the board vector passed in (fixed, beginner, user boards)
+LAYOUT_VARIABLE = 1  # 6th-edition variable setup, from the game's board stream
+LAYOUT_RANDOM_NUMBERS = 2  # 5th-edition variant: numbers shuffled, no adjacent 6/8
+
+# Forced openings: int32[MAX_PLAYERS * 4] = (node1, edge1, node2, edge2) per seat, -1 free.
+OPENING_WIDTH = 4
