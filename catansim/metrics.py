@@ -182,7 +182,7 @@ def node_table(board: Board) -> pd.DataFrame:
     """One row per intersection (54).
 
     Columns: ``hexes`` (land hex indices), ``n_land``, ``resources`` (one per
-    producing hex, e.g. ``"wheat+wood+wood"``), ``numbers``, ``pips`` (sum over its
+    producing hex in hex order, e.g. ``"wheat+wood+wood"``), ``numbers``, ``pips`` (sum over its
     hexes), ``pips_<resource>``, ``n_resources`` (distinct resources) and
     ``harbor`` (kind name, or None).
     """
@@ -195,7 +195,7 @@ def node_table(board: Board) -> pd.DataFrame:
         row = {
             "hexes": tuple(land),
             "n_land": len(land),
-            "resources": "+".join(sorted(RESOURCE_NAMES[r] for r in res if r >= 0)),
+            "resources": "+".join(RESOURCE_NAMES[r] for r in res if r >= 0),
             "numbers": tuple(int(board.number[h]) for h in land if board.number[h]),
             "pips": int(pips[land].sum()),
         }

@@ -1,0 +1,68 @@
+"""``catansim board``: draw a board layout to a PNG, optionally with its metrics."""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import CatansimError
+
+LAYOUT_NAMES = ("beginner", "variable", "random_numbers")
+
+
+@click.command("board")
+@click.option("--layout", type=click.Choice(LAYOUT_NAMES), default="beginner", show_default=True,
+              help="Board layout (ignored with --file).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+              help="Game seed for variable / random_numbers (random if omitted; printed).")
+@click.option("--file", "board_file", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Draw a user board (JSON, TOML or compact text; see docs/boards.md).")
+@click.option("--out", type=click.Path(dir_okay=False, writable=True), default="board.png",
+              show_default=True, help="PNG file to write.")
+@click.option("--indices", is_flag=True, help="Label every hex, node and edge with its index.")
+@click.option("--players", type=click.Choice(["3", "4"]), default="4", show_default=True,
+              help="Seats shown with the beginner set-up's starting pieces.")
+@click.option("--metrics", "show_metrics", is_flag=True,
+              help="Print the board's metrics and best intersections.")
+@click.option("--dpi", type=click.IntRange(50, 600), default=110, show_default=True,
+              help="Resolution of the PNG.")
+def command(layout, seed, board_file, out, indices, players, show_metrics, dpi):
+    """Draw a board (terrains, numbers, harbors; beginner: starting pieces) to a PNG."""
+    from ..boards import beginner_openings, make_board, parse_board, pieces_from_openings
+    from ..constants import SEAT_COLOURS_3, SEAT_COLOURS_4
+
+    n_players = int(players)
+    if board_file is not None:
+        board = parse_board(board_file)
+        label = f"user board {board_file}"
+    else:
+        if layout == "beginner" and seed is not None:
+            raise CatansimError("--seed: the beginner layout is fixed; a seed applies to "
+                                "variable and random_numbers only")
+        board = make_board(layout, seed)
+        label = layout if board.seed is None else f"{layout}, seed {board.seed}"
+
+    pieces = colours = None
+    if board.layout == "beginner":
+        pieces = pieces_from_openings(beginner_openings(n_players))
+        colours = SEAT_COLOURS_4 if n_players == 4 else SEAT_COLOURS_3
+
+    from ..plotting import save_board_png
+
+    title = f"CATAN board: {label}"
+    path = save_board_png(board, out, indices=indices, pieces=pieces, colours=colours,
+                          title=title, dpi=dpi)
+    click.echo(f"wrote {path} ({label}, board_id {board.board_id})")
+
+    if show_metrics:
+        import pandas as pd
+
+        from ..metrics import best_nodes, board_metrics, resource_table
+
+        with pd.option_context("display.width", 120, "display.max_columns", 20):
+            click.echo("\nmetrics:")
+            click.echo(board_metrics(board).to_string())
+            click.echo("\nresources:")
+            click.echo(resource_table(board).to_string())
+            click.echo("\nbest intersections:")
+            cols = ["hexes", "resources", "numbers", "pips", "harbor"]
+            click.echo(best_nodes(board, 8)[cols].to_string())
