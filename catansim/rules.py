@@ -119,14 +119,11 @@ class Rules:
 
 
 def _check_int(name, value, lo, hi, extra=""):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise CatansimError(
-            f"rule {name}: {value!r} is not an integer; allowed: {lo}..{hi}{' ' + extra if extra else ''}"
-        )
+    allowed = f"{lo}..{hi}" + (f" {extra}" if extra else "")
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise CatansimError(f"rule {name}: {value!r} is not an integer; allowed: {allowed}")
     if not lo <= value <= hi:
-        raise CatansimError(
-            f"rule {name}: {value} is out of range; allowed: {lo}..{hi}{' ' + extra if extra else ''}"
-        )
+        raise CatansimError(f"rule {name}: {value} is out of range; allowed: {allowed}")
 
 
 def _parse_value(name: str, raw: str):
@@ -137,5 +134,6 @@ def _parse_value(name: str, raw: str):
     try:
         return int(raw)
     except ValueError:
-        allowed = "an integer" + (" or none" if name in ("bank_per_resource", "discard_limit") else "")
+        nullable = name in ("bank_per_resource", "discard_limit")
+        allowed = "an integer" + (" or none" if nullable else "")
         raise CatansimError(f"--rule {name}={raw}: not {allowed}") from None

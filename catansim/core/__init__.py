@@ -17,7 +17,10 @@ import numba
 def _source_hash() -> str:
     h = hashlib.sha256()
     here = Path(__file__).parent
-    for path in sorted(here.glob("*.py")) + [here.parent / "constants.py", here.parent / "topology.py"]:
+    for path in sorted(here.glob("*.py")) + [
+        here.parent / "constants.py",
+        here.parent / "topology.py",
+    ]:
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]

@@ -79,6 +79,7 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("c_longest_holder", 1, "Longest Route holder at the end, -1 supply"),
     ("c_army_holder", 1, "Largest Army holder at the end, -1 supply"),
     ("c_robber_moves", 1, "times the robber moved"),
+    ("c_illegal", 1, "strategy actions the engine rejected (a strategy bug: 0 expected)"),
     ("c_vp", P, "final victory points, hidden included"),
     ("c_vp_settlements", P, "VP from settlements at the end"),
     ("c_vp_cities", P, "VP from cities at the end"),
@@ -163,6 +164,7 @@ C_SHORTAGE_EVENTS = STATE_OFFSETS["c_shortage_events"]
 C_LONGEST_HOLDER = STATE_OFFSETS["c_longest_holder"]
 C_ARMY_HOLDER = STATE_OFFSETS["c_army_holder"]
 C_ROBBER_MOVES = STATE_OFFSETS["c_robber_moves"]
+C_ILLEGAL = STATE_OFFSETS["c_illegal"]
 C_VP = STATE_OFFSETS["c_vp"]
 C_VP_SETTLEMENTS = STATE_OFFSETS["c_vp_settlements"]
 C_VP_CITIES = STATE_OFFSETS["c_vp_cities"]

@@ -1,0 +1,202 @@
+"""Action-phase actions: their encoding, legality and enumeration.
+
+An action is an int32 array ``act`` of length ``ACT_SIZE``::
+
+    act[0]   kind (ACT_*)
+    act[1]   ACT_ROAD: edge; ACT_SETTLEMENT / ACT_CITY: node; ACT_PLAY_DEV: card;
+             ACT_TRADE_BANK: resource given; ACT_TRADE_PLAYER: partner seat
+    act[2]   ACT_TRADE_BANK: resource received
+    act[2:7] ACT_TRADE_PLAYER: bundle given by the player whose turn it is
+    act[7:12] ACT_TRADE_PLAYER: bundle received from the partner
+
+``legal_actions_nb`` lists the legal actions as packed codes
+``kind << 16 | a << 8 | b`` (for a player trade ``a`` is the partner and ``b`` is
+``5 * give + get``: the enumerated player trades are one card for one card; the
+engine itself accepts any bundles).
+"""
+
+import numba as nb
+
+from ..constants import N_EDGES, N_NODES
+from .layout import (
+    R_MAX_OFFERS,
+    S_BANK,
+    S_DECK_POS,
+    S_DEV_HAND,
+    S_DEV_NEW,
+    S_DEV_PLAYED,
+    S_HAND,
+    S_N_PLAYERS,
+    S_NODE_LEVEL,
+    S_NODE_OWNER,
+    S_OFFERS,
+    S_ROLLED,
+)
+from .rules_nb import (
+    can_afford_nb,
+    can_place_city_nb,
+    can_place_road_nb,
+    can_place_settlement_nb,
+    maritime_rate_nb,
+)
+
+ACT_END = 0
+ACT_ROAD = 1
+ACT_SETTLEMENT = 2
+ACT_CITY = 3
+ACT_BUY_DEV = 4
+ACT_PLAY_DEV = 5
+ACT_TRADE_BANK = 6
+ACT_TRADE_PLAYER = 7
+ACT_SIZE = 12
+MAX_LEGAL = 512  # > 1 + 72 + 54 + 54 + 1 + 4 + 20 + 60
+
+KNIGHT = 0
+VICTORY_POINT = 1
+
+
+@nb.njit(cache=True)
+def pack_nb(kind, a, b):
+    return (kind << 16) | (a << 8) | b
+
+
+@nb.njit(cache=True)
+def unpack_nb(code, act):
+    """Decode a packed action code into ``act``."""
+    for i in range(ACT_SIZE):
+        act[i] = 0
+    kind = code >> 16
+    a = (code >> 8) & 255
+    b = code & 255
+    act[0] = kind
+    act[1] = a
+    if kind == ACT_TRADE_PLAYER:
+        act[2 + b // 5] = 1
+        act[7 + b % 5] = 1
+    else:
+        act[2] = b
+
+
+@nb.njit(cache=True)
+def can_play_dev_nb(s, p, card):
+    """A development card may be played: one per turn, not a VP card, not bought this turn."""
+    if s[S_DEV_PLAYED] != 0 or card == VICTORY_POINT or card < 0 or card > 4:
+        return False
+    return s[S_DEV_HAND + 5 * p + card] - s[S_DEV_NEW + 5 * p + card] > 0
+
+
+@nb.njit(cache=True)
+def trade_bundles_ok_nb(s, p, act):
+    """Both sides give at least one card, no resource on both sides, p holds its side."""
+    give = 0
+    get = 0
+    for r in range(5):
+        g = act[2 + r]
+        t = act[7 + r]
+        if g < 0 or t < 0 or (g > 0 and t > 0):
+            return False
+        if s[S_HAND + 5 * p + r] < g:
+            return False
+        give += g
+        get += t
+    return give > 0 and get > 0
+
+
+@nb.njit(cache=True)
+def is_legal_action_nb(s, topo, rules, p, act):
+    """Whether ``act`` is legal for p now (the action phase, after the roll)."""
+    kind = act[0]
+    if kind == ACT_END:
+        return True
+    if kind == ACT_PLAY_DEV:
+        return can_play_dev_nb(s, p, act[1])
+    if s[S_ROLLED] == 0:
+        return False
+    if kind == ACT_ROAD:
+        e = act[1]
+        return (
+            0 <= e < N_EDGES
+            and can_afford_nb(s, p, 1, 1, 0, 0, 0)
+            and can_place_road_nb(s, topo, p, e)
+        )
+    if kind == ACT_SETTLEMENT:
+        n = act[1]
+        return (
+            0 <= n < N_NODES
+            and can_afford_nb(s, p, 1, 1, 1, 1, 0)
+            and can_place_settlement_nb(s, topo, p, n)
+        )
+    if kind == ACT_CITY:
+        n = act[1]
+        return (
+            0 <= n < N_NODES and can_afford_nb(s, p, 0, 0, 0, 2, 3) and can_place_city_nb(s, p, n)
+        )
+    if kind == ACT_BUY_DEV:
+        return s[S_DECK_POS] < 25 and can_afford_nb(s, p, 0, 0, 1, 1, 1)
+    if kind == ACT_TRADE_BANK:
+        give = act[1]
+        get = act[2]
+        if give < 0 or give > 4 or get < 0 or get > 4 or give == get:
+            return False
+        return s[S_HAND + 5 * p + give] >= maritime_rate_nb(s, p, give) and s[S_BANK + get] > 0
+    if kind == ACT_TRADE_PLAYER:
+        q = act[1]
+        if q < 0 or q >= s[S_N_PLAYERS] or q == p or s[S_OFFERS] >= rules[R_MAX_OFFERS]:
+            return False
+        return trade_bundles_ok_nb(s, p, act)
+    return False
+
+
+@nb.njit(cache=True)
+def legal_actions_nb(s, topo, rules, p, out):
+    """Write the packed codes of p's legal actions to ``out``; return how many.
+
+    Always includes ACT_END. Player trades are listed as 1-for-1 offers to each
+    opponent.
+    """
+    count = 0
+    out[count] = pack_nb(ACT_END, 0, 0)
+    count += 1
+    for card in range(5):
+        if can_play_dev_nb(s, p, card):
+            out[count] = pack_nb(ACT_PLAY_DEV, card, 0)
+            count += 1
+    if s[S_ROLLED] == 0:
+        return count
+    if can_afford_nb(s, p, 1, 1, 0, 0, 0):
+        for e in range(N_EDGES):
+            if can_place_road_nb(s, topo, p, e):
+                out[count] = pack_nb(ACT_ROAD, e, 0)
+                count += 1
+    if can_afford_nb(s, p, 1, 1, 1, 1, 0):
+        for n in range(N_NODES):
+            if can_place_settlement_nb(s, topo, p, n):
+                out[count] = pack_nb(ACT_SETTLEMENT, n, 0)
+                count += 1
+    if can_afford_nb(s, p, 0, 0, 0, 2, 3):
+        for n in range(N_NODES):
+            if s[S_NODE_OWNER + n] == p and s[S_NODE_LEVEL + n] == 1 and can_place_city_nb(s, p, n):
+                out[count] = pack_nb(ACT_CITY, n, 0)
+                count += 1
+    if s[S_DECK_POS] < 25 and can_afford_nb(s, p, 0, 0, 1, 1, 1):
+        out[count] = pack_nb(ACT_BUY_DEV, 0, 0)
+        count += 1
+    for give in range(5):
+        if s[S_HAND + 5 * p + give] >= maritime_rate_nb(s, p, give):
+            for get in range(5):
+                if get != give and s[S_BANK + get] > 0:
+                    out[count] = pack_nb(ACT_TRADE_BANK, give, get)
+                    count += 1
+    if s[S_OFFERS] < rules[R_MAX_OFFERS]:
+        n_players = s[S_N_PLAYERS]
+        for q in range(n_players):
+            if q == p:
+                continue
+            for give in range(5):
+                if s[S_HAND + 5 * p + give] == 0:
+                    continue
+                for get in range(5):
+                    if get != give:
+                        out[count] = pack_nb(ACT_TRADE_PLAYER, q, 5 * give + get)
+                        count += 1
+    return count

@@ -1,0 +1,682 @@
+"""The game loop: setup, turns, development cards, winning; one game or a batch.
+
+These only accept NumPy arrays and scalars. ``play_game_nb`` plays one complete
+game into the state ``s``; with ``s[S_LOG_ON] = 1`` it also records every event
+into ``log``. ``play_batch_nb`` runs games in parallel (``prange``), each thread
+writing only its own rows of the output arrays, and calls the very same
+``play_game_nb``: a logged game is the game a batch plays for that seed.
+"""
+
+import numba as nb
+import numpy as np
+
+from ..constants import (
+    CITIES_PER_PLAYER,
+    MAX_PLAYERS,
+    N_DEV_CARDS,
+    N_EDGES,
+    N_HEXES,
+    N_NODES,
+    ROADS_PER_PLAYER,
+    SETTLEMENTS_PER_PLAYER,
+)
+from ..topology import T_NODE_HEXES, T_NODE_NEIGHBOURS
+from .actions_nb import (
+    ACT_BUY_DEV,
+    ACT_CITY,
+    ACT_END,
+    ACT_PLAY_DEV,
+    ACT_ROAD,
+    ACT_SETTLEMENT,
+    ACT_SIZE,
+    ACT_TRADE_BANK,
+    ACT_TRADE_PLAYER,
+    MAX_LEGAL,
+    can_play_dev_nb,
+    is_legal_action_nb,
+)
+from .board_nb import generate_board_nb
+from .layout import (
+    C_ARMY_HOLDER,
+    C_DEV_BOUGHT,
+    C_DEV_PLAYED,
+    C_END_REASON,
+    C_FIRST_CITY,
+    C_FIRST_SETTLEMENT,
+    C_ILLEGAL,
+    C_KNIGHTS,
+    C_LONGEST_HOLDER,
+    C_MONOPOLY_GAIN,
+    C_OFFERS,
+    C_ROADS,
+    C_ROLLS,
+    C_ROUTE_LEN,
+    C_SEVENS,
+    C_START_CARDS,
+    C_START_NODES,
+    C_START_PIPS,
+    C_TRADES_BANK,
+    C_TRADES_PLAYER,
+    C_TURNS,
+    C_VP,
+    C_VP_ARMY,
+    C_VP_CARDS,
+    C_VP_CITIES,
+    C_VP_LONGEST,
+    C_VP_SETTLEMENTS,
+    C_WINNER,
+    END_RUNNING,
+    END_TURN_LIMIT,
+    END_WIN,
+    EV_BUY_DEV,
+    EV_GAME_END,
+    EV_PLAY_DEV,
+    EV_ROLL,
+    EV_SETUP_ROAD,
+    EV_SETUP_SETTLEMENT,
+    EV_STARTING_RESOURCES,
+    EV_TRADE_BANK,
+    EV_TRADE_PLAYER,
+    EV_TURN_END,
+    EV_TURN_START,
+    LAYOUT_GIVEN,
+    OPENING_WIDTH,
+    R_BANK,
+    R_DISCARD_LIMIT,
+    R_MAX_ACTIONS,
+    R_MAX_TURNS,
+    R_ROBBER,
+    R_VP_TO_WIN,
+    ROBBER_OFF,
+    S_ACTIONS,
+    S_ARMY,
+    S_BANK,
+    S_CITIES_LEFT,
+    S_COUNTERS,
+    S_CUR,
+    S_DECK,
+    S_DECK_POS,
+    S_DEV_HAND,
+    S_DEV_NEW,
+    S_DEV_PLAYED,
+    S_EDGE_OWNER,
+    S_END,
+    S_HAND,
+    S_HEX_TERRAIN,
+    S_KNIGHTS,
+    S_LOG_ON,
+    S_LONGEST,
+    S_N_PLAYERS,
+    S_NODE_OWNER,
+    S_OFFERS,
+    S_ROADS_LEFT,
+    S_ROLLED,
+    S_ROUTE_LEN,
+    S_SETTLEMENTS_LEFT,
+    S_TURN,
+    S_WINNER,
+    STATE_SIZE,
+)
+from .policy_nb import (
+    accept_trade_nb,
+    choose_action_nb,
+    choose_discard_nb,
+    choose_free_road_nb,
+    choose_invention_nb,
+    choose_monopoly_nb,
+    choose_pre_roll_nb,
+    choose_robber_hex_nb,
+    choose_setup_road_nb,
+    choose_setup_settlement_nb,
+    choose_victim_nb,
+)
+from .rng_nb import STREAM_CHANCE, STREAM_DICE, randint_nb, seed_streams_nb, shuffle_nb, uniform_nb
+from .rules_nb import (
+    build_city_nb,
+    build_road_nb,
+    build_settlement_nb,
+    can_place_road_nb,
+    discard_nb,
+    distance_ok_nb,
+    hand_size_nb,
+    load_board_nb,
+    log_event_nb,
+    maritime_rate_nb,
+    move_robber_nb,
+    node_pips_nb,
+    pay_nb,
+    produce_nb,
+    put_road_nb,
+    put_settlement_nb,
+    random_card_nb,
+    robber_hex_mask_nb,
+    route_length_nb,
+    setup_road_ok_nb,
+    update_largest_army_nb,
+    victims_nb,
+    vp_nb,
+)
+
+KNIGHT = 0
+VICTORY_POINT = 1
+ROAD_BUILDING = 2
+INVENTION = 3
+MONOPOLY = 4
+DEV_COUNTS = (14, 5, 2, 2, 2)
+
+
+@nb.njit(cache=True)
+def init_state_nb(s, topo, rules, rng, n_players, board):
+    """Reset ``s`` for a new game on ``board`` (int32[BOARD_SIZE]) and shuffle the deck."""
+    s[:] = 0
+    s[S_N_PLAYERS] = n_players
+    s[S_WINNER] = -1
+    s[S_LONGEST] = -1
+    s[S_ARMY] = -1
+    s[S_END] = END_RUNNING
+    load_board_nb(s, topo, board)
+    for n in range(N_NODES):
+        s[S_NODE_OWNER + n] = -1
+    for e in range(N_EDGES):
+        s[S_EDGE_OWNER + e] = -1
+    for r in range(5):
+        s[S_BANK + r] = rules[R_BANK]
+    i = 0
+    for card in range(5):
+        for _ in range(DEV_COUNTS[card]):
+            s[S_DECK + i] = card
+            i += 1
+    shuffle_nb(rng, STREAM_CHANCE, s[S_DECK : S_DECK + N_DEV_CARDS], N_DEV_CARDS)
+    for p in range(MAX_PLAYERS):
+        if p < n_players:
+            s[S_ROADS_LEFT + p] = ROADS_PER_PLAYER
+            s[S_SETTLEMENTS_LEFT + p] = SETTLEMENTS_PER_PLAYER
+            s[S_CITIES_LEFT + p] = CITIES_PER_PLAYER
+        s[C_FIRST_CITY + p] = -1
+        s[C_FIRST_SETTLEMENT + p] = -1
+        s[C_START_NODES + 2 * p] = -1
+        s[C_START_NODES + 2 * p + 1] = -1
+    s[C_WINNER] = -1
+    s[C_LONGEST_HOLDER] = -1
+    s[C_ARMY_HOLDER] = -1
+
+
+# --- setup ---------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def _reserved_node_nb(topo, openings, placed, n):
+    # A node is reserved while a forced opening that is not placed yet sits on it or
+    # next to it, so free choices never make a forced opening illegal.
+    for i in range(MAX_PLAYERS * 2):
+        m = openings[2 * i]
+        if m < 0 or placed[i]:
+            continue
+        if m == n:
+            return True
+        for k in range(3):
+            if topo[T_NODE_NEIGHBOURS + 3 * m + k] == n:
+                return True
+    return False
+
+
+@nb.njit(cache=True)
+def _reserved_edge_nb(openings, placed, e):
+    for i in range(MAX_PLAYERS * 2):
+        if openings[2 * i + 1] == e and not placed[i]:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def setup_nb(s, topo, rules, rng, strat, params, openings, log):
+    """Snake-order setup: settlement then road, twice; the second settlement pays."""
+    n = s[S_N_PLAYERS]
+    node_mask = np.zeros(N_NODES, dtype=np.uint8)
+    edge_mask = np.zeros(N_EDGES, dtype=np.uint8)
+    placed = np.zeros(MAX_PLAYERS * 2, dtype=np.uint8)
+    for i in range(2 * n):
+        rnd = 0 if i < n else 1
+        p = i if i < n else 2 * n - 1 - i
+        s[S_CUR] = p
+        slot = 2 * p + rnd
+        node = openings[OPENING_WIDTH * p + 2 * rnd]
+        if node < 0:
+            for m in range(N_NODES):
+                node_mask[m] = (
+                    1
+                    if distance_ok_nb(s, topo, m)
+                    and not _reserved_node_nb(topo, openings, placed, m)
+                    else 0
+                )
+            node = choose_setup_settlement_nb(
+                strat[p], params[p], s, topo, rules, rng, p, node_mask
+            )
+        placed[slot] = 1
+        put_settlement_nb(s, topo, p, node)
+        s[C_START_NODES + slot] = node
+        s[C_START_PIPS + slot] = node_pips_nb(s, topo, node)
+        log_event_nb(s, log, EV_SETUP_SETTLEMENT, p, node, 0, 0)
+        edge = openings[OPENING_WIDTH * p + 2 * rnd + 1]
+        if edge < 0:
+            for e in range(N_EDGES):
+                edge_mask[e] = (
+                    1
+                    if setup_road_ok_nb(s, topo, e, node)
+                    and not _reserved_edge_nb(openings, placed, e)
+                    else 0
+                )
+            edge = choose_setup_road_nb(
+                strat[p], params[p], s, topo, rules, rng, p, node, edge_mask
+            )
+        put_road_nb(s, p, edge)
+        log_event_nb(s, log, EV_SETUP_ROAD, p, edge, 0, 0)
+        if rnd == 1:
+            ev = log_event_nb(s, log, EV_STARTING_RESOURCES, p, 0, 0, 0)
+            for k in range(3):
+                h = topo[T_NODE_HEXES + 3 * node + k]
+                if h < 0:
+                    continue
+                r = s[S_HEX_TERRAIN + h]
+                if r < 5 and s[S_BANK + r] > 0:
+                    s[S_BANK + r] -= 1
+                    s[S_HAND + 5 * p + r] += 1
+                    s[C_START_CARDS + 5 * p + r] += 1
+                    if ev >= 0:
+                        log[ev, 2 + r] += 1
+    for p in range(n):
+        s[S_ROUTE_LEN + p] = route_length_nb(s, topo, p)
+
+
+# --- ending ----------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def end_game_nb(s, log, winner, reason):
+    s[S_WINNER] = winner
+    s[S_END] = reason
+    ev = log_event_nb(s, log, EV_GAME_END, -1, winner, s[S_TURN], reason)
+    if ev >= 0:
+        for q in range(s[S_N_PLAYERS]):
+            log[ev, 5 + q] = vp_nb(s, q)
+
+
+@nb.njit(cache=True)
+def check_win_nb(s, rules, log):
+    """End the game if the player whose turn it is has enough VP; return True if over."""
+    if s[S_END] != END_RUNNING:
+        return True
+    p = s[S_CUR]
+    if vp_nb(s, p) >= rules[R_VP_TO_WIN]:
+        end_game_nb(s, log, p, END_WIN)
+        return True
+    return False
+
+
+@nb.njit(cache=True)
+def finish_counters_nb(s):
+    """Write the end-of-game part of the result record."""
+    s[C_TURNS] = s[S_TURN]
+    s[C_WINNER] = s[S_WINNER]
+    s[C_END_REASON] = s[S_END]
+    s[C_LONGEST_HOLDER] = s[S_LONGEST]
+    s[C_ARMY_HOLDER] = s[S_ARMY]
+    for p in range(s[S_N_PLAYERS]):
+        s[C_VP + p] = vp_nb(s, p)
+        s[C_VP_SETTLEMENTS + p] = SETTLEMENTS_PER_PLAYER - s[S_SETTLEMENTS_LEFT + p]
+        s[C_VP_CITIES + p] = 2 * (CITIES_PER_PLAYER - s[S_CITIES_LEFT + p])
+        s[C_VP_LONGEST + p] = 2 if s[S_LONGEST] == p else 0
+        s[C_VP_ARMY + p] = 2 if s[S_ARMY] == p else 0
+        s[C_VP_CARDS + p] = s[S_DEV_HAND + 5 * p + VICTORY_POINT]
+        s[C_ROUTE_LEN + p] = s[S_ROUTE_LEN + p]
+        s[C_ROADS + p] = ROADS_PER_PLAYER - s[S_ROADS_LEFT + p]
+        s[C_KNIGHTS + p] = s[S_KNIGHTS + p]
+
+
+# --- the robber ------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def robber_step_nb(s, topo, rules, rng, strat, params, log, p, hex_mask, victims):
+    """The player moves the robber (to a legal hex) and steals one random card."""
+    robber_hex_mask_nb(s, topo, rules, hex_mask)
+    h = choose_robber_hex_nb(strat[p], params[p], s, topo, rules, rng, p, hex_mask)
+    if h < 0 or h >= N_HEXES or hex_mask[h] == 0:
+        s[C_ILLEGAL] += 1
+        h = -1
+        for i in range(N_HEXES):
+            if hex_mask[i]:
+                h = i
+                break
+    n_victims = victims_nb(s, topo, p, h, victims)
+    victim = -1
+    stolen = -1
+    if n_victims > 0:
+        victim = choose_victim_nb(
+            strat[p], params[p], s, topo, rules, rng, p, h, victims, n_victims
+        )
+        ok = False
+        for i in range(n_victims):
+            if victims[i] == victim:
+                ok = True
+        if not ok:
+            s[C_ILLEGAL] += 1
+            victim = victims[0]
+        if hand_size_nb(s, victim) > 0:
+            stolen = random_card_nb(s, victim, uniform_nb(rng, STREAM_CHANCE))
+    move_robber_nb(s, log, p, h, victim, stolen)
+
+
+@nb.njit(cache=True)
+def seven_nb(s, topo, rules, rng, strat, params, log, hex_mask, victims, bundle):
+    """A rolled 7: discards in seat order, then the roller moves the robber."""
+    limit = rules[R_DISCARD_LIMIT]
+    if limit >= 0:
+        for q in range(s[S_N_PLAYERS]):
+            size = hand_size_nb(s, q)
+            if size > limit:
+                k = size // 2
+                choose_discard_nb(strat[q], params[q], s, topo, rules, rng, q, k, bundle)
+                total = 0
+                ok = True
+                for r in range(5):
+                    if bundle[r] < 0 or bundle[r] > s[S_HAND + 5 * q + r]:
+                        ok = False
+                    total += bundle[r]
+                if not ok or total != k:
+                    # A strategy bug: discard the first k cards instead.
+                    s[C_ILLEGAL] += 1
+                    left = k
+                    for r in range(5):
+                        bundle[r] = min(left, s[S_HAND + 5 * q + r])
+                        left -= bundle[r]
+                discard_nb(s, log, q, bundle)
+    if rules[R_ROBBER] != ROBBER_OFF:
+        robber_step_nb(s, topo, rules, rng, strat, params, log, s[S_CUR], hex_mask, victims)
+
+
+# --- development cards ------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def play_dev_nb(
+    s, topo, rules, rng, strat, params, log, p, card, hex_mask, victims, bundle, edge_mask
+):
+    """Play a development card (already checked playable) with its effect."""
+    s[S_DEV_HAND + 5 * p + card] -= 1
+    s[S_DEV_PLAYED] = 1
+    s[C_DEV_PLAYED + 5 * p + card] += 1
+    ev = log_event_nb(s, log, EV_PLAY_DEV, p, card, 0, 0)
+    if card == KNIGHT:
+        s[S_KNIGHTS + p] += 1
+        update_largest_army_nb(s, log, p)
+        if check_win_nb(s, rules, log):
+            return
+        if rules[R_ROBBER] != ROBBER_OFF:
+            robber_step_nb(s, topo, rules, rng, strat, params, log, p, hex_mask, victims)
+    elif card == ROAD_BUILDING:
+        for _ in range(2):
+            if s[S_ROADS_LEFT + p] <= 0:
+                break
+            e = choose_free_road_nb(strat[p], params[p], s, topo, rules, rng, p, edge_mask)
+            if e < 0:
+                break
+            if e >= N_EDGES or not can_place_road_nb(s, topo, p, e):
+                s[C_ILLEGAL] += 1
+                break
+            build_road_nb(s, topo, log, p, e, True)
+            if check_win_nb(s, rules, log):
+                return
+    elif card == INVENTION:
+        choose_invention_nb(strat[p], params[p], s, topo, rules, rng, p, bundle)
+        total = 0
+        bank_total = 0
+        ok = True
+        for r in range(5):
+            total += bundle[r]
+            bank_total += s[S_BANK + r]
+            if bundle[r] < 0 or bundle[r] > s[S_BANK + r]:
+                ok = False
+        if not ok or total != min(2, bank_total):
+            s[C_ILLEGAL] += 1
+            for r in range(5):
+                bundle[r] = 0
+        for r in range(5):
+            s[S_BANK + r] -= bundle[r]
+            s[S_HAND + 5 * p + r] += bundle[r]
+            if ev >= 0:
+                log[ev, 3 + r] = bundle[r]
+    elif card == MONOPOLY:
+        r = choose_monopoly_nb(strat[p], params[p], s, topo, rules, rng, p)
+        if r < 0 or r > 4:
+            s[C_ILLEGAL] += 1
+            r = 0
+        if ev >= 0:
+            log[ev, 3] = r
+        for q in range(s[S_N_PLAYERS]):
+            if q == p:
+                continue
+            taken = s[S_HAND + 5 * q + r]
+            s[S_HAND + 5 * q + r] = 0
+            s[S_HAND + 5 * p + r] += taken
+            s[C_MONOPOLY_GAIN + p] += taken
+            if ev >= 0:
+                log[ev, 4 + q] = taken
+
+
+# --- a turn ------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def apply_action_nb(s, topo, rules, rng, strat, params, log, p, act, scratch_u8, victims, bundle):
+    """Apply a legal action-phase action of the player whose turn it is."""
+    kind = act[0]
+    if kind == ACT_ROAD:
+        build_road_nb(s, topo, log, p, act[1], False)
+    elif kind == ACT_SETTLEMENT:
+        build_settlement_nb(s, topo, log, p, act[1])
+    elif kind == ACT_CITY:
+        build_city_nb(s, log, p, act[1])
+    elif kind == ACT_BUY_DEV:
+        pay_nb(s, p, 0, 0, 1, 1, 1)
+        card = s[S_DECK + s[S_DECK_POS]]
+        s[S_DECK_POS] += 1
+        s[S_DEV_HAND + 5 * p + card] += 1
+        s[S_DEV_NEW + 5 * p + card] += 1
+        s[C_DEV_BOUGHT + 5 * p + card] += 1
+        log_event_nb(s, log, EV_BUY_DEV, p, card, 0, 0)
+    elif kind == ACT_PLAY_DEV:
+        play_dev_nb(
+            s,
+            topo,
+            rules,
+            rng,
+            strat,
+            params,
+            log,
+            p,
+            act[1],
+            scratch_u8[:N_HEXES],
+            victims,
+            bundle,
+            scratch_u8,
+        )
+    elif kind == ACT_TRADE_BANK:
+        give = act[1]
+        get = act[2]
+        rate = maritime_rate_nb(s, p, give)
+        s[S_HAND + 5 * p + give] -= rate
+        s[S_BANK + give] += rate
+        s[S_BANK + get] -= 1
+        s[S_HAND + 5 * p + get] += 1
+        s[C_TRADES_BANK + p] += 1
+        ev = log_event_nb(s, log, EV_TRADE_BANK, p, 0, 0, 0)
+        if ev >= 0:
+            log[ev, 2 + give] = rate
+            log[ev, 7 + get] = 1
+    elif kind == ACT_TRADE_PLAYER:
+        q = act[1]
+        s[S_OFFERS] += 1
+        s[C_OFFERS + p] += 1
+        can_pay = True
+        for r in range(5):
+            if s[S_HAND + 5 * q + r] < act[7 + r]:
+                can_pay = False
+        if can_pay and accept_trade_nb(strat[q], params[q], s, topo, rules, rng, q, p, act):
+            for r in range(5):
+                s[S_HAND + 5 * p + r] += act[7 + r] - act[2 + r]
+                s[S_HAND + 5 * q + r] += act[2 + r] - act[7 + r]
+            s[C_TRADES_PLAYER + p] += 1
+            s[C_TRADES_PLAYER + q] += 1
+            ev = log_event_nb(s, log, EV_TRADE_PLAYER, p, q, 0, 0)
+            if ev >= 0:
+                for r in range(5):
+                    log[ev, 3 + r] = act[2 + r]
+                    log[ev, 8 + r] = act[7 + r]
+
+
+@nb.njit(cache=True)
+def play_turn_nb(
+    s, topo, rules, rng, strat, params, log, act, cand, scratch_u8, victims, bundle, owed
+):
+    """One full turn of the player ``s[S_CUR]``; the game may end inside it."""
+    p = s[S_CUR]
+    s[S_DEV_PLAYED] = 0
+    s[S_ROLLED] = 0
+    s[S_OFFERS] = 0
+    s[S_ACTIONS] = 0
+    log_event_nb(s, log, EV_TURN_START, p, s[S_TURN], 0, 0)
+    if check_win_nb(s, rules, log):
+        return
+    # Before the roll: at most one development card.
+    card = choose_pre_roll_nb(strat[p], params[p], s, topo, rules, rng, p)
+    if card >= 0:
+        if can_play_dev_nb(s, p, card):
+            play_dev_nb(
+                s,
+                topo,
+                rules,
+                rng,
+                strat,
+                params,
+                log,
+                p,
+                card,
+                scratch_u8[:N_HEXES],
+                victims,
+                bundle,
+                scratch_u8,
+            )
+            if check_win_nb(s, rules, log):
+                return
+        else:
+            s[C_ILLEGAL] += 1
+    d1 = 1 + randint_nb(rng, STREAM_DICE, 6)
+    d2 = 1 + randint_nb(rng, STREAM_DICE, 6)
+    roll = d1 + d2
+    log_event_nb(s, log, EV_ROLL, p, d1, d2, 0)
+    s[C_ROLLS + roll - 2] += 1
+    if roll == 7:
+        s[C_SEVENS] += 1
+        seven_nb(s, topo, rules, rng, strat, params, log, scratch_u8[:N_HEXES], victims, bundle)
+    else:
+        produce_nb(s, topo, rules, log, roll, owed)
+    s[S_ROLLED] = 1
+    max_actions = rules[R_MAX_ACTIONS]
+    while s[S_ACTIONS] < max_actions:
+        s[S_ACTIONS] += 1
+        choose_action_nb(strat[p], params[p], s, topo, rules, rng, p, act, cand)
+        if act[0] == ACT_END:
+            break
+        if not is_legal_action_nb(s, topo, rules, p, act):
+            s[C_ILLEGAL] += 1
+            break
+        apply_action_nb(
+            s, topo, rules, rng, strat, params, log, p, act, scratch_u8, victims, bundle
+        )
+        if check_win_nb(s, rules, log):
+            return
+    for k in range(5):
+        s[S_DEV_NEW + 5 * p + k] = 0
+    log_event_nb(s, log, EV_TURN_END, p, 0, 0, 0)
+
+
+@nb.njit(cache=True)
+def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, params, s, log):
+    """Play one complete game.
+
+    Parameters
+    ----------
+    seed : int
+        The game's seed (0 <= seed < 2**63); every random stream derives from it.
+    n_players : int
+        3 or 4.
+    layout : int
+        ``LAYOUT_GIVEN`` to play on ``board``; ``LAYOUT_VARIABLE`` or
+        ``LAYOUT_RANDOM_NUMBERS`` to deal the board from the game's board stream
+        (the dealt board is written back into ``board``).
+    board : int32[BOARD_SIZE]
+    openings : int32[16]
+        Forced openings (node1, edge1, node2, edge2) per seat, -1 for free choice.
+    topo, rules : int32 arrays
+        ``catansim.topology.TOPO`` and ``Rules.to_array()``.
+    strat : int32[4]
+        Strategy id of each seat.
+    params : float64[4, N_PARAMS]
+        Parameter row of each seat's strategy.
+    s : int32[STATE_SIZE]
+        Receives the final state; ``s[S_LOG_ON]`` must be set by the caller (0 or 1).
+    log : int32[max_events, LOG_WIDTH]
+        Event buffer (ignored unless logging).
+    """
+    log_on = s[S_LOG_ON]
+    rng = np.zeros(8, dtype=np.uint64)
+    seed_streams_nb(seed, rng)
+    if layout != LAYOUT_GIVEN:
+        generate_board_nb(layout, rng, topo, board)
+    init_state_nb(s, topo, rules, rng, n_players, board)
+    s[S_LOG_ON] = log_on
+    act = np.zeros(ACT_SIZE, dtype=np.int32)
+    cand = np.zeros(MAX_LEGAL, dtype=np.int32)
+    scratch_u8 = np.zeros(N_EDGES, dtype=np.uint8)
+    victims = np.zeros(MAX_PLAYERS, dtype=np.int32)
+    bundle = np.zeros(5, dtype=np.int32)
+    owed = np.zeros((MAX_PLAYERS, 5), dtype=np.int32)
+    setup_nb(s, topo, rules, rng, strat, params, openings, log)
+    max_turns = rules[R_MAX_TURNS]
+    p = 0
+    turn = 1
+    while True:
+        s[S_TURN] = turn
+        s[S_CUR] = p
+        play_turn_nb(
+            s, topo, rules, rng, strat, params, log, act, cand, scratch_u8, victims, bundle, owed
+        )
+        if s[S_END] != END_RUNNING:
+            break
+        if turn >= max_turns:
+            end_game_nb(s, log, -1, END_TURN_LIMIT)
+            break
+        turn += 1
+        p = (p + 1) % n_players
+    finish_counters_nb(s)
+
+
+@nb.njit(cache=True, parallel=True)
+def play_batch_nb(
+    seeds, n_players, layout, board, openings, topo, rules, strat, params, counters_out, boards_out
+):
+    """Play ``len(seeds)`` games in parallel.
+
+    Game ``g`` writes only row ``g`` of ``counters_out`` (int32[n, N_COUNTERS]: the
+    counters section of its final state) and of ``boards_out`` (int32[n, BOARD_SIZE]:
+    the board it was played on).
+    """
+    n = seeds.shape[0]
+    for g in nb.prange(n):
+        s = np.zeros(STATE_SIZE, dtype=np.int32)
+        log = np.zeros((1, 32), dtype=np.int32)
+        b = board.copy()
+        play_game_nb(seeds[g], n_players, layout, b, openings, topo, rules, strat, params, s, log)
+        counters_out[g, :] = s[S_COUNTERS:]
+        boards_out[g, :] = b

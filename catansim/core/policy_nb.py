@@ -1,0 +1,165 @@
+"""The policy interface: every decision a player makes, chosen by strategy id.
+
+Each ``choose_*_nb`` takes ``sid`` (the seat's integer strategy id) and ``prm``
+(its float64 parameter row), the state ``s``, ``topo``, ``rules``, the game's
+``rng`` and the deciding seat ``p``, and dispatches with ``if``/``elif`` on
+``sid`` (no jitted callables: those recompile in every process). A player's
+random choices use its own stream ``STREAM_PLAYER0 + p``.
+
+Strategy 0 is ``random``: a uniform choice among the legal options of every
+decision. Its player-trade offers are one card for one card; as a partner it
+accepts a trade it can pay with probability 1/2; it discards a uniformly random
+subset of its cards.
+"""
+
+import numba as nb
+import numpy as np
+
+from ..constants import N_EDGES, N_HEXES, N_NODES
+from .actions_nb import can_play_dev_nb, legal_actions_nb, unpack_nb
+from .layout import S_BANK, S_HAND
+from .rng_nb import STREAM_PLAYER0, randint_nb, uniform_nb
+from .rules_nb import can_place_road_nb
+
+STRATEGY_RANDOM = 0
+N_PARAMS = 32  # length of each strategy's parameter row
+
+
+@nb.njit(cache=True)
+def _pick_from_mask_nb(rng, stream, mask, n):
+    count = 0
+    for i in range(n):
+        count += mask[i]
+    if count == 0:
+        return -1
+    k = randint_nb(rng, stream, count)
+    for i in range(n):
+        if mask[i]:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
+@nb.njit(cache=True)
+def choose_setup_settlement_nb(sid, prm, s, topo, rules, rng, p, legal):
+    """A starting settlement among ``legal`` (uint8[54])."""
+    return _pick_from_mask_nb(rng, STREAM_PLAYER0 + p, legal, N_NODES)
+
+
+@nb.njit(cache=True)
+def choose_setup_road_nb(sid, prm, s, topo, rules, rng, p, node, legal):
+    """The road next to the settlement just placed on ``node``, among ``legal`` (uint8[72])."""
+    return _pick_from_mask_nb(rng, STREAM_PLAYER0 + p, legal, N_EDGES)
+
+
+@nb.njit(cache=True)
+def choose_pre_roll_nb(sid, prm, s, topo, rules, rng, p):
+    """A development card to play before rolling, or -1 to roll straight away."""
+    options = np.empty(5, dtype=np.int64)
+    count = 1
+    options[0] = -1
+    for card in range(5):
+        if can_play_dev_nb(s, p, card):
+            options[count] = card
+            count += 1
+    return options[randint_nb(rng, STREAM_PLAYER0 + p, count)]
+
+
+@nb.njit(cache=True)
+def choose_action_nb(sid, prm, s, topo, rules, rng, p, act, cand):
+    """Fill ``act`` with the next action-phase action (``ACT_END`` ends the turn)."""
+    count = legal_actions_nb(s, topo, rules, p, cand)
+    unpack_nb(cand[randint_nb(rng, STREAM_PLAYER0 + p, count)], act)
+
+
+@nb.njit(cache=True)
+def choose_discard_nb(sid, prm, s, topo, rules, rng, p, k, out):
+    """Choose ``k`` cards to discard into ``out`` (int32[5])."""
+    hand = np.empty(5, dtype=np.int64)
+    total = 0
+    for r in range(5):
+        hand[r] = s[S_HAND + 5 * p + r]
+        total += hand[r]
+        out[r] = 0
+    for _ in range(k):
+        pick = randint_nb(rng, STREAM_PLAYER0 + p, total)
+        for r in range(5):
+            if pick < hand[r]:
+                hand[r] -= 1
+                out[r] += 1
+                break
+            pick -= hand[r]
+        total -= 1
+
+
+@nb.njit(cache=True)
+def choose_robber_hex_nb(sid, prm, s, topo, rules, rng, p, mask):
+    """The hex to move the robber to, among ``mask`` (uint8[19])."""
+    return _pick_from_mask_nb(rng, STREAM_PLAYER0 + p, mask, N_HEXES)
+
+
+@nb.njit(cache=True)
+def choose_victim_nb(sid, prm, s, topo, rules, rng, p, h, victims, n_victims):
+    """The seat to steal from among ``victims[:n_victims]`` (n_victims >= 1)."""
+    return victims[randint_nb(rng, STREAM_PLAYER0 + p, n_victims)]
+
+
+@nb.njit(cache=True)
+def choose_free_road_nb(sid, prm, s, topo, rules, rng, p, mask):
+    """An edge for a Road Building road; ``mask`` (uint8[72]) is scratch. -1 if none is legal."""
+    for e in range(N_EDGES):
+        mask[e] = 1 if can_place_road_nb(s, topo, p, e) else 0
+    return _pick_from_mask_nb(rng, STREAM_PLAYER0 + p, mask, N_EDGES)
+
+
+@nb.njit(cache=True)
+def choose_invention_nb(sid, prm, s, topo, rules, rng, p, out):
+    """Two resource cards to take from the supply into ``out`` (int32[5]).
+
+    The caller guarantees the supply holds them; with fewer than two cards in the
+    supply the caller asks for what is there.
+    """
+    stream = STREAM_PLAYER0 + p
+    for r in range(5):
+        out[r] = 0
+    bank_total = 0
+    for r in range(5):
+        bank_total += s[S_BANK + r]
+    want = min(2, bank_total)
+    # Uniform over the multisets the supply can give.
+    options = np.empty((15, 2), dtype=np.int64)
+    count = 0
+    for a in range(5):
+        for b in range(a, 5):
+            if want == 2:
+                need_a = 2 if a == b else 1
+                if s[S_BANK + a] >= need_a and s[S_BANK + b] >= (2 if a == b else 1):
+                    options[count, 0] = a
+                    options[count, 1] = b
+                    count += 1
+            elif want == 1 and a == b and s[S_BANK + a] >= 1:
+                options[count, 0] = a
+                options[count, 1] = -1
+                count += 1
+    if count == 0:
+        return
+    k = randint_nb(rng, stream, count)
+    out[options[k, 0]] += 1
+    if options[k, 1] >= 0:
+        out[options[k, 1]] += 1
+
+
+@nb.njit(cache=True)
+def choose_monopoly_nb(sid, prm, s, topo, rules, rng, p):
+    """The resource to name for Monopoly."""
+    return randint_nb(rng, STREAM_PLAYER0 + p, 5)
+
+
+@nb.njit(cache=True)
+def accept_trade_nb(sid, prm, s, topo, rules, rng, q, p, act):
+    """Whether partner q accepts p's offer ``act`` (q gives ``act[7:12]``, gets ``act[2:7]``).
+
+    The caller has checked that q holds the cards asked for.
+    """
+    return uniform_nb(rng, STREAM_PLAYER0 + q) < 0.5

@@ -1,0 +1,671 @@
+"""Rules of the base game as small pure functions over the flat state ``s``.
+
+These only accept NumPy arrays and scalars. ``s`` is the int32 state
+(``core.layout``), ``topo`` the flat int32 topology (``catansim.topology``),
+``rules`` the int32 rule settings, ``log`` the int32 event buffer. Functions
+that check legality start with ``can_``; functions that change the state
+apply a move that the caller has already checked and record its event.
+"""
+
+import numba as nb
+import numpy as np
+
+from ..constants import (
+    BONUS_TILE_VP,
+    CITIES_PER_PLAYER,
+    LARGEST_ARMY_MIN,
+    LONGEST_ROUTE_MIN,
+    N_EDGES,
+    N_HEXES,
+    N_NODES,
+    ROADS_PER_PLAYER,
+    SETTLEMENTS_PER_PLAYER,
+)
+from ..topology import (
+    T_EDGE_NODES,
+    T_HARBOR_NODES,
+    T_HEX_NODES,
+    T_NODE_EDGES,
+    T_NODE_HEXES,
+    T_NODE_NEIGHBOURS,
+)
+from .layout import (
+    B_HARBOR,
+    B_NUMBER,
+    B_TERRAIN,
+    C_BLOCKED,
+    C_DISCARDED,
+    C_FIRST_CITY,
+    C_FIRST_SETTLEMENT,
+    C_PRODUCED,
+    C_ROBBED,
+    C_ROBBER_MOVES,
+    C_SHORTAGE_EVENTS,
+    C_STEALS,
+    C_STOLEN,
+    C_WITHHELD,
+    EV_BUILD_CITY,
+    EV_BUILD_ROAD,
+    EV_BUILD_SETTLEMENT,
+    EV_DISCARD,
+    EV_LARGEST_ARMY,
+    EV_LONGEST_ROUTE,
+    EV_PRODUCTION,
+    EV_ROBBER,
+    LOG_WIDTH,
+    R_BANK,
+    R_ROBBER,
+    R_SHORTAGE,
+    ROBBER_FRIENDLY,
+    S_ARMY,
+    S_BANK,
+    S_CITIES_LEFT,
+    S_CUR,
+    S_DEV_HAND,
+    S_EDGE_OWNER,
+    S_HAND,
+    S_HARBOR_KIND,
+    S_HARBORS,
+    S_HEX_NUMBER,
+    S_HEX_TERRAIN,
+    S_KNIGHTS,
+    S_LOG_LEN,
+    S_LOG_ON,
+    S_LOG_OVERFLOW,
+    S_LONGEST,
+    S_N_PLAYERS,
+    S_NODE_HARBOR,
+    S_NODE_LEVEL,
+    S_NODE_OWNER,
+    S_NUMBER_HEXES,
+    S_ROADS_LEFT,
+    S_ROBBER,
+    S_ROUTE_LEN,
+    S_SETTLEMENTS_LEFT,
+    S_TURN,
+    SHORTAGE_OFF,
+    SHORTAGE_OFFICIAL,
+)
+
+VP_CARD = 1  # constants.DevCard.victory_point
+DESERT = 5  # constants.Terrain.desert
+
+
+# --- event log ---------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def log_event_nb(s, log, kind, p, a, b, c):
+    """Append an event row; return its index, or -1 when not logging (or full)."""
+    if s[S_LOG_ON] == 0:
+        return -1
+    i = s[S_LOG_LEN]
+    if i >= log.shape[0]:
+        s[S_LOG_OVERFLOW] = 1
+        return -1
+    for k in range(LOG_WIDTH):
+        log[i, k] = 0
+    log[i, 0] = kind
+    log[i, 1] = p
+    log[i, 2] = a
+    log[i, 3] = b
+    log[i, 4] = c
+    s[S_LOG_LEN] = i + 1
+    return i
+
+
+# --- board -------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def load_board_nb(s, topo, board):
+    """Copy a board vector into the state and derive the lookup fields."""
+    robber = 0
+    for h in range(N_HEXES):
+        s[S_HEX_TERRAIN + h] = board[B_TERRAIN + h]
+        s[S_HEX_NUMBER + h] = board[B_NUMBER + h]
+        if board[B_TERRAIN + h] == DESERT:
+            robber = h
+    s[S_ROBBER] = robber
+    for i in range(26):
+        s[S_NUMBER_HEXES + i] = -1
+    for h in range(N_HEXES):
+        num = board[B_NUMBER + h]
+        if num > 0:
+            if s[S_NUMBER_HEXES + 2 * num] < 0:
+                s[S_NUMBER_HEXES + 2 * num] = h
+            else:
+                s[S_NUMBER_HEXES + 2 * num + 1] = h
+    for n in range(N_NODES):
+        s[S_NODE_HARBOR + n] = -1
+    for i in range(9):
+        kind = board[B_HARBOR + i]
+        s[S_HARBOR_KIND + i] = kind
+        s[S_NODE_HARBOR + topo[T_HARBOR_NODES + 2 * i]] = kind
+        s[S_NODE_HARBOR + topo[T_HARBOR_NODES + 2 * i + 1]] = kind
+
+
+@nb.njit(cache=True)
+def node_pips_nb(s, topo, n):
+    """Sum of pips of the land hexes at node ``n``."""
+    total = 0
+    for k in range(3):
+        h = topo[T_NODE_HEXES + 3 * n + k]
+        if h >= 0:
+            num = s[S_HEX_NUMBER + h]
+            if num > 0:
+                total += 6 - abs(7 - num)
+    return total
+
+
+# --- victory points ----------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def visible_vp_nb(s, p):
+    """Victory points everyone can see: buildings and bonus tiles."""
+    v = (SETTLEMENTS_PER_PLAYER - s[S_SETTLEMENTS_LEFT + p]) + 2 * (
+        CITIES_PER_PLAYER - s[S_CITIES_LEFT + p]
+    )
+    if s[S_LONGEST] == p:
+        v += BONUS_TILE_VP
+    if s[S_ARMY] == p:
+        v += BONUS_TILE_VP
+    return v
+
+
+@nb.njit(cache=True)
+def vp_nb(s, p):
+    """All victory points, hidden victory point cards included."""
+    return visible_vp_nb(s, p) + s[S_DEV_HAND + 5 * p + VP_CARD]
+
+
+# --- hands -------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def hand_size_nb(s, p):
+    t = 0
+    for r in range(5):
+        t += s[S_HAND + 5 * p + r]
+    return t
+
+
+@nb.njit(cache=True)
+def can_afford_nb(s, p, c0, c1, c2, c3, c4):
+    h = S_HAND + 5 * p
+    return s[h] >= c0 and s[h + 1] >= c1 and s[h + 2] >= c2 and s[h + 3] >= c3 and s[h + 4] >= c4
+
+
+@nb.njit(cache=True)
+def pay_nb(s, p, c0, c1, c2, c3, c4):
+    """Move a cost from the player's hand back to the supply."""
+    h = S_HAND + 5 * p
+    s[h] -= c0
+    s[h + 1] -= c1
+    s[h + 2] -= c2
+    s[h + 3] -= c3
+    s[h + 4] -= c4
+    s[S_BANK] += c0
+    s[S_BANK + 1] += c1
+    s[S_BANK + 2] += c2
+    s[S_BANK + 3] += c3
+    s[S_BANK + 4] += c4
+
+
+# --- placement legality --------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def distance_ok_nb(s, topo, n):
+    """True if node ``n`` is empty and all its neighbours are empty (Distance Rule)."""
+    if s[S_NODE_OWNER + n] >= 0:
+        return False
+    for k in range(3):
+        m = topo[T_NODE_NEIGHBOURS + 3 * n + k]
+        if m >= 0 and s[S_NODE_OWNER + m] >= 0:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def touches_own_road_nb(s, topo, p, n):
+    for k in range(3):
+        e = topo[T_NODE_EDGES + 3 * n + k]
+        if e >= 0 and s[S_EDGE_OWNER + e] == p:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def can_place_settlement_nb(s, topo, p, n):
+    """Settlement legality during play: Distance Rule, own road, a piece left."""
+    return (
+        s[S_SETTLEMENTS_LEFT + p] > 0
+        and distance_ok_nb(s, topo, n)
+        and touches_own_road_nb(s, topo, p, n)
+    )
+
+
+@nb.njit(cache=True)
+def _road_end_connects_nb(s, topo, p, n, skip_edge):
+    # A road may continue from node n if p has a building there, or p has another
+    # road at n and no opponent's building sits on n.
+    owner = s[S_NODE_OWNER + n]
+    if owner == p:
+        return True
+    if owner >= 0:
+        return False
+    for k in range(3):
+        e = topo[T_NODE_EDGES + 3 * n + k]
+        if e >= 0 and e != skip_edge and s[S_EDGE_OWNER + e] == p:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def can_place_road_nb(s, topo, p, e):
+    """Road legality during play: empty edge touching own road or building, not through an
+    opponent's building, and a road piece left."""
+    if s[S_ROADS_LEFT + p] <= 0 or s[S_EDGE_OWNER + e] >= 0:
+        return False
+    a = topo[T_EDGE_NODES + 2 * e]
+    b = topo[T_EDGE_NODES + 2 * e + 1]
+    return _road_end_connects_nb(s, topo, p, a, e) or _road_end_connects_nb(s, topo, p, b, e)
+
+
+@nb.njit(cache=True)
+def can_place_city_nb(s, p, n):
+    return s[S_CITIES_LEFT + p] > 0 and s[S_NODE_OWNER + n] == p and s[S_NODE_LEVEL + n] == 1
+
+
+@nb.njit(cache=True)
+def any_road_spot_nb(s, topo, p):
+    for e in range(N_EDGES):
+        if can_place_road_nb(s, topo, p, e):
+            return True
+    return False
+
+
+# --- placing pieces ----------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def put_settlement_nb(s, topo, p, n):
+    """Place a settlement (no payment, no event) and record any harbor it gives."""
+    s[S_NODE_OWNER + n] = p
+    s[S_NODE_LEVEL + n] = 1
+    s[S_SETTLEMENTS_LEFT + p] -= 1
+    kind = s[S_NODE_HARBOR + n]
+    if kind >= 0:
+        s[S_HARBORS + 6 * p + kind] = 1
+
+
+@nb.njit(cache=True)
+def put_road_nb(s, p, e):
+    s[S_EDGE_OWNER + e] = p
+    s[S_ROADS_LEFT + p] -= 1
+
+
+@nb.njit(cache=True)
+def build_road_nb(s, topo, log, p, e, free):
+    """Build a road (paid unless ``free``), update Longest Route."""
+    if not free:
+        pay_nb(s, p, 1, 1, 0, 0, 0)
+    put_road_nb(s, p, e)
+    log_event_nb(s, log, EV_BUILD_ROAD, p, e, 1 if free else 0, 0)
+    s[S_ROUTE_LEN + p] = route_length_nb(s, topo, p)
+    update_longest_route_nb(s, log)
+
+
+@nb.njit(cache=True)
+def build_settlement_nb(s, topo, log, p, n):
+    """Build a settlement; it may cut opponents' routes, so recompute theirs."""
+    pay_nb(s, p, 1, 1, 1, 1, 0)
+    put_settlement_nb(s, topo, p, n)
+    log_event_nb(s, log, EV_BUILD_SETTLEMENT, p, n, 0, 0)
+    t = S_TURN
+    if s[C_FIRST_SETTLEMENT + p] < 0:
+        s[C_FIRST_SETTLEMENT + p] = s[t]
+    cut = False
+    for k in range(3):
+        e = topo[T_NODE_EDGES + 3 * n + k]
+        if e >= 0:
+            q = s[S_EDGE_OWNER + e]
+            if q >= 0 and q != p:
+                s[S_ROUTE_LEN + q] = route_length_nb(s, topo, q)
+                cut = True
+    if cut:
+        update_longest_route_nb(s, log)
+
+
+@nb.njit(cache=True)
+def build_city_nb(s, log, p, n):
+    pay_nb(s, p, 0, 0, 0, 2, 3)
+    s[S_NODE_LEVEL + n] = 2
+    s[S_CITIES_LEFT + p] -= 1
+    s[S_SETTLEMENTS_LEFT + p] += 1  # the settlement goes back to the player
+    log_event_nb(s, log, EV_BUILD_CITY, p, n, 0, 0)
+    if s[C_FIRST_CITY + p] < 0:
+        s[C_FIRST_CITY + p] = s[S_TURN]
+
+
+# --- Longest Route -----------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def route_length_nb(s, topo, p):
+    """Length of p's longest route: the longest trail of p's roads, each road used once,
+    never passing through a node with an opponent's building (it may end there).
+
+    Depth-first search from every node touching p's roads, with an explicit stack
+    (at most 15 roads deep).
+    """
+    used = np.zeros(N_EDGES, dtype=np.uint8)
+    started = np.zeros(N_NODES, dtype=np.uint8)
+    st_node = np.empty(ROADS_PER_PLAYER + 1, dtype=np.int64)
+    st_k = np.empty(ROADS_PER_PLAYER + 1, dtype=np.int64)
+    st_edge = np.empty(ROADS_PER_PLAYER + 1, dtype=np.int64)
+    best = 0
+    for e0 in range(N_EDGES):
+        if s[S_EDGE_OWNER + e0] != p:
+            continue
+        for j in range(2):
+            start = topo[T_EDGE_NODES + 2 * e0 + j]
+            if started[start]:
+                continue
+            started[start] = 1
+            depth = 0
+            st_node[0] = start
+            st_k[0] = 0
+            st_edge[0] = -1
+            while depth >= 0:
+                node = st_node[depth]
+                owner = s[S_NODE_OWNER + node]
+                # The trail may start at, but not pass through, an opponent's building.
+                blocked = depth > 0 and owner >= 0 and owner != p
+                advanced = False
+                if not blocked:
+                    k = st_k[depth]
+                    while k < 3:
+                        e = topo[T_NODE_EDGES + 3 * node + k]
+                        k += 1
+                        if e >= 0 and used[e] == 0 and s[S_EDGE_OWNER + e] == p:
+                            st_k[depth] = k
+                            used[e] = 1
+                            depth += 1
+                            st_node[depth] = topo[T_NODE_NEIGHBOURS + 3 * node + k - 1]
+                            st_k[depth] = 0
+                            st_edge[depth] = e
+                            if depth > best:
+                                best = depth
+                            advanced = True
+                            break
+                    if not advanced:
+                        st_k[depth] = k
+                if not advanced:
+                    if st_edge[depth] >= 0:
+                        used[st_edge[depth]] = 0
+                    depth -= 1
+    return best
+
+
+@nb.njit(cache=True)
+def update_longest_route_nb(s, log):
+    """Give the Longest Route tile to whoever the rules say holds it now.
+
+    A holder who is still at least 5 and tied for the longest keeps it; otherwise it
+    goes to the one player alone with the longest route of at least 5, or to the
+    supply (project rule D1). A player only overtakes with a strictly longer route.
+    """
+    n = s[S_N_PLAYERS]
+    holder = s[S_LONGEST]
+    best = -1
+    count = 0
+    who = -1
+    for q in range(n):
+        length = s[S_ROUTE_LEN + q]
+        if length > best:
+            best = length
+            count = 1
+            who = q
+        elif length == best:
+            count += 1
+    if (
+        holder >= 0
+        and s[S_ROUTE_LEN + holder] >= LONGEST_ROUTE_MIN
+        and s[S_ROUTE_LEN + holder] >= best
+    ):
+        new = holder
+    elif best >= LONGEST_ROUTE_MIN and count == 1:
+        new = who
+    else:
+        new = -1
+    if new != holder:
+        s[S_LONGEST] = new
+        log_event_nb(s, log, EV_LONGEST_ROUTE, new, best if new < 0 else s[S_ROUTE_LEN + new], 0, 0)
+
+
+@nb.njit(cache=True)
+def update_largest_army_nb(s, log, p):
+    """Largest Army: at least 3 played knights; passes only to strictly more."""
+    holder = s[S_ARMY]
+    k = s[S_KNIGHTS + p]
+    if holder == p or k < LARGEST_ARMY_MIN:
+        return
+    if holder < 0 or k > s[S_KNIGHTS + holder]:
+        s[S_ARMY] = p
+        log_event_nb(s, log, EV_LARGEST_ARMY, p, k, 0, 0)
+
+
+# --- maritime trade ----------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def maritime_rate_nb(s, p, r):
+    """Cards of resource r the player gives the supply for one card: 2, 3 or 4."""
+    if s[S_HARBORS + 6 * p + r]:
+        return 2
+    if s[S_HARBORS + 6 * p + 5]:
+        return 3
+    return 4
+
+
+# --- production --------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def produce_nb(s, topo, rules, log, roll, owed):
+    """Pay out a roll other than 7, applying the supply-shortage rule.
+
+    ``owed`` is int32[4, 5] scratch. Official rule: if the supply cannot pay everyone
+    owed a resource, nobody gets it, unless only one player is owed it, who takes what
+    is left. ``strict``: nobody is paid. ``off``: paid in turn order from the roller.
+    """
+    n = s[S_N_PLAYERS]
+    owed[:, :] = 0
+    robber = s[S_ROBBER]
+    any_owed = False
+    for k in range(2):
+        h = s[S_NUMBER_HEXES + 2 * roll + k]
+        if h < 0:
+            continue
+        r = s[S_HEX_TERRAIN + h]
+        for j in range(6):
+            node = topo[T_HEX_NODES + 6 * h + j]
+            q = s[S_NODE_OWNER + node]
+            if q < 0:
+                continue
+            amount = s[S_NODE_LEVEL + node]
+            if h == robber:
+                s[C_BLOCKED + q] += amount
+            else:
+                owed[q, r] += amount
+                any_owed = True
+    ev = log_event_nb(s, log, EV_PRODUCTION, -1, 0, 0, 0)
+    if not any_owed:
+        return
+    mode = rules[R_SHORTAGE]
+    roller = s[S_CUR]
+    for r in range(5):
+        total = 0
+        owed_players = 0
+        for q in range(n):
+            total += owed[q, r]
+            if owed[q, r] > 0:
+                owed_players += 1
+        if total == 0:
+            continue
+        bank = s[S_BANK + r]
+        if total <= bank:
+            for q in range(n):
+                _receive_nb(s, q, r, owed[q, r], owed[q, r], log, ev)
+            continue
+        s[C_SHORTAGE_EVENTS + r] += 1
+        if mode == SHORTAGE_OFF:
+            left = bank
+            for i in range(n):
+                q = (roller + i) % n
+                paid = min(owed[q, r], left)
+                left -= paid
+                _receive_nb(s, q, r, owed[q, r], paid, log, ev)
+        elif mode == SHORTAGE_OFFICIAL and owed_players == 1:
+            for q in range(n):
+                _receive_nb(s, q, r, owed[q, r], bank if owed[q, r] > 0 else 0, log, ev)
+        else:
+            for q in range(n):
+                _receive_nb(s, q, r, owed[q, r], 0, log, ev)
+
+
+@nb.njit(cache=True)
+def _receive_nb(s, q, r, owed, paid, log, ev):
+    s[S_HAND + 5 * q + r] += paid
+    s[S_BANK + r] -= paid
+    s[C_PRODUCED + 5 * q + r] += paid
+    s[C_WITHHELD + 5 * q + r] += owed - paid
+    if ev >= 0:
+        log[ev, 2 + 5 * q + r] += paid
+        log[ev, 22 + r] += owed - paid
+
+
+# --- discards and the robber ---------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def discard_nb(s, log, p, bundle):
+    """Return ``bundle`` (int32[5], already checked) from p's hand to the supply."""
+    total = 0
+    for r in range(5):
+        s[S_HAND + 5 * p + r] -= bundle[r]
+        s[S_BANK + r] += bundle[r]
+        total += bundle[r]
+    s[C_DISCARDED + p] += total
+    ev = log_event_nb(s, log, EV_DISCARD, p, 0, 0, 0)
+    if ev >= 0:
+        for r in range(5):
+            log[ev, 2 + r] = bundle[r]
+
+
+@nb.njit(cache=True)
+def robber_hex_mask_nb(s, topo, rules, mask):
+    """Fill ``mask`` (uint8[19]) with the hexes the robber may move to; return their count.
+
+    Always a different hex (the desert is allowed). With the friendly robber, hexes
+    touching a building of a player with 2 or fewer visible VP are excluded unless
+    that leaves no hex at all.
+    """
+    cur = s[S_ROBBER]
+    count = 0
+    for h in range(N_HEXES):
+        mask[h] = 1 if h != cur else 0
+        count += mask[h]
+    if rules[R_ROBBER] != ROBBER_FRIENDLY:
+        return count
+    n = s[S_N_PLAYERS]
+    friendly = 0
+    for h in range(N_HEXES):
+        if mask[h] == 0:
+            continue
+        ok = True
+        for j in range(6):
+            q = s[S_NODE_OWNER + topo[T_HEX_NODES + 6 * h + j]]
+            if q >= 0 and q < n and visible_vp_nb(s, q) <= 2:
+                ok = False
+                break
+        if ok:
+            friendly += 1
+    if friendly == 0:
+        return count
+    for h in range(N_HEXES):
+        if mask[h] == 0:
+            continue
+        for j in range(6):
+            q = s[S_NODE_OWNER + topo[T_HEX_NODES + 6 * h + j]]
+            if q >= 0 and visible_vp_nb(s, q) <= 2:
+                mask[h] = 0
+                break
+    return friendly
+
+
+@nb.njit(cache=True)
+def victims_nb(s, topo, p, h, out):
+    """Opponents of p with a building on hex h, written to ``out``; return their count."""
+    count = 0
+    for j in range(6):
+        q = s[S_NODE_OWNER + topo[T_HEX_NODES + 6 * h + j]]
+        if q < 0 or q == p:
+            continue
+        seen = False
+        for i in range(count):
+            if out[i] == q:
+                seen = True
+        if not seen:
+            out[count] = q
+            count += 1
+    return count
+
+
+@nb.njit(cache=True)
+def random_card_nb(s, q, u):
+    """The resource of card number floor(u * hand size) in q's hand (u in [0, 1))."""
+    total = hand_size_nb(s, q)
+    pick = int(u * total)
+    for r in range(5):
+        c = s[S_HAND + 5 * q + r]
+        if pick < c:
+            return r
+        pick -= c
+    return -1
+
+
+@nb.njit(cache=True)
+def move_robber_nb(s, log, p, h, victim, stolen):
+    """Move the robber to h and take resource ``stolen`` (-1 none) from ``victim`` (-1 none)."""
+    s[S_ROBBER] = h
+    s[C_ROBBER_MOVES] += 1
+    if victim >= 0:
+        s[C_ROBBED + victim] += 1
+    if stolen >= 0:
+        s[S_HAND + 5 * victim + stolen] -= 1
+        s[S_HAND + 5 * p + stolen] += 1
+        s[C_STOLEN + victim] += 1
+        s[C_STEALS + p] += 1
+    log_event_nb(s, log, EV_ROBBER, p, h, victim, stolen)
+
+
+@nb.njit(cache=True)
+def robber_is_on_nb(rules):
+    return rules[R_ROBBER] != 1  # ROBBER_OFF
+
+
+@nb.njit(cache=True)
+def bank_size_nb(rules):
+    return rules[R_BANK]
+
+
+@nb.njit(cache=True)
+def setup_road_ok_nb(s, topo, e, n):
+    """During setup a road must be empty and touch the settlement just placed on n."""
+    if s[S_EDGE_OWNER + e] >= 0:
+        return False
+    return topo[T_EDGE_NODES + 2 * e] == n or topo[T_EDGE_NODES + 2 * e + 1] == n

@@ -1,0 +1,291 @@
+"""Python API of the engine: validate settings, call the kernels, return results.
+
+``play_game`` plays one game (optionally with its full event log);
+``play_batch`` plays many games in parallel. Both call the same compiled
+``play_game_nb``, so a game is identical whichever way it is played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import boards as B
+from .core import layout as L
+from .errors import CatansimError
+from .rules import Rules
+from .strategies import seat_arrays
+from .topology import TOPO
+
+DEFAULT_LOG_ROWS = 20_000
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """Everything except the seed that determines a game.
+
+    Attributes
+    ----------
+    n_players : int
+        3 or 4.
+    strategies : tuple of str
+        Strategy name of each seat (``catansim.strategies``).
+    layout : str
+        ``variable`` or ``random_numbers`` (a new board from each game's seed),
+        ``beginner`` (the fixed map with its fixed starting pieces) or ``given``
+        (the same ``board`` for every game).
+    board : Board or None
+        The board for ``given`` (and ``beginner``, filled in automatically).
+    rules : Rules
+    openings : int32[16] or None
+        Forced openings (node1, edge1, node2, edge2) per seat, -1 = free choice.
+    """
+
+    n_players: int = 4
+    strategies: tuple[str, ...] = ("random", "random", "random", "random")
+    layout: str = "variable"
+    board: B.Board | None = None
+    rules: Rules = field(default_factory=Rules)
+    openings: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self):
+        if self.n_players not in (3, 4):
+            raise CatansimError(f"players: {self.n_players!r} is not allowed; allowed: 3, 4")
+        strategies = tuple(self.strategies)
+        if len(strategies) == 1:
+            strategies = strategies * self.n_players
+        if len(strategies) != self.n_players:
+            raise CatansimError(
+                f"strategies: {len(strategies)} given for {self.n_players} players; "
+                f"allowed: one name, or one per seat"
+            )
+        object.__setattr__(self, "strategies", strategies)
+        seat_arrays(strategies)  # validates the names
+        if self.layout == "given":
+            if self.board is None:
+                raise CatansimError("board: layout 'given' needs a board")
+        elif self.layout == "beginner":
+            object.__setattr__(self, "board", B.beginner_board())
+            if self.openings is None:
+                object.__setattr__(self, "openings", B.beginner_openings(self.n_players))
+        elif self.layout not in ("variable", "random_numbers"):
+            raise CatansimError(
+                f"layout: unknown layout {self.layout!r}; allowed: beginner, variable, "
+                "random_numbers, given"
+            )
+        openings = self.openings
+        if openings is None:
+            openings = np.full(L.OPENING_WIDTH * 4, -1, dtype=np.int32)
+        openings = np.asarray(openings, dtype=np.int32).reshape(-1)
+        if openings.shape != (L.OPENING_WIDTH * 4,):
+            raise CatansimError(
+                "openings: expected 16 values (node1, edge1, node2, edge2 per seat)"
+            )
+        object.__setattr__(self, "openings", openings)
+
+    @property
+    def layout_code(self) -> int:
+        return {"variable": L.LAYOUT_VARIABLE, "random_numbers": L.LAYOUT_RANDOM_NUMBERS}.get(
+            self.layout, L.LAYOUT_GIVEN
+        )
+
+    def kernel_args(self):
+        """(n_players, layout code, board vector, openings, topo, rules, strat, params)."""
+        strat, params = seat_arrays(self.strategies)
+        board = (
+            self.board.vector.astype(np.int32)
+            if self.board is not None
+            else np.zeros(L.BOARD_SIZE, dtype=np.int32)
+        )
+        return (
+            self.n_players,
+            self.layout_code,
+            board,
+            self.openings,
+            TOPO,
+            self.rules.to_array(),
+            strat,
+            params,
+        )
+
+
+@dataclass
+class GameResult:
+    """One played game: its settings, final state, counters and (optionally) events."""
+
+    seed: int
+    settings: GameSettings
+    board: B.Board
+    state: np.ndarray = field(repr=False)
+    events: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def n_players(self) -> int:
+        return self.settings.n_players
+
+    @property
+    def strategies(self) -> tuple[str, ...]:
+        return self.settings.strategies
+
+    @property
+    def rules(self) -> Rules:
+        return self.settings.rules
+
+    @property
+    def counters(self) -> np.ndarray:
+        """The per-game result record (int32[N_COUNTERS]); see ``core.layout``."""
+        return self.state[L.S_COUNTERS :]
+
+    @property
+    def winner(self) -> int | None:
+        w = int(self.state[L.S_WINNER])
+        return None if w < 0 else w
+
+    @property
+    def turns(self) -> int:
+        return int(self.state[L.S_TURN])
+
+    @property
+    def vp(self) -> list[int]:
+        return [int(v) for v in self.state[L.C_VP : L.C_VP + self.n_players]]
+
+    def field(self, name: str) -> np.ndarray:
+        """A named state field (``core.layout.STATE_FIELDS``)."""
+        off = L.STATE_OFFSETS[name]
+        return self.state[off : off + L.STATE_LENGTHS[name]]
+
+    def header(self) -> dict:
+        """The game-log header of this game."""
+        from .gamelog import make_header
+
+        return make_header(self.seed, self.n_players, list(self.strategies), self.rules, self.board)
+
+
+def _compiled():
+    from .core.engine_nb import play_batch_nb, play_game_nb
+
+    return play_game_nb, play_batch_nb
+
+
+def play_game(
+    seed: int,
+    n_players: int = 4,
+    strategies=None,
+    layout: str = "variable",
+    board: B.Board | None = None,
+    rules: Rules | None = None,
+    openings=None,
+    log: bool = True,
+    settings: GameSettings | None = None,
+    max_events: int = DEFAULT_LOG_ROWS,
+) -> GameResult:
+    """Play one game; with ``log=True`` also record its events.
+
+    The game is a pure function of ``seed`` and the settings: the batch kernel
+    plays exactly the same game for the same seed.
+    """
+    seed = B.check_seed(seed)
+    if settings is None:
+        if board is not None and layout == "variable":
+            layout = "given"
+        settings = GameSettings(
+            n_players=n_players,
+            strategies=tuple(strategies or ("random",)),
+            layout=layout,
+            board=board,
+            rules=rules or Rules(),
+            openings=openings,
+        )
+    play_game_nb, _ = _compiled()
+    n, code, board_vec, openings_arr, topo, rules_arr, strat, params = settings.kernel_args()
+    while True:
+        s = np.zeros(L.STATE_SIZE, dtype=np.int32)
+        s[L.S_LOG_ON] = 1 if log else 0
+        buf = np.zeros((max_events if log else 1, L.LOG_WIDTH), dtype=np.int32)
+        vec = board_vec.copy()
+        play_game_nb(seed, n, code, vec, openings_arr, topo, rules_arr, strat, params, s, buf)
+        if not (log and s[L.S_LOG_OVERFLOW]):
+            break
+        max_events *= 4
+    played_board = (
+        settings.board
+        if code == L.LAYOUT_GIVEN
+        else B.Board.from_vector(vec, layout=settings.layout, seed=seed)
+    )
+    events = buf[: s[L.S_LOG_LEN]].copy() if log else None
+    return GameResult(seed=seed, settings=settings, board=played_board, state=s, events=events)
+
+
+@dataclass
+class BatchResult:
+    """Raw output of ``play_batch``: one row per game."""
+
+    seeds: np.ndarray  # int64[n]
+    counters: np.ndarray  # int32[n, N_COUNTERS]
+    boards: np.ndarray  # int32[n, BOARD_SIZE]
+    settings: GameSettings
+
+
+def play_batch(seeds, settings: GameSettings, n_threads: int | None = None) -> BatchResult:
+    """Play one game per seed in parallel on ``n_threads`` (default: all cores).
+
+    Results do not depend on the number of threads: each game depends only on its
+    seed and the settings, and writes only its own row.
+    """
+    import numba
+
+    seeds = np.ascontiguousarray(seeds, dtype=np.int64)
+    if seeds.ndim != 1:
+        raise CatansimError("seeds: expected a 1-D array of integers")
+    if seeds.size and (seeds.min() < 0):
+        raise CatansimError("seeds: expected integers in [0, 2**63)")
+    _, play_batch_nb = _compiled()
+    n, code, board_vec, openings_arr, topo, rules_arr, strat, params = settings.kernel_args()
+    counters = np.zeros((seeds.size, L.N_COUNTERS), dtype=np.int32)
+    boards = np.zeros((seeds.size, L.BOARD_SIZE), dtype=np.int32)
+    previous = numba.get_num_threads()
+    if n_threads is not None:
+        numba.set_num_threads(max(1, min(int(n_threads), numba.config.NUMBA_NUM_THREADS)))
+    try:
+        play_batch_nb(
+            seeds,
+            n,
+            code,
+            board_vec,
+            openings_arr,
+            topo,
+            rules_arr,
+            strat,
+            params,
+            counters,
+            boards,
+        )
+    finally:
+        numba.set_num_threads(previous)
+    return BatchResult(seeds=seeds, counters=counters, boards=boards, settings=settings)
+
+
+SEED_BLOCK = 1 << 16
+
+
+def batch_seeds(base_seed: int, n_games: int, start: int = 0) -> np.ndarray:
+    """Game seeds of games ``start .. start+n_games-1`` of a run with base seed ``base_seed``.
+
+    Game ``i`` takes word ``i % 65536`` of ``SeedSequence(base_seed, spawn_key=(i // 65536,))``
+    cut to 63 bits: any game can be found without generating the seeds before it, the
+    seeds do not depend on how games are split into batches, and any game of a run can
+    be replayed alone with ``catansim play --seed``.
+    """
+    base_seed = B.check_seed(base_seed, "base seed")
+    out = np.empty(n_games, dtype=np.int64)
+    i = start
+    while i < start + n_games:
+        block, offset = divmod(i, SEED_BLOCK)
+        take = min(SEED_BLOCK - offset, start + n_games - i)
+        words = np.random.SeedSequence(base_seed, spawn_key=(block,)).generate_state(
+            offset + take, dtype=np.uint64
+        )[offset:]
+        out[i - start : i - start + take] = (words >> np.uint64(1)).astype(np.int64)
+        i += take
+    return out
