@@ -530,6 +530,15 @@ def _parse_compact(text: str, where: str) -> Board:
     return _board_from_lists(terrains, numbers, harbors, where)
 
 
+def _is_file(text: str) -> bool:
+    if "\n" in text or text.lstrip().startswith("{"):
+        return False
+    try:
+        return Path(text).is_file()
+    except OSError:  # e.g. a board string too long to be a file name
+        return False
+
+
 def parse_board(source) -> Board:
     """Read a user board from a file or a string.
 
@@ -553,8 +562,7 @@ def parse_board(source) -> Board:
     """
     where = "board"
     text = None
-    if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source
-                                    and len(source) < 4096 and Path(source).is_file()):
+    if isinstance(source, Path) or (isinstance(source, str) and _is_file(source)):
         path = Path(source)
         if not path.is_file():
             _fail(f"board file: {path} does not exist")
