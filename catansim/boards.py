@@ -263,7 +263,22 @@ class Board:
         Hexes are matched by their axial ``(q, r)``; harbors by geometry: the
         header's edge index gives its two nodes, and the header's own node
         coordinates give our node and edge numbers. The result is validated.
+
+        Raises
+        ------
+        CatansimError
+            One line naming the offending field.
         """
+        try:
+            return cls._from_header(board_obj)
+        except CatansimError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise CatansimError(f"header.board: malformed board object "
+                                f"({type(exc).__name__}: {exc})") from None
+
+    @classmethod
+    def _from_header(cls, board_obj: dict) -> Board:
         try:
             hexes, nodes, edges = board_obj["hexes"], board_obj["nodes"], board_obj["edges"]
             harbors, robber = board_obj["harbors"], board_obj["robber"]

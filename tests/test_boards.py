@@ -486,3 +486,13 @@ def test_header_harbor_off_slot():
     assert int(T.COASTAL_EDGES[1]) not in T.HARBOR_EDGES
     with pytest.raises(CatansimError, match=r"header.board.harbors\[0\]"):
         Board.from_header(h)
+
+
+def test_header_malformed():
+    h = beginner_board().to_header()
+    del h["hexes"][3]["q"]
+    with pytest.raises(CatansimError, match=r"^header.board: malformed board object"):
+        Board.from_header(h)
+    with pytest.raises(CatansimError, match="missing key 'robber'"):
+        Board.from_header({k: v for k, v in beginner_board().to_header().items()
+                           if k != "robber"})
