@@ -1,0 +1,253 @@
+"""Game logs: the public JSON Lines format of ``shared/spec/game-log.md`` (version 1).
+
+The engine writes events as ``int32`` rows (``core.layout``, ``EV_*``); this module
+turns them into the spec's JSON objects, builds the header, and reads and writes
+log files. Writing is atomic: a log at ``path`` is always complete.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from .constants import DEV_CARD_NAMES, RESOURCE_NAMES
+from .core import layout as L
+from .errors import CatansimError
+
+LOG_FORMAT = "catansim-log"
+LOG_VERSION = 1
+RULE_KEYS = ("vp_to_win", "bank_per_resource", "discard_limit", "robber", "shortage", "max_turns")
+
+
+def make_header(seed, n_players, strategies, rules, board) -> dict:
+    """Build the header object (line 1 of a log).
+
+    Parameters
+    ----------
+    seed : int
+        The game's seed.
+    n_players : int
+        Number of seats (3 or 4).
+    strategies : sequence of str
+        Strategy name of each seat.
+    rules : catansim.rules.Rules
+        Rule settings; all six keys are written, ``null`` for unlimited / none.
+    board : catansim.boards.Board
+        The board; written as ``board.to_header()``.
+
+    Returns
+    -------
+    dict
+        Keys in the spec's order: ``e, format, version, seed, n_players,
+        strategies, rules, board``.
+    """
+    rules_obj = rules.to_header()
+    return {
+        "e": "header",
+        "format": LOG_FORMAT,
+        "version": LOG_VERSION,
+        "seed": int(seed),
+        "n_players": int(n_players),
+        "strategies": [str(s) for s in strategies],
+        "rules": {key: rules_obj[key] for key in RULE_KEYS},
+        "board": board.to_header(),
+    }
+
+
+def _opt(v: int):
+    # -1 is the engine's "none".
+    return None if v < 0 else int(v)
+
+
+def _bundle(row, start: int) -> list[int]:
+    return [int(x) for x in row[start : start + 5]]
+
+
+def _resource(v: int):
+    return None if v < 0 else RESOURCE_NAMES[v]
+
+
+def event_row_to_dict(row, n_players: int) -> dict:
+    """Convert one engine event row (``int32[LOG_WIDTH]``) to the spec's JSON object."""
+    code = int(row[0])
+    p = int(row[1])
+    a, b, c = int(row[2]), int(row[3]), int(row[4])
+    n = int(n_players)
+    if code == L.EV_SETUP_SETTLEMENT:
+        return {"e": "setup_settlement", "p": p, "node": a}
+    if code == L.EV_SETUP_ROAD:
+        return {"e": "setup_road", "p": p, "edge": a}
+    if code == L.EV_STARTING_RESOURCES:
+        return {"e": "starting_resources", "p": p, "cards": _bundle(row, 2)}
+    if code == L.EV_TURN_START:
+        return {"e": "turn_start", "p": p, "turn": a}
+    if code == L.EV_ROLL:
+        return {"e": "roll", "p": p, "dice": [a, b]}
+    if code == L.EV_PRODUCTION:
+        return {
+            "e": "production",
+            "gains": [_bundle(row, 2 + 5 * i) for i in range(n)],
+            "withheld": _bundle(row, 22),
+        }
+    if code == L.EV_DISCARD:
+        return {"e": "discard", "p": p, "cards": _bundle(row, 2)}
+    if code == L.EV_ROBBER:
+        return {"e": "robber", "p": p, "hex": a, "victim": _opt(b), "stolen": _resource(c)}
+    if code == L.EV_TRADE_BANK:
+        return {"e": "trade_bank", "p": p, "give": _bundle(row, 2), "get": _bundle(row, 7)}
+    if code == L.EV_TRADE_PLAYER:
+        return {
+            "e": "trade_player",
+            "p": p,
+            "partner": a,
+            "give": _bundle(row, 3),
+            "get": _bundle(row, 8),
+        }
+    if code == L.EV_BUILD_ROAD:
+        return {"e": "build_road", "p": p, "edge": a, "free": bool(b)}
+    if code == L.EV_BUILD_SETTLEMENT:
+        return {"e": "build_settlement", "p": p, "node": a}
+    if code == L.EV_BUILD_CITY:
+        return {"e": "build_city", "p": p, "node": a}
+    if code == L.EV_BUY_DEV:
+        return {"e": "buy_dev", "p": p, "card": DEV_CARD_NAMES[a]}
+    if code == L.EV_PLAY_DEV:
+        out = {"e": "play_dev", "p": p, "card": DEV_CARD_NAMES[a]}
+        if DEV_CARD_NAMES[a] == "invention":
+            out["cards"] = _bundle(row, 3)
+        elif DEV_CARD_NAMES[a] == "monopoly":
+            out["resource"] = RESOURCE_NAMES[b]
+            out["taken"] = [int(row[4 + i]) for i in range(n)]
+        return out
+    if code == L.EV_LONGEST_ROUTE:
+        return {"e": "longest_route", "p": _opt(p), "length": a}
+    if code == L.EV_LARGEST_ARMY:
+        return {"e": "largest_army", "p": _opt(p), "knights": a}
+    if code == L.EV_TURN_END:
+        return {"e": "turn_end", "p": p}
+    if code == L.EV_GAME_END:
+        return {
+            "e": "game_end",
+            "winner": _opt(a),
+            "turn": b,
+            "vp": [int(row[5 + i]) for i in range(n)],
+            "reason": {L.END_WIN: "win", L.END_TURN_LIMIT: "turn_limit"}[c],
+        }
+    raise CatansimError(f"event row: unknown event code {code}")
+
+
+def event_rows_to_dicts(rows: np.ndarray, n_players: int) -> list[dict]:
+    """Convert the engine's event rows to the spec's JSON objects.
+
+    Parameters
+    ----------
+    rows : numpy.ndarray
+        ``int32`` array of shape ``(n_events, LOG_WIDTH)`` (``core.layout``).
+    n_players : int
+        Number of seats; sets the length of ``gains``, ``taken`` and ``vp``.
+
+    Returns
+    -------
+    list of dict
+        One object per row, keys in the spec's order (``e`` first, then ``p``).
+    """
+    rows = np.asarray(rows)
+    if rows.ndim != 2 or rows.shape[1] < L.LOG_WIDTH:
+        raise CatansimError(f"event rows: expected shape (n, {L.LOG_WIDTH}), got {rows.shape}")
+    return [event_row_to_dict(row, n_players) for row in rows]
+
+
+def write_log(path, header: dict, events) -> None:
+    """Write a log as JSON Lines, atomically.
+
+    The lines go to a temporary file in the same folder, which then replaces
+    ``path`` (``os.replace``), so a half-written log never exists at ``path``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        Target file.
+    header : dict
+        The header object (``make_header``).
+    events : iterable of dict
+        The events (``event_rows_to_dicts``).
+    """
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(json.dumps(header, separators=(", ", ": ")) + "\n")
+            for ev in events:
+                f.write(json.dumps(ev, separators=(", ", ": ")) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def read_log(path) -> tuple[dict, list[dict]]:
+    """Read a log written in the spec's format.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A JSON Lines game log.
+
+    Returns
+    -------
+    header : dict
+    events : list of dict
+
+    Raises
+    ------
+    CatansimError
+        One line naming the file, the line number and the problem: unreadable
+        file, a line that is not a JSON object with an ``"e"`` key, a missing
+        header, or an unknown format or version.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CatansimError(f"{path}: cannot read game log ({exc.__class__.__name__})") from None
+    objs = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CatansimError(f"{path}:{lineno}: not JSON ({exc.msg})") from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("e"), str):
+            raise CatansimError(f"{path}:{lineno}: not an event object with an \"e\" key")
+        objs.append((lineno, obj))
+    if not objs:
+        raise CatansimError(f"{path}: empty game log (no header)")
+    lineno, header = objs[0]
+    if header["e"] != "header":
+        raise CatansimError(
+            f"{path}:{lineno}: missing header (first line is a {header['e']!r} event)"
+        )
+    if header.get("format") != LOG_FORMAT:
+        raise CatansimError(
+            f"{path}:{lineno}: unknown format {header.get('format')!r}; expected {LOG_FORMAT!r}"
+        )
+    if header.get("version") != LOG_VERSION:
+        raise CatansimError(
+            f"{path}:{lineno}: unknown version {header.get('version')!r}; "
+            f"this reader knows version {LOG_VERSION}"
+        )
+    for lineno, obj in objs[1:]:
+        if obj["e"] == "header":
+            raise CatansimError(f"{path}:{lineno}: a second header")
+    return header, [obj for _, obj in objs[1:]]
