@@ -104,7 +104,9 @@ class Rules:
         """The six keys of a game-log header's ``rules`` object."""
         return asdict(self)
 
-    def to_array(self, max_offers: int = 3, max_actions: int = 200) -> np.ndarray:
+    def to_array(
+        self, max_offers: int = 3, max_actions: int = 200, check: bool = False
+    ) -> np.ndarray:
         """The int32 ``rules`` array the kernels take (see ``core.layout.RULE_FIELDS``)."""
         a = np.zeros(L.N_RULES, dtype=np.int32)
         a[L.R_VP_TO_WIN] = self.vp_to_win
@@ -115,6 +117,7 @@ class Rules:
         a[L.R_MAX_TURNS] = self.max_turns
         a[L.R_MAX_OFFERS] = max_offers
         a[L.R_MAX_ACTIONS] = max_actions
+        a[L.R_CHECK] = 1 if check else 0
         return a
 
 

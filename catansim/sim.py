@@ -43,7 +43,7 @@ class GameSettings:
     """
 
     n_players: int = 4
-    strategies: tuple[str, ...] = ("random", "random", "random", "random")
+    strategies: tuple[str, ...] = ("random",)
     layout: str = "variable"
     board: B.Board | None = None
     rules: Rules = field(default_factory=Rules)

@@ -195,15 +195,16 @@ HARBOR_SLOT_HEXES = (
 )
 
 
+def _edge_hex_set(e: int) -> set:
+    a, b = EDGE_NODES[e]
+    return {tuple(c) for c in NODE_HEX_COORDS[a]} & {tuple(c) for c in NODE_HEX_COORDS[b]}
+
+
 def _harbor_edges() -> np.ndarray:
     out = np.zeros(N_HARBORS, dtype=np.int64)
     for i, (land, sea) in enumerate(HARBOR_SLOT_HEXES):
         want = {land, sea}
-        hits = [
-            e
-            for e, (a, b) in enumerate(EDGE_NODES)
-            if want <= {tuple(c) for c in NODE_HEX_COORDS[a]} & {tuple(c) for c in NODE_HEX_COORDS[b]}
-        ]
+        hits = [e for e in range(N_EDGES) if want <= _edge_hex_set(e)]
         assert len(hits) == 1, (i, hits)
         out[i] = hits[0]
     return out

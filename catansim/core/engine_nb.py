@@ -58,6 +58,7 @@ from .layout import (
     C_TRADES_BANK,
     C_TRADES_PLAYER,
     C_TURNS,
+    C_VIOLATIONS,
     C_VP,
     C_VP_ARMY,
     C_VP_CARDS,
@@ -82,6 +83,7 @@ from .layout import (
     LAYOUT_GIVEN,
     OPENING_WIDTH,
     R_BANK,
+    R_CHECK,
     R_DISCARD_LIMIT,
     R_MAX_ACTIONS,
     R_MAX_TURNS,
@@ -107,6 +109,7 @@ from .layout import (
     S_LOG_ON,
     S_LONGEST,
     S_N_PLAYERS,
+    S_NODE_LEVEL,
     S_NODE_OWNER,
     S_OFFERS,
     S_ROADS_LEFT,
@@ -286,6 +289,102 @@ def setup_nb(s, topo, rules, rng, strat, params, openings, log):
                         log[ev, 2 + r] += 1
     for p in range(n):
         s[S_ROUTE_LEN + p] = route_length_nb(s, topo, p)
+    checkpoint_nb(s, topo, rules)
+
+
+# --- invariants ------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def count_violations_nb(s, topo, rules):
+    """Count broken state invariants (0 for a legal state). Used with rules ``check=1``.
+
+    Conservation of every resource (supply + hands = supply size) and of the 25
+    development cards; no negative hands or supply; piece counts within limits and
+    equal to the pieces on the board; stored route lengths equal a recomputation; the
+    bonus tiles held only by qualifying players; while the game runs, the player whose
+    turn it is is below the winning total.
+    """
+    n = s[S_N_PLAYERS]
+    bad = 0
+    for r in range(5):
+        total = s[S_BANK + r]
+        if s[S_BANK + r] < 0:
+            bad += 1
+        for p in range(n):
+            total += s[S_HAND + 5 * p + r]
+            if s[S_HAND + 5 * p + r] < 0:
+                bad += 1
+        if total != rules[R_BANK]:
+            bad += 1
+    cards = s[S_DECK_POS]  # drawn cards are held or played
+    for p in range(n):
+        for k in range(5):
+            cards -= s[S_DEV_HAND + 5 * p + k] + s[C_DEV_PLAYED + 5 * p + k]
+            if s[S_DEV_NEW + 5 * p + k] > s[S_DEV_HAND + 5 * p + k]:
+                bad += 1
+        if s[S_KNIGHTS + p] != s[C_DEV_PLAYED + 5 * p + KNIGHT]:
+            bad += 1
+    if cards != 0:
+        bad += 1
+    for p in range(n):
+        settlements = 0
+        cities = 0
+        for m in range(N_NODES):
+            if s[S_NODE_OWNER + m] == p:
+                if s[S_NODE_LEVEL + m] == 1:
+                    settlements += 1
+                elif s[S_NODE_LEVEL + m] == 2:
+                    cities += 1
+                else:
+                    bad += 1
+        roads = 0
+        for e in range(N_EDGES):
+            if s[S_EDGE_OWNER + e] == p:
+                roads += 1
+        if settlements + s[S_SETTLEMENTS_LEFT + p] != SETTLEMENTS_PER_PLAYER:
+            bad += 1
+        if cities + s[S_CITIES_LEFT + p] != CITIES_PER_PLAYER:
+            bad += 1
+        if roads + s[S_ROADS_LEFT + p] != ROADS_PER_PLAYER or s[S_ROADS_LEFT + p] < 0:
+            bad += 1
+        if s[S_SETTLEMENTS_LEFT + p] < 0 or s[S_CITIES_LEFT + p] < 0:
+            bad += 1
+        if s[S_ROUTE_LEN + p] != route_length_nb(s, topo, p):
+            bad += 1
+    # Distance Rule holds everywhere.
+    for m in range(N_NODES):
+        if s[S_NODE_OWNER + m] >= 0:
+            for k in range(3):
+                nb_ = topo[T_NODE_NEIGHBOURS + 3 * m + k]
+                if nb_ >= 0 and s[S_NODE_OWNER + nb_] >= 0:
+                    bad += 1
+    holder = s[S_LONGEST]
+    if holder >= 0:
+        if s[S_ROUTE_LEN + holder] < 5:
+            bad += 1
+        for p in range(n):
+            if s[S_ROUTE_LEN + p] > s[S_ROUTE_LEN + holder]:
+                bad += 1
+    army = s[S_ARMY]
+    if army >= 0:
+        if s[S_KNIGHTS + army] < 3:
+            bad += 1
+        for p in range(n):
+            if p != army and s[S_KNIGHTS + p] > s[S_KNIGHTS + army]:
+                bad += 1
+    if s[S_END] == END_RUNNING and s[S_TURN] > 0 and vp_nb(s, s[S_CUR]) >= rules[R_VP_TO_WIN]:
+        bad += 1
+    if s[S_END] == END_WIN and vp_nb(s, s[S_WINNER]) < rules[R_VP_TO_WIN]:
+        bad += 1
+    return bad
+
+
+@nb.njit(cache=True)
+def checkpoint_nb(s, topo, rules):
+    """With rules ``check=1``, add the current state's violations to ``c_violations``."""
+    if rules[R_CHECK]:
+        s[C_VIOLATIONS] += count_violations_nb(s, topo, rules)
 
 
 # --- ending ----------------------------------------------------------------------------
@@ -582,6 +681,7 @@ def play_turn_nb(
     else:
         produce_nb(s, topo, rules, log, roll, owed)
     s[S_ROLLED] = 1
+    checkpoint_nb(s, topo, rules)
     max_actions = rules[R_MAX_ACTIONS]
     while s[S_ACTIONS] < max_actions:
         s[S_ACTIONS] += 1
@@ -594,7 +694,9 @@ def play_turn_nb(
         apply_action_nb(
             s, topo, rules, rng, strat, params, log, p, act, scratch_u8, victims, bundle
         )
-        if check_win_nb(s, rules, log):
+        over = check_win_nb(s, rules, log)
+        checkpoint_nb(s, topo, rules)
+        if over:
             return
     for k in range(5):
         s[S_DEV_NEW + 5 * p + k] = 0
@@ -659,6 +761,7 @@ def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, p
             break
         turn += 1
         p = (p + 1) % n_players
+    checkpoint_nb(s, topo, rules)
     finish_counters_nb(s)
 
 

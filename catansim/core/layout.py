@@ -80,6 +80,7 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("c_army_holder", 1, "Largest Army holder at the end, -1 supply"),
     ("c_robber_moves", 1, "times the robber moved"),
     ("c_illegal", 1, "strategy actions the engine rejected (a strategy bug: 0 expected)"),
+    ("c_violations", 1, "invariant violations found with rules check=1 (0 expected)"),
     ("c_vp", P, "final victory points, hidden included"),
     ("c_vp_settlements", P, "VP from settlements at the end"),
     ("c_vp_cities", P, "VP from cities at the end"),
@@ -165,6 +166,7 @@ C_LONGEST_HOLDER = STATE_OFFSETS["c_longest_holder"]
 C_ARMY_HOLDER = STATE_OFFSETS["c_army_holder"]
 C_ROBBER_MOVES = STATE_OFFSETS["c_robber_moves"]
 C_ILLEGAL = STATE_OFFSETS["c_illegal"]
+C_VIOLATIONS = STATE_OFFSETS["c_violations"]
 C_VP = STATE_OFFSETS["c_vp"]
 C_VP_SETTLEMENTS = STATE_OFFSETS["c_vp_settlements"]
 C_VP_CITIES = STATE_OFFSETS["c_vp_cities"]
@@ -207,6 +209,7 @@ RULE_FIELDS: tuple[tuple[str, str], ...] = (
     ("max_turns", "turn cap: the game ends with no winner after this many turns"),
     ("max_offers", "player-trade offers a player may make per turn (engine bound)"),
     ("max_actions", "actions a player may take per turn (engine bound)"),
+    ("check", "1: verify the state invariants after every step (tests); 0 off"),
 )
 RULE_INDEX = {name: i for i, (name, _) in enumerate(RULE_FIELDS)}
 N_RULES = len(RULE_FIELDS)
@@ -218,6 +221,7 @@ R_SHORTAGE = RULE_INDEX["shortage"]
 R_MAX_TURNS = RULE_INDEX["max_turns"]
 R_MAX_OFFERS = RULE_INDEX["max_offers"]
 R_MAX_ACTIONS = RULE_INDEX["max_actions"]
+R_CHECK = RULE_INDEX["check"]
 
 # An "unlimited" supply holds more cards than a game can ever hand out, so the
 # conservation invariant (supply + hands = supply size) still holds exactly.
