@@ -329,7 +329,7 @@ class ReplayResult:
     reason : str or None
         ``"win"``, ``"turn_limit"``, or None when the log has no ``game_end``.
     board : dict
-        The header board rewritten in our numbering (``Board.from_header`` reads it).
+        The header board (robber at its start) in our numbering (``Board.from_header`` reads it).
     snapshots : list of dict
         After every ``turn_end``: ``turn, hands, vp`` (totals) and ``robber`` (ours).
     """
@@ -883,8 +883,11 @@ class _Replayer:
         for q in range(self.n):
             self.move(None, q, gains[q], "production")
         self.phase = "main"
-        parts = [f"{self.colours[q]} +{_fmt_bundle(gains[q])}" for q in range(self.n)
-                 if any(gains[q])]
+        parts = [
+            self.colours[q] + "".join(f" +{n} {RESOURCE_NAMES[r]}" for r, n in enumerate(g) if n)
+            for q, g in enumerate(gains)
+            if any(g)
+        ]
         text = "produces " + ("; ".join(parts) if parts else "nothing")
         if any(withheld):
             text += f" (withheld by the shortage rule: {_fmt_bundle(withheld)})"
@@ -1261,7 +1264,7 @@ class _Replayer:
             winner=self.winner,
             turns=self.turn,
             reason=self.reason,
-            board=self.geo.board_ours(self.robber),
+            board=self.geo.board_ours(),
             snapshots=self.snapshots,
         )
 

@@ -1,0 +1,47 @@
+"""``catansim replay``: check a game log, tell it turn by turn, optionally draw it."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("replay")
+@click.argument("log_file", metavar="GAME.jsonl")
+@click.option("--png", "png_path", default=None,
+              help="Draw the final board with its pieces and the robber to this PNG.")
+@click.option("--no-check", is_flag=True, help="Replay without checking the rules.")
+@click.option("--quiet", is_flag=True, help="Print only the result and the final standings.")
+def command(log_file, png_path, no_check, quiet):
+    """Print a game log as a turn-by-turn narrative and the final standings.
+
+    Every rule is checked first (unless --no-check); a log that breaks one is
+    reported as a one-line error naming the event and the rule.
+    """
+    from ..gamelog import read_log
+    from ..replay import narrative, replay, seat_names, standings
+
+    header, events = read_log(log_file)
+    result = replay(header, events, check=not no_check)
+    if quiet:
+        colours = seat_names(result.n_players)
+        if result.reason == "win":
+            click.echo(f"{colours[result.winner]} (seat {result.winner}) wins on turn "
+                       f"{result.turns}.")
+        elif result.reason == "turn_limit":
+            click.echo(f"Turn limit reached after {result.turns} turns: no winner.")
+        click.echo("Final standings:")
+        for line in standings(result):
+            click.echo("  " + line)
+    else:
+        click.echo(narrative(header, events))
+    if not no_check:
+        click.echo(f"checked: {len(events)} events follow the rules")
+    if png_path is not None:
+        from ..boards import Board
+        from ..plotting.board import save_board_png
+
+        board = Board.from_header(result.board)
+        title = f"{log_file}: final position (turn {result.turns})"
+        path = save_board_png(board, png_path, pieces=result.pieces(), robber=result.robber,
+                              colours=seat_names(result.n_players), title=title)
+        click.echo(f"wrote {path}")
