@@ -8,8 +8,8 @@ slots, seat-major, e.g. ``s[S_HAND + 5 * p + r]``. Unused seats stay zero.
 
 The counters section (``S_COUNTERS`` .. ``STATE_SIZE``) is the per-game result
 record: the batch kernel copies it out verbatim and ``catansim.results`` labels
-each slot. Every field is listed with its meaning and sentinel in ``STATE_FIELDS``
-(``catansim.results.state_fields_frame()`` shows them as a table).
+each slot. Every field is listed with its meaning and sentinel in ``STATE_FIELDS``;
+``state_fields_markdown()`` renders them as the table in ``docs/engine.md``.
 """
 
 from __future__ import annotations
@@ -292,3 +292,19 @@ LAYOUT_RANDOM_NUMBERS = 2  # 5th-edition variant: numbers shuffled, no adjacent 
 
 # Forced openings: int32[MAX_PLAYERS * 4] = (node1, edge1, node2, edge2) per seat, -1 free.
 OPENING_WIDTH = 4
+
+
+def state_fields_markdown() -> str:
+    """The state layout as a Markdown table (offset, name, length, meaning); dtype int32."""
+    rows = ["| offset | field | length | meaning |", "|---:|---|---:|---|"]
+    for name, n, meaning in STATE_FIELDS:
+        rows.append(f"| {STATE_OFFSETS[name]} | `{name}` | {n} | {meaning} |")
+    return "\n".join(rows)
+
+
+def rule_fields_markdown() -> str:
+    """The kernel's ``rules`` array as a Markdown table (index, name, meaning); dtype int32."""
+    rows = ["| index | name | meaning |", "|---:|---|---|"]
+    for i, (name, meaning) in enumerate(RULE_FIELDS):
+        rows.append(f"| {i} | `{name}` | {meaning} |")
+    return "\n".join(rows)
