@@ -82,6 +82,7 @@ class GameSettings:
             raise CatansimError(
                 "openings: expected 16 values (node1, edge1, node2, edge2 per seat)"
             )
+        validate_openings(openings, self.n_players)
         object.__setattr__(self, "openings", openings)
 
     @property
@@ -108,6 +109,52 @@ class GameSettings:
             strat,
             params,
         )
+
+
+def validate_openings(openings: np.ndarray, n_players: int) -> None:
+    """Check forced openings: int32[16], (node1, edge1, node2, edge2) per seat, -1 free.
+
+    Each forced settlement is on a node 0..53, forced settlements obey the Distance
+    Rule among themselves, each forced road is an edge 0..71 touching its own forced
+    settlement, and no edge is forced twice. Raises CatansimError naming the seat.
+    """
+    from .topology import EDGE_NODES, NODE_NEIGHBOURS
+
+    nodes: dict[int, str] = {}
+    edges: dict[int, str] = {}
+    for p in range(4):
+        for k in range(2):
+            node, edge = (int(x) for x in openings[4 * p + 2 * k : 4 * p + 2 * k + 2])
+            where = f"openings seat {p} settlement {k + 1}"
+            if node < 0 and edge < 0:
+                continue
+            if p >= n_players:
+                raise CatansimError(f"{where}: seat {p} does not play with {n_players} players")
+            if not 0 <= node < 54:
+                raise CatansimError(f"{where}: node {node} is not a node; allowed: 0..53")
+            if edge != -1 and not 0 <= edge < 72:
+                raise CatansimError(f"{where}: edge {edge} is not an edge; allowed: 0..71, or -1")
+            if edge >= 0 and node not in EDGE_NODES[edge]:
+                raise CatansimError(
+                    f"{where}: road {edge} does not touch node {node}; allowed: "
+                    f"{', '.join(str(e) for e in _edges_at(node))}"
+                )
+            for other, label in nodes.items():
+                if other == node or other in NODE_NEIGHBOURS[node]:
+                    raise CatansimError(
+                        f"{where}: node {node} breaks the Distance Rule with {label} (node {other})"
+                    )
+            if edge >= 0 and edge in edges:
+                raise CatansimError(f"{where}: road {edge} is already forced for {edges[edge]}")
+            nodes[node] = where
+            if edge >= 0:
+                edges[edge] = where
+
+
+def _edges_at(node: int) -> list[int]:
+    from .topology import NODE_EDGES
+
+    return [int(e) for e in NODE_EDGES[node] if e >= 0]
 
 
 @dataclass

@@ -232,6 +232,14 @@ def _reserved_edge_nb(openings, placed, e):
 
 
 @nb.njit(cache=True)
+def _first_set_nb(mask):
+    for i in range(mask.shape[0]):
+        if mask[i]:
+            return i
+    return -1
+
+
+@nb.njit(cache=True)
 def setup_nb(s, topo, rules, rng, strat, params, openings, log):
     """Snake-order setup: settlement then road, twice; the second settlement pays."""
     n = s[S_N_PLAYERS]
@@ -255,6 +263,9 @@ def setup_nb(s, topo, rules, rng, strat, params, openings, log):
             node = choose_setup_settlement_nb(
                 strat[p], params[p], s, topo, rules, rng, p, node_mask
             )
+            if node < 0 or node >= N_NODES or node_mask[node] == 0:
+                s[C_ILLEGAL] += 1
+                node = _first_set_nb(node_mask)
         placed[slot] = 1
         put_settlement_nb(s, topo, p, node)
         s[C_START_NODES + slot] = node
@@ -272,6 +283,9 @@ def setup_nb(s, topo, rules, rng, strat, params, openings, log):
             edge = choose_setup_road_nb(
                 strat[p], params[p], s, topo, rules, rng, p, node, edge_mask
             )
+            if edge < 0 or edge >= N_EDGES or edge_mask[edge] == 0:
+                s[C_ILLEGAL] += 1
+                edge = _first_set_nb(edge_mask)
         put_road_nb(s, p, edge)
         log_event_nb(s, log, EV_SETUP_ROAD, p, edge, 0, 0)
         if rnd == 1:
@@ -442,11 +456,7 @@ def robber_step_nb(s, topo, rules, rng, strat, params, log, p, hex_mask, victims
     h = choose_robber_hex_nb(strat[p], params[p], s, topo, rules, rng, p, hex_mask)
     if h < 0 or h >= N_HEXES or hex_mask[h] == 0:
         s[C_ILLEGAL] += 1
-        h = -1
-        for i in range(N_HEXES):
-            if hex_mask[i]:
-                h = i
-                break
+        h = _first_set_nb(hex_mask)
     n_victims = victims_nb(s, topo, p, h, victims)
     victim = -1
     stolen = -1
