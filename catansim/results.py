@@ -1,0 +1,387 @@
+"""Result tables: the pandas layer over the engine's per-game counters.
+
+The batch kernel returns one ``int32`` counter record per game (the ``c_*``
+fields of ``core.layout.STATE_FIELDS``). This module labels every slot, in the
+spirit of vectorbt's ``records_readable``:
+
+``games_frame(batch)``
+    One row per game: its index and seed, the board id and board features,
+    dice, shortages, robber, holders and the winner.
+``players_frame(batch)``
+    One row per seat that played, per game: VP and their sources, production,
+    robber and trade activity, development cards, first builds.
+
+Column names are readable (``produced_wood``); names (strategies, variants,
+layouts, end reasons) are categorical; a ``-1`` that means "none" (no winner,
+never built a city) becomes ``<NA>`` in a nullable integer column. Every
+column is listed with its dtype and meaning in ``COLUMNS`` and in
+``docs/results.md`` (regenerate with ``python -m catansim.results``).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .constants import DEV_CARD_NAMES, MAX_PLAYERS, RESOURCE_NAMES
+from .core import layout as L
+
+P = MAX_PLAYERS
+LAYOUT_CATEGORIES = ("variable", "random_numbers", "beginner", "given")
+END_REASONS = ("win", "turn_limit")  # end_reason codes 1 and 2
+DEFAULT_VARIANT = "baseline"
+
+# --- column specifications -------------------------------------------------------
+# Game-level counters: (state field, column names, dtype, meaning). "Int8" etc. are
+# pandas nullable dtypes: -1 in the record becomes <NA>.
+_ROLL_SUMS = tuple(range(2, 13))
+_GAME_COUNTERS: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
+    ("c_winner", ("winner",), "Int8", "winning seat (0-based); <NA> if nobody won"),
+    ("c_turns", ("turns",), "int32", "turns played (every player's turn counts; setup is 0)"),
+    ("c_sevens", ("sevens",), "int32", "7s rolled"),
+    ("c_rolls", tuple(f"rolls_{k}" for k in _ROLL_SUMS), "int32",
+     "times the dice summed to {item}"),
+    ("c_shortage_events", tuple(f"shortage_{r}" for r in RESOURCE_NAMES), "int32",
+     "rolls on which {item} could not be paid in full from the supply"),
+    ("c_robber_moves", ("robber_moves",), "int32", "times the robber moved"),
+    ("c_longest_holder", ("longest_holder",), "Int8",
+     "seat holding Longest Route at the end; <NA> if nobody"),
+    ("c_army_holder", ("army_holder",), "Int8",
+     "seat holding Largest Army at the end; <NA> if nobody"),
+    ("c_illegal", ("illegal",), "int32",
+     "strategy actions the engine rejected (a strategy bug; 0 expected)"),
+    ("c_violations", ("violations",), "int32",
+     "invariant violations found when rules check=1 (0 expected; 0 when checks are off)"),
+)
+_GAME_SPECIAL = ("c_end_reason",)  # mapped to a categorical by hand
+
+_RES = tuple(RESOURCE_NAMES)
+_DEV = tuple(DEV_CARD_NAMES)
+# Per-player counters (P * k slots, seat-major): (field, column names, dtype, meaning).
+_PLAYER_COUNTERS: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
+    ("c_vp", ("vp",), "int32", "final victory points, hidden VP cards included"),
+    ("c_vp_settlements", ("vp_settlements",), "int32", "VP from settlements at the end"),
+    ("c_vp_cities", ("vp_cities",), "int32", "VP from cities at the end"),
+    ("c_vp_longest", ("vp_longest",), "int32", "VP from Longest Route at the end (0 or 2)"),
+    ("c_vp_army", ("vp_army",), "int32", "VP from Largest Army at the end (0 or 2)"),
+    ("c_vp_cards", ("vp_cards",), "int32", "VP from victory point cards at the end"),
+    ("c_route_len", ("route_len",), "int32", "length of the longest route at the end"),
+    ("c_roads", ("roads",), "int32", "roads on the board at the end"),
+    ("c_knights", ("knights",), "int32", "knights played"),
+    ("c_start_nodes", ("start_node_1", "start_node_2"), "int16",
+     "node of the {item} starting settlement"),
+    ("c_start_pips", ("start_pips_1", "start_pips_2"), "int32",
+     "pips of the land hexes at the {item} starting settlement"),
+    ("c_start_cards", tuple(f"start_{r}" for r in _RES), "int32",
+     "{item} cards received from the second starting settlement"),
+    ("c_produced", tuple(f"produced_{r}" for r in _RES), "int32",
+     "{item} cards received from production"),
+    ("c_blocked", ("blocked",), "int32", "cards the robber's hex would have paid the player"),
+    ("c_withheld", tuple(f"withheld_{r}" for r in _RES), "int32",
+     "{item} cards owed by production but not paid because of the shortage rule"),
+    ("c_stolen", ("stolen",), "int32", "cards lost to steals"),
+    ("c_robbed", ("robbed",), "int32", "times chosen as the robber's victim"),
+    ("c_steals", ("steals",), "int32", "cards gained by stealing"),
+    ("c_discarded", ("discarded",), "int32", "cards discarded on 7s"),
+    ("c_monopoly_gain", ("monopoly_gain",), "int32", "cards gained by Monopoly"),
+    ("c_trades_bank", ("trades_bank",), "int32", "maritime trades (bank or harbor)"),
+    ("c_trades_player", ("trades_player",), "int32", "player trades completed (either side)"),
+    ("c_offers", ("offers",), "int32", "player-trade offers made"),
+    ("c_dev_bought", tuple(f"dev_bought_{d}" for d in _DEV), "int32",
+     "{item} development cards bought"),
+    ("c_dev_played", tuple(f"dev_played_{d}" for d in _DEV), "int32",
+     "{item} development cards played"),
+    ("c_first_city", ("first_city_turn",), "Int32", "turn of the first city; <NA> if none"),
+    ("c_first_settlement", ("first_settlement_turn",), "Int32",
+     "turn of the first settlement beyond the starting two; <NA> if none"),
+)
+_ITEM_WORDS = {"start_node_1": "first", "start_node_2": "second",
+               "start_pips_1": "first", "start_pips_2": "second"}
+
+_FEATURE_MEANINGS = {
+    "pips_std": "board: population standard deviation of the five pips_<resource> values",
+    "pips_max_min_ratio": "board: largest / smallest pips_<resource> (inf if one is 0)",
+    "red_adjacent_pairs": "board: pairs of side-sharing hexes both showing 6 or 8",
+    "same_terrain_pairs": "board: pairs of side-sharing hexes of the same terrain",
+    "same_number_pairs": "board: pairs of side-sharing hexes with the same number",
+    "best_node_pips": "board: pips of the best intersection",
+    "top5_node_pips": "board: mean pips of the five best intersections",
+    "desert_hex": "board: hex index of the desert (robber start)",
+    "desert_ring": "board: ring of the desert (0 centre, 2 coast)",
+}
+_FEATURE_PATTERNS = (
+    ("harbor_node_pips_", "board: pips of the better intersection at the {item} 2:1 harbor"),
+    ("harbor_match_pips_", "board: pips of {item} hexes touching the {item} 2:1 harbor"),
+    ("pips_", "board: pips of all hexes producing {item}"),
+)
+
+
+def _feature_meaning(name: str) -> str:
+    if name in _FEATURE_MEANINGS:
+        return _FEATURE_MEANINGS[name]
+    for prefix, text in _FEATURE_PATTERNS:
+        if name.startswith(prefix):
+            return text.format(item=name[len(prefix):])
+    raise KeyError(f"board feature {name!r} has no documented meaning in catansim.results")
+
+
+def _item_text(col: str, names: tuple[str, ...], template: str) -> str:
+    if "{item}" not in template:
+        return template
+    if col in _ITEM_WORDS:
+        return template.format(item=_ITEM_WORDS[col])
+    item = col.rsplit("_", 1)[-1]
+    for prefix in ("rolls_", "dev_bought_", "dev_played_"):
+        if col.startswith(prefix):
+            item = col[len(prefix):]
+    return template.format(item=item)
+
+
+def _feature_dtypes() -> dict[str, str]:
+    from .metrics import board_features
+
+    feats = board_features(np.zeros((1, L.BOARD_SIZE), dtype=np.int32))
+    return {k: str(v.dtype) for k, v in feats.items()}
+
+
+def _columns_table() -> pd.DataFrame:
+    rows = [
+        ("games", "game", "int64", "game index in the run (0-based); seeds and parts follow it"),
+        ("games", "seed", "int64",
+         "the game's own seed: `catansim play --seed SEED` with the same settings replays it"),
+        ("games", "variant", "category", "variant name (`baseline` unless the experiment has "
+         "variants); all variants play the same seeds"),
+        ("games", "board_id", "int64", "stable 63-bit id of the board (`boards.board_ids`)"),
+        ("games", "layout", "category", "variable, random_numbers (a board per game), beginner "
+         "or given (one fixed board)"),
+        ("games", "n_players", "int8", "seats playing (3 or 4)"),
+    ]
+    for p in range(P):
+        rows.append(("games", f"strategy_{p}", "category",
+                     f"strategy at seat {p}; NaN if the seat is unused"))
+    rows.append(("games", "end_reason", "category", "win or turn_limit (max_turns reached)"))
+    for field, cols, dtype, meaning in _GAME_COUNTERS:
+        for c in cols:
+            rows.append(("games", c, dtype, _item_text(c, cols, meaning)))
+        if field == "c_winner":
+            rows.append(("games", "winner_strategy", "category",
+                         "strategy of the winning seat; NaN if nobody won"))
+    for name, dtype in _feature_dtypes().items():
+        rows.append(("games", name, dtype, _feature_meaning(name)))
+    rows += [
+        ("players", "game", "int64", "game index in the run (joins games.game)"),
+        ("players", "seed", "int64", "the game's own seed"),
+        ("players", "variant", "category", "variant name (joins games.variant)"),
+        ("players", "seat", "int8", "seat (0-based, seat 0 starts)"),
+        ("players", "strategy", "category", "strategy playing the seat"),
+        ("players", "won", "bool", "True if this seat won the game"),
+    ]
+    for _, cols, dtype, meaning in _PLAYER_COUNTERS:
+        for c in cols:
+            rows.append(("players", c, dtype, _item_text(c, cols, meaning)))
+    return pd.DataFrame(rows, columns=["table", "name", "dtype", "meaning"])
+
+
+COLUMNS: pd.DataFrame = _columns_table()
+
+
+def _names_dtype(names) -> pd.CategoricalDtype:
+    return pd.CategoricalDtype(list(names), ordered=False)
+
+
+def _nullable(values: np.ndarray, dtype: str) -> pd.arrays.IntegerArray:
+    none = values < 0
+    return pd.arrays.IntegerArray(np.where(none, 0, values).astype(dtype.lower()), none)
+
+
+def _column(values: np.ndarray, dtype: str):
+    if dtype[0] == "I":  # nullable: -1 means none
+        return _nullable(values, dtype)
+    return values.astype(dtype, copy=False)
+
+
+def _field(counters: np.ndarray, name: str) -> np.ndarray:
+    off = L.STATE_OFFSETS[name] - L.S_COUNTERS
+    return counters[:, off : off + L.STATE_LENGTHS[name]]
+
+
+def _strategy_names(batch, strategy_names) -> list[str]:
+    if strategy_names is None:
+        return sorted(set(batch.settings.strategies))
+    names = list(strategy_names)
+    missing = set(batch.settings.strategies) - set(names)
+    if missing:
+        raise ValueError(f"strategy_names: {sorted(missing)} missing from the categories")
+    return names
+
+
+def _layout_name(settings) -> str:
+    return settings.layout if settings.layout in LAYOUT_CATEGORIES else "given"
+
+
+def _index(batch, game_index) -> np.ndarray:
+    n = batch.seeds.size
+    if game_index is None:
+        return np.arange(n, dtype=np.int64)
+    gi = np.asarray(game_index, dtype=np.int64)
+    if gi.shape != (n,):
+        raise ValueError(f"game_index: expected {n} values, got shape {gi.shape}")
+    return gi
+
+
+def games_frame(batch, game_index=None, variant: str = DEFAULT_VARIANT, variants=None,
+                strategy_names=None) -> pd.DataFrame:
+    """One row per game of a batch (columns: ``COLUMNS[COLUMNS.table == "games"]``).
+
+    Parameters
+    ----------
+    batch : catansim.sim.BatchResult
+        Output of ``play_batch``.
+    game_index : int array (n,), optional
+        Index of each game in its run (default ``0 .. n-1``).
+    variant : str
+        Variant label of every row.
+    variants : sequence of str, optional
+        Categories of the ``variant`` column (default ``[variant]``); give the
+        run's full list so frames of different variants concatenate as categoricals.
+    strategy_names : sequence of str, optional
+        Categories of the strategy columns (default: the batch's strategies, sorted).
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    from .boards import board_ids
+    from .metrics import board_features
+
+    c = batch.counters
+    n = c.shape[0]
+    settings = batch.settings
+    n_players = settings.n_players
+    strat_dtype = _names_dtype(_strategy_names(batch, strategy_names))
+    cols: dict[str, object] = {
+        "game": _index(batch, game_index),
+        "seed": batch.seeds.astype(np.int64, copy=False),
+        "variant": pd.Categorical([variant] * n, dtype=_names_dtype(variants or [variant])),
+    }
+    given = settings.layout not in ("variable", "random_numbers")
+    if given and n:
+        vec = batch.boards[:1]
+        bid = np.repeat(board_ids(vec), n)
+        feats = {k: np.repeat(v, n) for k, v in board_features(vec).items()}
+    else:
+        bid = board_ids(batch.boards)
+        feats = board_features(batch.boards) if n else {
+            k: np.zeros(0, dtype=d) for k, d in _feature_dtypes().items()}
+    cols["board_id"] = bid
+    cols["layout"] = pd.Categorical([_layout_name(settings)] * n,
+                                    dtype=_names_dtype(LAYOUT_CATEGORIES))
+    cols["n_players"] = np.full(n, n_players, dtype=np.int8)
+    for p in range(P):
+        name = settings.strategies[p] if p < n_players else None
+        cols[f"strategy_{p}"] = pd.Categorical([name] * n, dtype=strat_dtype)
+    end = _field(c, "c_end_reason")[:, 0]
+    cols["end_reason"] = pd.Categorical.from_codes(
+        np.where((end >= 1) & (end <= 2), end - 1, -1), dtype=_names_dtype(END_REASONS))
+    for field, names, dtype, _ in _GAME_COUNTERS:
+        block = _field(c, field)
+        for j, name in enumerate(names):
+            cols[name] = _column(block[:, j], dtype)
+        if field == "c_winner":
+            w = block[:, 0]
+            codes = np.full(n, -1, dtype=np.int64)
+            seat_codes = np.array([strat_dtype.categories.get_loc(s)
+                                   for s in settings.strategies], dtype=np.int64)
+            codes[w >= 0] = seat_codes[w[w >= 0]]
+            cols["winner_strategy"] = pd.Categorical.from_codes(codes, dtype=strat_dtype)
+    cols.update(feats)
+    return pd.DataFrame(cols)
+
+
+def players_frame(batch, game_index=None, variant: str = DEFAULT_VARIANT, variants=None,
+                  strategy_names=None) -> pd.DataFrame:
+    """One row per seat that played, per game (``n_games * n_players`` rows, game-major).
+
+    Unused seats (3-player games) produce no rows. Parameters as ``games_frame``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``COLUMNS[COLUMNS.table == "players"]``.
+    """
+    c = batch.counters
+    n = c.shape[0]
+    settings = batch.settings
+    k = settings.n_players
+    strat_dtype = _names_dtype(_strategy_names(batch, strategy_names))
+    gi = _index(batch, game_index)
+    seat = np.tile(np.arange(k, dtype=np.int8), n)
+    seat_codes = np.array([strat_dtype.categories.get_loc(s) for s in settings.strategies],
+                          dtype=np.int64)
+    winner = _field(c, "c_winner")[:, 0]
+    cols: dict[str, object] = {
+        "game": np.repeat(gi, k),
+        "seed": np.repeat(batch.seeds.astype(np.int64, copy=False), k),
+        "variant": pd.Categorical([variant] * (n * k), dtype=_names_dtype(variants or [variant])),
+        "seat": seat,
+        "strategy": pd.Categorical.from_codes(np.tile(seat_codes, n), dtype=strat_dtype),
+        "won": np.repeat(winner, k) == seat,
+    }
+    for field, names, dtype, _ in _PLAYER_COUNTERS:
+        width = len(names)
+        block = _field(c, field).reshape(n, P, width)[:, :k, :].reshape(n * k, width)
+        for j, name in enumerate(names):
+            cols[name] = _column(block[:, j], dtype)
+    return pd.DataFrame(cols)
+
+
+def state_fields_frame() -> pd.DataFrame:
+    """The engine's state layout (``core.layout.STATE_FIELDS``) as a table."""
+    return pd.DataFrame(
+        [(name, L.STATE_OFFSETS[name], n, meaning) for name, n, meaning in L.STATE_FIELDS],
+        columns=["field", "offset", "length", "meaning"],
+    )
+
+
+def covered_fields() -> set[str]:
+    """The counter fields (``c_*``) that appear in the result tables."""
+    return ({f for f, *_ in _GAME_COUNTERS} | {f for f, *_ in _PLAYER_COUNTERS}
+            | set(_GAME_SPECIAL))
+
+
+def render_docs() -> str:
+    """The Markdown text of ``docs/results.md`` (generated from ``COLUMNS``)."""
+    out = [
+        "# Result tables",
+        "",
+        "<!-- Generated by `python -m catansim.results`; do not edit by hand. -->",
+        "",
+        "A run writes two tables (`catansim.load(path)` returns both as pandas",
+        "DataFrames): **games**, one row per game, and **players**, one row per seat",
+        "that played in each game (`n_games * n_players` rows; unused seats of",
+        "3-player games have no rows). They join on `(variant, game)`.",
+        "",
+        "Names are categorical. `Int8`/`Int32` are pandas nullable integers: `<NA>`",
+        "stands for \"none\" (no winner, no holder, never built). Seats are 0-based",
+        "and seat 0 starts. Resources: " + ", ".join(RESOURCE_NAMES) + "; development "
+        "cards: " + ", ".join(DEV_CARD_NAMES) + ".",
+        "",
+    ]
+    for table in ("games", "players"):
+        out += [f"## {table}", "", "| column | dtype | meaning |", "|---|---|---|"]
+        for row in COLUMNS[COLUMNS.table == table].itertuples():
+            out.append(f"| `{row.name}` | {row.dtype} | {row.meaning} |")
+        out.append("")
+    return "\n".join(out)
+
+
+DOCS_PATH = Path(__file__).resolve().parent.parent / "docs" / "results.md"
+
+
+if __name__ == "__main__":  # pragma: no cover - regenerates the docs
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else DOCS_PATH
+    target.write_text(render_docs())
+    print(f"wrote {target}")
