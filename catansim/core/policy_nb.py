@@ -6,6 +6,9 @@ Each ``choose_*_nb`` takes ``sid`` (the seat's integer strategy id) and ``prm``
 ``sid`` (no jitted callables: those recompile in every process). A player's
 random choices use its own stream ``STREAM_PLAYER0 + p``.
 
+Every other id is a scripted player (``core.strategies_nb``): one decision
+framework whose behaviour is set entirely by the parameter row.
+
 Strategy 0 is ``random``: a uniform choice among the legal options of every
 decision. Its player-trade offers are one card for one card; as a partner it
 accepts a trade it can pay with probability 1/2; it discards a uniformly random
@@ -20,8 +23,22 @@ from .actions_nb import can_play_dev_nb, legal_actions_nb, unpack_nb
 from .layout import S_BANK, S_HAND
 from .rng_nb import STREAM_PLAYER0, randint_nb, uniform_nb
 from .rules_nb import can_place_road_nb
+from .strategies_nb import (
+    accept_nb,
+    action_nb,
+    discard_nb,
+    free_road_nb,
+    invention_nb,
+    monopoly_nb,
+    pre_roll_nb,
+    robber_hex_nb,
+    setup_road_nb,
+    setup_settlement_nb,
+    victim_nb,
+)
 
 STRATEGY_RANDOM = 0
+STRATEGY_SCRIPTED = 1
 N_PARAMS = 32  # length of each strategy's parameter row
 
 
@@ -44,18 +61,24 @@ def _pick_from_mask_nb(rng, stream, mask, n):
 @nb.njit(cache=True)
 def choose_setup_settlement_nb(sid, prm, s, topo, rules, rng, p, legal):
     """A starting settlement among ``legal`` (uint8[54])."""
+    if sid != STRATEGY_RANDOM:
+        return setup_settlement_nb(prm, s, topo, p, legal)
     return _pick_from_mask_nb(rng, STREAM_PLAYER0 + p, legal, N_NODES)
 
 
 @nb.njit(cache=True)
 def choose_setup_road_nb(sid, prm, s, topo, rules, rng, p, node, legal):
     """The road next to the settlement just placed on ``node``, among ``legal`` (uint8[72])."""
+    if sid != STRATEGY_RANDOM:
+        return setup_road_nb(prm, s, topo, p, node, legal)
     return _pick_from_mask_nb(rng, STREAM_PLAYER0 + p, legal, N_EDGES)
 
 
 @nb.njit(cache=True)
 def choose_pre_roll_nb(sid, prm, s, topo, rules, rng, p):
     """A development card to play before rolling, or -1 to roll straight away."""
+    if sid != STRATEGY_RANDOM:
+        return pre_roll_nb(prm, s, topo, rules, p)
     options = np.empty(5, dtype=np.int64)
     count = 1
     options[0] = -1
@@ -69,6 +92,9 @@ def choose_pre_roll_nb(sid, prm, s, topo, rules, rng, p):
 @nb.njit(cache=True)
 def choose_action_nb(sid, prm, s, topo, rules, rng, p, act, cand):
     """Fill ``act`` with the next action-phase action (``ACT_END`` ends the turn)."""
+    if sid != STRATEGY_RANDOM:
+        action_nb(prm, s, topo, rules, rng, p, act)
+        return
     count = legal_actions_nb(s, topo, rules, p, cand)
     unpack_nb(cand[randint_nb(rng, STREAM_PLAYER0 + p, count)], act)
 
@@ -76,6 +102,9 @@ def choose_action_nb(sid, prm, s, topo, rules, rng, p, act, cand):
 @nb.njit(cache=True)
 def choose_discard_nb(sid, prm, s, topo, rules, rng, p, k, out):
     """Choose ``k`` cards to discard into ``out`` (int32[5])."""
+    if sid != STRATEGY_RANDOM:
+        discard_nb(prm, s, topo, p, k, out)
+        return
     hand = np.empty(5, dtype=np.int64)
     total = 0
     for r in range(5):
@@ -96,18 +125,24 @@ def choose_discard_nb(sid, prm, s, topo, rules, rng, p, k, out):
 @nb.njit(cache=True)
 def choose_robber_hex_nb(sid, prm, s, topo, rules, rng, p, mask):
     """The hex to move the robber to, among ``mask`` (uint8[19])."""
+    if sid != STRATEGY_RANDOM:
+        return robber_hex_nb(prm, s, topo, rng, p, mask)
     return _pick_from_mask_nb(rng, STREAM_PLAYER0 + p, mask, N_HEXES)
 
 
 @nb.njit(cache=True)
 def choose_victim_nb(sid, prm, s, topo, rules, rng, p, h, victims, n_victims):
     """The seat to steal from among ``victims[:n_victims]`` (n_victims >= 1)."""
+    if sid != STRATEGY_RANDOM:
+        return victim_nb(prm, s, rng, p, victims, n_victims)
     return victims[randint_nb(rng, STREAM_PLAYER0 + p, n_victims)]
 
 
 @nb.njit(cache=True)
 def choose_free_road_nb(sid, prm, s, topo, rules, rng, p, mask):
     """An edge for a Road Building road; ``mask`` (uint8[72]) is scratch. -1 if none is legal."""
+    if sid != STRATEGY_RANDOM:
+        return free_road_nb(prm, s, topo, p)
     for e in range(N_EDGES):
         mask[e] = 1 if can_place_road_nb(s, topo, p, e) else 0
     return _pick_from_mask_nb(rng, STREAM_PLAYER0 + p, mask, N_EDGES)
@@ -120,6 +155,9 @@ def choose_invention_nb(sid, prm, s, topo, rules, rng, p, out):
     The caller guarantees the supply holds them; with fewer than two cards in the
     supply the caller asks for what is there.
     """
+    if sid != STRATEGY_RANDOM:
+        invention_nb(prm, s, topo, p, out)
+        return
     stream = STREAM_PLAYER0 + p
     for r in range(5):
         out[r] = 0
@@ -153,6 +191,8 @@ def choose_invention_nb(sid, prm, s, topo, rules, rng, p, out):
 @nb.njit(cache=True)
 def choose_monopoly_nb(sid, prm, s, topo, rules, rng, p):
     """The resource to name for Monopoly."""
+    if sid != STRATEGY_RANDOM:
+        return monopoly_nb(prm, s, topo, p)
     return randint_nb(rng, STREAM_PLAYER0 + p, 5)
 
 
@@ -162,4 +202,6 @@ def accept_trade_nb(sid, prm, s, topo, rules, rng, q, p, act):
 
     The caller has checked that q holds the cards asked for.
     """
+    if sid != STRATEGY_RANDOM:
+        return accept_nb(prm, s, topo, rules, q, p, act)
     return uniform_nb(rng, STREAM_PLAYER0 + q) < 0.5

@@ -1,0 +1,991 @@
+"""Scripted players: one decision framework driven by a float64 parameter row.
+
+These only accept NumPy arrays and scalars. Every archetype (builder, expander,
+city, army, trader, default) is just a parameter row ``prm`` for the functions
+here; ``core.policy_nb`` calls them for every strategy id other than ``random``.
+``PARAM_FIELDS`` documents each slot (index, name, range, meaning);
+``catansim.strategies`` validates rows against it and ``docs/strategies.md``
+explains the formulas.
+
+Speed: scripted players never enumerate all legal actions. A decision first
+looks at the hand (what is affordable, what is missing), and only then scores
+the few candidate nodes or edges the chosen build needs.
+"""
+
+import numba as nb
+import numpy as np
+
+from ..constants import N_EDGES, N_HEXES, N_NODES
+from ..topology import T_EDGE_NODES, T_HEX_NODES, T_NODE_EDGES, T_NODE_HEXES, T_NODE_NEIGHBOURS
+from .actions_nb import (
+    ACT_BUY_DEV,
+    ACT_CITY,
+    ACT_END,
+    ACT_PLAY_DEV,
+    ACT_ROAD,
+    ACT_SETTLEMENT,
+    ACT_SIZE,
+    ACT_TRADE_BANK,
+    ACT_TRADE_PLAYER,
+    can_play_dev_nb,
+)
+from .layout import (
+    R_DISCARD_LIMIT,
+    R_MAX_OFFERS,
+    S_ARMY,
+    S_BANK,
+    S_CITIES_LEFT,
+    S_DECK_POS,
+    S_DEV_HAND,
+    S_DEV_PLAYED,
+    S_EDGE_OWNER,
+    S_HAND,
+    S_HARBORS,
+    S_HEX_NUMBER,
+    S_HEX_TERRAIN,
+    S_KNIGHTS,
+    S_N_PLAYERS,
+    S_NODE_HARBOR,
+    S_NODE_LEVEL,
+    S_NODE_OWNER,
+    S_OFFERS,
+    S_ROADS_LEFT,
+    S_ROBBER,
+    S_SETTLEMENTS_LEFT,
+)
+from .rng_nb import STREAM_PLAYER0, randint_nb
+from .rules_nb import (
+    can_place_road_nb,
+    distance_ok_nb,
+    hand_size_nb,
+    maritime_rate_nb,
+    visible_vp_nb,
+)
+
+# --- the parameter row ------------------------------------------------------------------
+# (name, low, high, meaning). The index of a slot is its position here.
+PARAM_FIELDS: tuple[tuple[str, float, float, str], ...] = (
+    ("pips_weight", 0.0, 5.0,
+     "placement: weight of a node's production (pips x resource target x scarcity)"),
+    ("diversity_weight", 0.0, 10.0, "placement: bonus per distinct resource at the node"),
+    ("scarcity_weight", 0.0, 3.0,
+     "placement: exponent of the scarcity factor (mean resource pips / this resource's pips)"),
+    ("harbor_weight", 0.0, 10.0, "placement: weight of harbor synergy"),
+    ("complement_weight", 0.0, 10.0,
+     "placement: bonus per resource at the node that the player does not produce yet"),
+    ("wood_target", 0.0, 3.0, "resource target: multiplier on wood pips"),
+    ("brick_target", 0.0, 3.0, "resource target: multiplier on brick pips"),
+    ("wool_target", 0.0, 3.0, "resource target: multiplier on wool pips"),
+    ("wheat_target", 0.0, 3.0, "resource target: multiplier on wheat pips"),
+    ("ore_target", 0.0, 3.0, "resource target: multiplier on ore pips"),
+    ("road_weight", 0.0, 5.0, "build priority of roads for Longest Route"),
+    ("settlement_weight", 0.0, 5.0, "build priority of settlements"),
+    ("city_weight", 0.0, 5.0, "build priority of cities"),
+    ("dev_weight", 0.0, 5.0, "build priority of development cards"),
+    ("missing_penalty", 0.0, 5.0,
+     "priority of a build = weight / (1 + missing_penalty x cards still missing)"),
+    ("reach_weight", 0.0, 1.0,
+     "priority of roads when no settlement spot is reachable, as a fraction of "
+     "settlement_weight"),
+    ("bank_trade", 0.0, 2.0,
+     "maritime trade: 0 never; 1 when it completes a build this turn (or the hand is over "
+     "the discard limit); 2 also whenever it brings the next build closer"),
+    ("offers", 0.0, 10.0, "player-trade offers per turn (the engine caps them too)"),
+    ("accept", 0.0, 1.0, "1 accepts player trades that help its next build, 0 never trades"),
+    ("accept_vp_limit", 0.0, 20.0,
+     "refuse trades with a player showing at least this many victory points"),
+    ("robber_policy", 0.0, 2.0,
+     "robber: 0 hit the leader, 1 hit the most production, 2 a random hex (never its own "
+     "when avoidable)"),
+    ("knight_eager", 0.0, 1.0,
+     "knights: 1 plays one as soon as it may; 0 only to free its own hex or win the "
+     "Largest Army race"),
+    ("monopoly_min", 1.0, 20.0,
+     "plays Monopoly when opponents hold at least this many cards of one resource"),
+    ("block_weight", 0.0, 5.0,
+     "bonus for nodes and edges next to opponents' roads (blocking their routes)"),
+    ("route_weight", 0.0, 5.0, "bonus for roads that extend its longest route"),
+    ("army_weight", 0.0, 5.0,
+     "extra development-card priority while Largest Army is within reach"),
+)
+PARAM_INDEX = {name: i for i, (name, _, _, _) in enumerate(PARAM_FIELDS)}
+N_USED_PARAMS = len(PARAM_FIELDS)
+
+P_PIPS = 0
+P_DIVERSITY = 1
+P_SCARCITY = 2
+P_HARBOR = 3
+P_COMPLEMENT = 4
+P_TARGET = 5  # 5..9: wood, brick, wool, wheat, ore
+P_W_ROAD = 10
+P_W_SETTLEMENT = 11
+P_W_CITY = 12
+P_W_DEV = 13
+P_MISSING = 14
+P_REACH = 15
+P_BANK_TRADE = 16
+P_OFFERS = 17
+P_ACCEPT = 18
+P_ACCEPT_VP = 19
+P_ROBBER = 20
+P_KNIGHT = 21
+P_MONOPOLY_MIN = 22
+P_BLOCK = 23
+P_ROUTE = 24
+P_ARMY = 25
+
+# Build kinds the planner ranks, and their costs (wood, brick, wool, wheat, ore).
+K_ROAD = 0
+K_SETTLEMENT = 1
+K_CITY = 2
+K_DEV = 3
+N_KINDS = 4
+COSTS = (1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 2, 3, 0, 0, 1, 1, 1)
+
+KNIGHT = 0
+ROAD_BUILDING = 2
+INVENTION = 3
+MONOPOLY = 4
+
+# Scratch layout of one decision (float64[SCRATCH]): see ``_plan_nb``.
+X_SCAR = 0  # [5] scarcity factor ** scarcity_weight
+X_PROD = 5  # [5] the player's pips per resource (cities twice)
+X_SCORE = 10  # [4] priority of each build kind
+X_MISSING = 14  # [4] cards missing for each build kind
+SCRATCH = 18
+
+
+@nb.njit(cache=True, inline="always")
+def _pips_nb(num):
+    return 0 if num <= 0 else 6 - abs(7 - num)
+
+
+# --- board knowledge ---------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def scarcity_nb(s, prm, x):
+    """Write each resource's scarcity factor into ``x[X_SCAR:X_SCAR+5]``.
+
+    factor_r = clip(mean pips per resource / pips of r on this board, 0.5, 2) raised to
+    ``scarcity_weight``: resources that are rare on this board count more.
+    """
+    for r in range(5):
+        x[X_SCAR + r] = 0.0
+    total = 0.0
+    for h in range(N_HEXES):
+        t = s[S_HEX_TERRAIN + h]
+        if t < 5:
+            pips = _pips_nb(s[S_HEX_NUMBER + h])
+            x[X_SCAR + t] += pips
+            total += pips
+    mean = total / 5.0
+    w = prm[P_SCARCITY]
+    for r in range(5):
+        f = mean / x[X_SCAR + r] if x[X_SCAR + r] > 0 else 2.0
+        f = min(2.0, max(0.5, f))
+        x[X_SCAR + r] = f**w if w != 1.0 else f
+
+
+@nb.njit(cache=True)
+def production_nb(s, topo, p, x):
+    """Write p's production in pips per resource (cities count twice) into ``x[X_PROD:]``."""
+    for r in range(5):
+        x[X_PROD + r] = 0.0
+    for n in range(N_NODES):
+        if s[S_NODE_OWNER + n] != p:
+            continue
+        level = s[S_NODE_LEVEL + n]
+        for k in range(3):
+            h = topo[T_NODE_HEXES + 3 * n + k]
+            if h >= 0:
+                t = s[S_HEX_TERRAIN + h]
+                if t < 5:
+                    x[X_PROD + t] += level * _pips_nb(s[S_HEX_NUMBER + h])
+
+
+@nb.njit(cache=True)
+def node_score_nb(s, topo, prm, p, n, x, in_game):
+    """Placement value of node ``n`` for player p (see docs/strategies.md).
+
+    score = pips_weight * sum_h pips_h * target_r * scarcity_r
+          + diversity_weight * distinct resources at n
+          + complement_weight * resources at n that p does not produce yet
+          + harbor_weight * harbor value
+          + block_weight * opponents' roads touching n (in game only)
+    """
+    seen = 0  # bit mask of the resources at n
+    prod = 0.0
+    for k in range(3):
+        h = topo[T_NODE_HEXES + 3 * n + k]
+        if h < 0:
+            continue
+        t = s[S_HEX_TERRAIN + h]
+        if t >= 5:
+            continue
+        pips = _pips_nb(s[S_HEX_NUMBER + h])
+        prod += pips * prm[P_TARGET + t] * x[X_SCAR + t]
+        seen |= 1 << t
+    distinct = 0
+    new = 0
+    has_any = False
+    for r in range(5):
+        if x[X_PROD + r] > 0:
+            has_any = True
+        if seen & (1 << r):
+            distinct += 1
+            if x[X_PROD + r] == 0:
+                new += 1
+    score = prm[P_PIPS] * prod + prm[P_DIVERSITY] * distinct
+    if has_any:
+        score += prm[P_COMPLEMENT] * new
+    kind = s[S_NODE_HARBOR + n]
+    if kind >= 0 and prm[P_HARBOR] > 0 and s[S_HARBORS + 6 * p + kind] == 0:
+        if kind == 5:
+            hv = 1.0
+        else:
+            # A 2:1 harbor is worth what the player (and this node) produce of its resource.
+            hv = x[X_PROD + kind] / 4.0
+            for k in range(3):
+                h = topo[T_NODE_HEXES + 3 * n + k]
+                if h >= 0 and s[S_HEX_TERRAIN + h] == kind:
+                    hv += _pips_nb(s[S_HEX_NUMBER + h]) / 4.0
+        score += prm[P_HARBOR] * hv
+    if in_game and prm[P_BLOCK] > 0:
+        for k in range(3):
+            e = topo[T_NODE_EDGES + 3 * n + k]
+            if e >= 0:
+                q = s[S_EDGE_OWNER + e]
+                if q >= 0 and q != p:
+                    score += prm[P_BLOCK]
+    return score
+
+
+@nb.njit(cache=True)
+def city_value_nb(s, topo, prm, n):
+    """What upgrading node ``n`` adds: its pips weighted by the resource targets."""
+    v = 0.0
+    for k in range(3):
+        h = topo[T_NODE_HEXES + 3 * n + k]
+        if h >= 0:
+            t = s[S_HEX_TERRAIN + h]
+            if t < 5:
+                pips = _pips_nb(s[S_HEX_NUMBER + h])
+                if h == s[S_ROBBER]:
+                    pips *= 0.5
+                v += pips * prm[P_TARGET + t]
+    return v
+
+
+# --- setup --------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def setup_settlement_nb(prm, s, topo, p, legal):
+    """The best-scoring legal starting node (``node_score_nb`` with p's production so far)."""
+    x = np.zeros(SCRATCH)
+    scarcity_nb(s, prm, x)
+    production_nb(s, topo, p, x)
+    best = -1
+    best_v = -1e18
+    for n in range(N_NODES):
+        if legal[n]:
+            v = node_score_nb(s, topo, prm, p, n, x, False)
+            if v > best_v:
+                best_v = v
+                best = n
+    return best
+
+
+@nb.njit(cache=True)
+def setup_road_nb(prm, s, topo, p, node, legal):
+    """The legal road from ``node`` pointing at the best spot two edges away."""
+    x = np.zeros(SCRATCH)
+    scarcity_nb(s, prm, x)
+    production_nb(s, topo, p, x)
+    best = -1
+    best_v = -1e18
+    for e in range(N_EDGES):
+        if not legal[e]:
+            continue
+        a = topo[T_EDGE_NODES + 2 * e]
+        m = topo[T_EDGE_NODES + 2 * e + 1] if a == node else a
+        v = 0.0
+        for k in range(3):
+            m2 = topo[T_NODE_NEIGHBOURS + 3 * m + k]
+            if m2 >= 0 and m2 != node and distance_ok_nb(s, topo, m2):
+                v = max(v, node_score_nb(s, topo, prm, p, m2, x, False))
+        if v > best_v:
+            best_v = v
+            best = e
+    return best
+
+
+# --- planning: what to build next ---------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def _missing_nb(s, p, kind):
+    m = 0
+    for r in range(5):
+        d = COSTS[5 * kind + r] - s[S_HAND + 5 * p + r]
+        if d > 0:
+            m += d
+    return m
+
+
+@nb.njit(cache=True)
+def _spot_exists_nb(s, topo, p):
+    # A node where p may build a settlement now (Distance Rule, own road next to it).
+    for e in range(N_EDGES):
+        if s[S_EDGE_OWNER + e] != p:
+            continue
+        for j in range(2):
+            n = topo[T_EDGE_NODES + 2 * e + j]
+            if distance_ok_nb(s, topo, n):
+                return True
+    return False
+
+
+@nb.njit(cache=True)
+def best_spot_nb(s, topo, prm, p, x):
+    """The best node where p may build a settlement now, or -1."""
+    best = -1
+    best_v = -1e18
+    for e in range(N_EDGES):
+        if s[S_EDGE_OWNER + e] != p:
+            continue
+        for j in range(2):
+            n = topo[T_EDGE_NODES + 2 * e + j]
+            if distance_ok_nb(s, topo, n):
+                v = node_score_nb(s, topo, prm, p, n, x, True)
+                if v > best_v:
+                    best_v = v
+                    best = n
+    return best
+
+
+@nb.njit(cache=True)
+def best_city_nb(s, topo, prm, p):
+    """p's settlement whose upgrade adds the most, or -1."""
+    best = -1
+    best_v = -1.0
+    for n in range(N_NODES):
+        if s[S_NODE_OWNER + n] == p and s[S_NODE_LEVEL + n] == 1:
+            v = city_value_nb(s, topo, prm, n)
+            if v > best_v:
+                best_v = v
+                best = n
+    return best
+
+
+@nb.njit(cache=True)
+def _own_roads_at_nb(s, topo, p, n, skip):
+    c = 0
+    for k in range(3):
+        e = topo[T_NODE_EDGES + 3 * n + k]
+        if e >= 0 and e != skip and s[S_EDGE_OWNER + e] == p:
+            c += 1
+    return c
+
+
+@nb.njit(cache=True)
+def best_road_nb(s, topo, prm, p, x, want_spot):
+    """The most useful legal road for p and its value (edge -1 when none is legal).
+
+    An edge is worth the best settlement spot it opens (the node at its far end, or at
+    0.7 the nodes one more edge away) when ``want_spot``, plus ``route_weight`` if it
+    extends an end of p's roads and ``block_weight`` per opponent road at its far end.
+    """
+    best = -1
+    best_v = -1e18
+    for e in range(N_EDGES):
+        if not can_place_road_nb(s, topo, p, e):
+            continue
+        a = topo[T_EDGE_NODES + 2 * e]
+        b = topo[T_EDGE_NODES + 2 * e + 1]
+        # The far end is the one not joined to p's network yet.
+        if s[S_NODE_OWNER + a] == p or _own_roads_at_nb(s, topo, p, a, e) > 0:
+            near = a
+            far = b
+        else:
+            near = b
+            far = a
+        v = 0.0
+        far_owner = s[S_NODE_OWNER + far]
+        far_open = far_owner < 0 and _own_roads_at_nb(s, topo, p, far, e) == 0
+        if want_spot and far_open:
+            if distance_ok_nb(s, topo, far):
+                v = node_score_nb(s, topo, prm, p, far, x, True)
+            else:
+                for k in range(3):
+                    m2 = topo[T_NODE_NEIGHBOURS + 3 * far + k]
+                    e2 = topo[T_NODE_EDGES + 3 * far + k]
+                    if m2 >= 0 and m2 != near and s[S_EDGE_OWNER + e2] < 0:
+                        if distance_ok_nb(s, topo, m2):
+                            v = max(v, 0.7 * node_score_nb(s, topo, prm, p, m2, x, True))
+        if far_open and prm[P_ROUTE] > 0:
+            if s[S_NODE_OWNER + near] == p or _own_roads_at_nb(s, topo, p, near, e) <= 1:
+                v += prm[P_ROUTE]
+        if prm[P_BLOCK] > 0 and far_owner < 0:
+            for k in range(3):
+                e2 = topo[T_NODE_EDGES + 3 * far + k]
+                if e2 >= 0 and e2 != e:
+                    q = s[S_EDGE_OWNER + e2]
+                    if q >= 0 and q != p:
+                        v += prm[P_BLOCK]
+        if v > best_v:
+            best_v = v
+            best = e
+    return best, best_v
+
+
+@nb.njit(cache=True)
+def _army_in_reach_nb(s, p):
+    # Knights played plus held would take Largest Army within two more cards.
+    holder = s[S_ARMY]
+    if holder == p:
+        return False
+    mine = s[S_KNIGHTS + p] + s[S_DEV_HAND + 5 * p + KNIGHT]
+    need = 3 if holder < 0 else s[S_KNIGHTS + holder] + 1
+    return mine + 2 >= need
+
+
+@nb.njit(cache=True)
+def plan_nb(s, topo, prm, p, x):
+    """Rank the four builds for p; return the top kind (-1 if none is wanted).
+
+    Writes ``x[X_MISSING + k]`` (cards p still lacks for kind k) and ``x[X_SCORE + k]``
+    = weight_k / (1 + missing_penalty * missing_k), where weight_k is the kind's build
+    priority when it is possible at all (a piece left, a spot, a card in the deck):
+    roads use ``road_weight``, or ``reach_weight * settlement_weight`` when no
+    settlement spot is reachable; development cards add ``army_weight`` while Largest
+    Army is within reach.
+    """
+    set_left = s[S_SETTLEMENTS_LEFT + p]
+    spot = set_left > 0 and _spot_exists_nb(s, topo, p)
+    w_road = 0.0
+    if s[S_ROADS_LEFT + p] > 0:
+        w_road = prm[P_W_ROAD]
+        if set_left > 0 and not spot:
+            w_road = max(w_road, prm[P_W_SETTLEMENT] * prm[P_REACH])
+    w_set = prm[P_W_SETTLEMENT] if spot else 0.0
+    w_city = prm[P_W_CITY] if s[S_CITIES_LEFT + p] > 0 and set_left < 5 else 0.0
+    w_dev = 0.0
+    if s[S_DECK_POS] < 25:
+        w_dev = prm[P_W_DEV]
+        if prm[P_ARMY] > 0 and _army_in_reach_nb(s, p):
+            w_dev += prm[P_ARMY]
+    best = -1
+    best_v = 0.0
+    for k in range(N_KINDS):
+        m = _missing_nb(s, p, k)
+        if k == K_ROAD:
+            w = w_road
+        elif k == K_SETTLEMENT:
+            w = w_set
+        elif k == K_CITY:
+            w = w_city
+        else:
+            w = w_dev
+        v = w / (1.0 + prm[P_MISSING] * m)
+        x[X_MISSING + k] = m
+        x[X_SCORE + k] = v
+        if v > best_v:
+            best_v = v
+            best = k
+    return best
+
+
+@nb.njit(cache=True)
+def _bank_trade_nb(s, p, kind, complete):
+    """A maritime trade (give, get) toward ``kind``, giving only cards the build does not
+    use; with ``complete`` only if such trades can finish the build now. (-1, -1) if none."""
+    avail = 0
+    give = -1
+    give_left = -1
+    for r in range(5):
+        surplus = s[S_HAND + 5 * p + r] - COSTS[5 * kind + r]
+        rate = maritime_rate_nb(s, p, r)
+        if surplus >= rate:
+            avail += surplus // rate
+            left = surplus - rate
+            if left > give_left:
+                give_left = left
+                give = r
+    if give < 0:
+        return -1, -1
+    get = -1
+    worst = 0
+    missing = 0
+    for r in range(5):
+        d = COSTS[5 * kind + r] - s[S_HAND + 5 * p + r]
+        if d > 0:
+            missing += d
+            if s[S_BANK + r] < d:
+                return -1, -1
+            if d > worst:
+                worst = d
+                get = r
+    if get < 0 or (complete and avail < missing):
+        return -1, -1
+    return give, get
+
+
+@nb.njit(cache=True)
+def _affordable_from_nb(s, p, kind, reserve):
+    # p can pay ``kind`` without touching the cards reserved for build ``reserve``.
+    for r in range(5):
+        h = s[S_HAND + 5 * p + r]
+        if reserve >= 0:
+            h -= min(h, COSTS[5 * reserve + r])
+        if h < COSTS[5 * kind + r]:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def _set_act_nb(act, kind, a, b):
+    for i in range(ACT_SIZE):
+        act[i] = 0
+    act[0] = kind
+    act[1] = a
+    act[2] = b
+
+
+@nb.njit(cache=True)
+def _offer_nb(prm, s, topo, rules, p, kind, act, x):
+    """Fill ``act`` with a player-trade offer toward ``kind``; return False if none.
+
+    p offers a card it does not need for ``kind`` (preferring one the partner lacks for
+    its own next build) for the card it misses most, to the opponents who hold that card
+    in turn: the i-th offer of the turn goes to the (i mod n)-th such opponent, and once
+    each was asked, p offers two cards instead of one.
+    """
+    made = s[S_OFFERS]
+    if made >= rules[R_MAX_OFFERS] or made >= prm[P_OFFERS]:
+        return False
+    want = -1
+    worst = 0
+    for r in range(5):
+        d = COSTS[5 * kind + r] - s[S_HAND + 5 * p + r]
+        if d > worst:
+            worst = d
+            want = r
+    if want < 0:
+        return False
+    n = s[S_N_PLAYERS]
+    n_cand = 0
+    for q in range(n):
+        if q != p and s[S_HAND + 5 * q + want] > 0:
+            n_cand += 1
+    if n_cand == 0:
+        return False
+    pick = made % n_cand
+    partner = -1
+    for q in range(n):
+        if q != p and s[S_HAND + 5 * q + want] > 0:
+            if pick == 0:
+                partner = q
+                break
+            pick -= 1
+    # The partner's own next build tells which of p's spare cards it would like.
+    y = np.empty(SCRATCH)
+    qk = plan_nb(s, topo, prm, partner, y)
+    give = -1
+    give_v = -1e9
+    for r in range(5):
+        surplus = s[S_HAND + 5 * p + r] - COSTS[5 * kind + r]
+        if r == want or surplus <= 0:
+            continue
+        v = float(surplus)
+        if qk >= 0 and COSTS[5 * qk + r] > s[S_HAND + 5 * partner + r]:
+            v += 10.0
+        if v > give_v:
+            give_v = v
+            give = r
+    if give < 0:
+        return False
+    for i in range(ACT_SIZE):
+        act[i] = 0
+    act[0] = ACT_TRADE_PLAYER
+    act[1] = partner
+    surplus = s[S_HAND + 5 * p + give] - COSTS[5 * kind + give]
+    act[2 + give] = 2 if made >= n_cand and surplus >= 2 else 1
+    act[7 + want] = 1
+    return True
+
+
+# --- development cards ---------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def robber_on_own_nb(s, topo, p):
+    """The robber sits on a producing hex where p has a building."""
+    h = s[S_ROBBER]
+    if s[S_HEX_NUMBER + h] == 0:
+        return False
+    for j in range(6):
+        if s[S_NODE_OWNER + topo[T_HEX_NODES + 6 * h + j]] == p:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _knight_wanted_nb(prm, s, topo, rules, p):
+    if prm[P_KNIGHT] >= 0.5 or robber_on_own_nb(s, topo, p):
+        return True
+    holder = s[S_ARMY]
+    mine = s[S_KNIGHTS + p] + 1
+    if holder != p and mine >= 3 and (holder < 0 or mine > s[S_KNIGHTS + holder]):
+        return True  # takes Largest Army now
+    return False
+
+
+@nb.njit(cache=True)
+def _monopoly_pick_nb(s, p, x):
+    # The resource opponents hold most of; ties go to the one p lacks most.
+    best = 0
+    best_v = -1.0
+    for r in range(5):
+        held = 0
+        for q in range(s[S_N_PLAYERS]):
+            if q != p:
+                held += s[S_HAND + 5 * q + r]
+        v = held - 0.01 * s[S_HAND + 5 * p + r]
+        if v > best_v:
+            best_v = v
+            best = r
+    return best, int(best_v + 0.5)
+
+
+@nb.njit(cache=True)
+def _dev_to_play_nb(prm, s, topo, rules, p, x, top):
+    """The development card p plays now in the action phase, or -1."""
+    if s[S_DEV_PLAYED] != 0:
+        return -1
+    if can_play_dev_nb(s, p, KNIGHT) and _knight_wanted_nb(prm, s, topo, rules, p):
+        return KNIGHT
+    if can_play_dev_nb(s, p, MONOPOLY):
+        _, held = _monopoly_pick_nb(s, p, x)
+        if held >= prm[P_MONOPOLY_MIN]:
+            return MONOPOLY
+    if can_play_dev_nb(s, p, INVENTION):
+        bank = 0
+        for r in range(5):
+            bank += s[S_BANK + r]
+        for k in range(N_KINDS):
+            m = x[X_MISSING + k]
+            if x[X_SCORE + k] > 0 and 1 <= m <= 2 and bank >= 2:
+                return INVENTION
+    if can_play_dev_nb(s, p, ROAD_BUILDING) and s[S_ROADS_LEFT + p] > 0:
+        if x[X_SCORE + K_ROAD] > 0 or s[S_ROADS_LEFT + p] >= 2:
+            return ROAD_BUILDING
+    return -1
+
+
+# --- the decisions ---------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def pre_roll_nb(prm, s, topo, rules, p):
+    """Play a knight before rolling to free p's own hex or take Largest Army; else -1."""
+    if can_play_dev_nb(s, p, KNIGHT) and _knight_wanted_nb(prm, s, topo, rules, p):
+        return KNIGHT
+    return -1
+
+
+@nb.njit(cache=True)
+def action_nb(prm, s, topo, rules, rng, p, act):
+    """Fill ``act`` with p's next action-phase action.
+
+    In order: a development card worth playing now; the best-ranked build p can pay
+    (lower-ranked ones only from cards the top build does not use); a player-trade
+    offer, then maritime trades, toward the top build; maritime trades to get below
+    the discard limit; else end the turn.
+    """
+    total = hand_size_nb(s, p)
+    dev_free = s[S_DEV_PLAYED] == 0
+    if total < 2 and not dev_free:
+        _set_act_nb(act, ACT_END, 0, 0)
+        return
+    x = np.empty(SCRATCH)
+    top = plan_nb(s, topo, prm, p, x)
+    if dev_free:
+        card = _dev_to_play_nb(prm, s, topo, rules, p, x, top)
+        if card >= 0:
+            _set_act_nb(act, ACT_PLAY_DEV, card, 0)
+            return
+    if top < 0 or total < 2:
+        _set_act_nb(act, ACT_END, 0, 0)
+        return
+    # Kinds by falling score (four of them: a tiny selection sort).
+    order = np.empty(N_KINDS, dtype=np.int64)
+    for k in range(N_KINDS):
+        order[k] = k
+    for i in range(N_KINDS):
+        for j in range(i + 1, N_KINDS):
+            if x[X_SCORE + order[j]] > x[X_SCORE + order[i]]:
+                t = order[i]
+                order[i] = order[j]
+                order[j] = t
+    located = False
+    for i in range(N_KINDS):
+        k = order[i]
+        if x[X_SCORE + k] <= 0:
+            break
+        reserve = -1 if i == 0 or x[X_MISSING + top] == 0 else top
+        if not _affordable_from_nb(s, p, k, reserve):
+            continue
+        if k == K_DEV:
+            _set_act_nb(act, ACT_BUY_DEV, 0, 0)
+            return
+        if k == K_CITY:
+            n = best_city_nb(s, topo, prm, p)
+            if n >= 0:
+                _set_act_nb(act, ACT_CITY, n, 0)
+                return
+            continue
+        if not located:
+            scarcity_nb(s, prm, x)
+            production_nb(s, topo, p, x)
+            located = True
+        if k == K_SETTLEMENT:
+            n = best_spot_nb(s, topo, prm, p, x)
+            if n >= 0:
+                _set_act_nb(act, ACT_SETTLEMENT, n, 0)
+                return
+        else:
+            e, v = best_road_nb(s, topo, prm, p, x, s[S_SETTLEMENTS_LEFT + p] > 0)
+            if e >= 0 and v > 0:
+                _set_act_nb(act, ACT_ROAD, e, 0)
+                return
+    # Nothing to build: trade toward the top build.
+    if x[X_MISSING + top] > 0:
+        if x[X_MISSING + top] <= 2 and _offer_nb(prm, s, topo, rules, p, top, act, x):
+            return
+        mode = prm[P_BANK_TRADE]
+        if mode > 0:
+            over = rules[R_DISCARD_LIMIT] >= 0 and total > rules[R_DISCARD_LIMIT]
+            complete = mode < 1.5 and not over
+            for i in range(N_KINDS):
+                k = order[i]
+                if x[X_SCORE + k] <= 0:
+                    break
+                give, get = _bank_trade_nb(s, p, k, complete)
+                if give >= 0:
+                    _set_act_nb(act, ACT_TRADE_BANK, give, get)
+                    return
+    _set_act_nb(act, ACT_END, 0, 0)
+
+
+@nb.njit(cache=True)
+def discard_nb(prm, s, topo, p, k, out):
+    """Choose ``k`` cards to discard into ``out``, keeping the cards of p's next builds.
+
+    Each card goes from the resource with the largest excess over what the top build
+    needs (plus half of what the second build needs); ties go to the resource p
+    produces most, as it comes back soonest.
+    """
+    x = np.empty(SCRATCH)
+    top = plan_nb(s, topo, prm, p, x)
+    second = -1
+    second_v = 0.0
+    for j in range(N_KINDS):
+        if j != top and x[X_SCORE + j] > second_v:
+            second_v = x[X_SCORE + j]
+            second = j
+    production_nb(s, topo, p, x)
+    hand = np.empty(5, dtype=np.int64)
+    for r in range(5):
+        hand[r] = s[S_HAND + 5 * p + r]
+        out[r] = 0
+    for _ in range(k):
+        best = -1
+        best_v = -1e18
+        for r in range(5):
+            if hand[r] == 0:
+                continue
+            want = 0.0
+            if top >= 0:
+                want += COSTS[5 * top + r]
+            if second >= 0:
+                want += 0.5 * COSTS[5 * second + r]
+            v = hand[r] - want + 0.001 * x[X_PROD + r]
+            if v > best_v:
+                best_v = v
+                best = r
+        hand[best] -= 1
+        out[best] += 1
+
+
+@nb.njit(cache=True)
+def robber_hex_nb(prm, s, topo, rng, p, mask):
+    """Where p moves the robber, among ``mask``.
+
+    Policy 0 hits the leader (most visible VP, then most cards): the hex where the
+    leader's buildings produce most. Policy 1 hits the most opponent production.
+    Policy 2 picks a random hex. Hexes with p's own buildings are avoided whenever
+    another hex is allowed; among equals, hexes with victims holding cards win.
+    """
+    n = s[S_N_PLAYERS]
+    policy = int(prm[P_ROBBER] + 0.5)
+    leader = -1
+    lead_v = -1
+    for q in range(n):
+        if q == p:
+            continue
+        v = 100 * visible_vp_nb(s, q) + hand_size_nb(s, q)
+        if v > lead_v:
+            lead_v = v
+            leader = q
+    n_ok = 0
+    for h in range(N_HEXES):
+        if mask[h] and not _touches_nb(s, topo, p, h):
+            n_ok += 1
+    pick = randint_nb(rng, STREAM_PLAYER0 + p, n_ok) if policy == 2 and n_ok > 0 else -1
+    best = -1
+    best_v = -1e18
+    for h in range(N_HEXES):
+        if not mask[h]:
+            continue
+        own = _touches_nb(s, topo, p, h)
+        if n_ok > 0 and own:
+            continue
+        if policy == 2:
+            if pick == 0:
+                return h
+            pick -= 1
+            continue
+        pips = _pips_nb(s[S_HEX_NUMBER + h])
+        v = 0.0
+        for j in range(6):
+            node = topo[T_HEX_NODES + 6 * h + j]
+            q = s[S_NODE_OWNER + node]
+            if q < 0:
+                continue
+            level = s[S_NODE_LEVEL + node]
+            if q == p:
+                v -= 10.0 * level * pips
+            elif policy == 0 and q == leader:
+                v += level * pips + 0.1
+            else:
+                v += (0.1 if policy == 0 else 1.0) * level * pips
+                if hand_size_nb(s, q) > 0:
+                    v += 0.05
+        if v > best_v:
+            best_v = v
+            best = h
+    return best
+
+
+@nb.njit(cache=True)
+def _touches_nb(s, topo, p, h):
+    for j in range(6):
+        if s[S_NODE_OWNER + topo[T_HEX_NODES + 6 * h + j]] == p:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def victim_nb(prm, s, rng, p, victims, n_victims):
+    """Whom p robs: the leader (policy 0) or the largest hand; random for policy 2."""
+    policy = int(prm[P_ROBBER] + 0.5)
+    if policy == 2:
+        return victims[randint_nb(rng, STREAM_PLAYER0 + p, n_victims)]
+    best = victims[0]
+    best_v = -1
+    for i in range(n_victims):
+        q = victims[i]
+        size = hand_size_nb(s, q)
+        v = size if policy == 1 else 100 * visible_vp_nb(s, q) + size
+        if size == 0:
+            v -= 10000
+        if v > best_v:
+            best_v = v
+            best = q
+    return best
+
+
+@nb.njit(cache=True)
+def free_road_nb(prm, s, topo, p):
+    """Where a Road Building road goes: the most useful legal edge, -1 if none is legal."""
+    x = np.empty(SCRATCH)
+    scarcity_nb(s, prm, x)
+    production_nb(s, topo, p, x)
+    e, _ = best_road_nb(s, topo, prm, p, x, s[S_SETTLEMENTS_LEFT + p] > 0)
+    return e
+
+
+@nb.njit(cache=True)
+def invention_nb(prm, s, topo, p, out):
+    """Two cards from the supply: what the best nearly complete build misses, then the
+    resource p produces least of."""
+    for r in range(5):
+        out[r] = 0
+    bank_total = 0
+    for r in range(5):
+        bank_total += s[S_BANK + r]
+    want = min(2, bank_total)
+    x = np.empty(SCRATCH)
+    plan_nb(s, topo, prm, p, x)
+    production_nb(s, topo, p, x)
+    target = -1
+    target_v = 0.0
+    for k in range(N_KINDS):
+        if x[X_SCORE + k] > target_v and x[X_MISSING + k] <= 2:
+            target_v = x[X_SCORE + k]
+            target = k
+    taken = 0
+    if target >= 0:
+        for r in range(5):
+            d = COSTS[5 * target + r] - s[S_HAND + 5 * p + r]
+            while d > 0 and taken < want and s[S_BANK + r] - out[r] > 0:
+                out[r] += 1
+                taken += 1
+                d -= 1
+    while taken < want:
+        best = -1
+        best_v = 1e18
+        for r in range(5):
+            if s[S_BANK + r] - out[r] > 0:
+                v = x[X_PROD + r] + out[r] * 5.0
+                if v < best_v:
+                    best_v = v
+                    best = r
+        out[best] += 1
+        taken += 1
+
+
+@nb.njit(cache=True)
+def monopoly_nb(prm, s, topo, p):
+    """The resource opponents hold most of (ties: the one p holds least of)."""
+    x = np.empty(1)
+    r, _ = _monopoly_pick_nb(s, p, x)
+    return r
+
+
+@nb.njit(cache=True)
+def accept_nb(prm, s, topo, rules, q, p, act):
+    """Whether q accepts p's offer: it must bring q's next build closer (or keep it as
+    close and give q more cards than it pays), and p must show fewer than
+    ``accept_vp_limit`` victory points."""
+    if prm[P_ACCEPT] < 0.5 or visible_vp_nb(s, p) >= prm[P_ACCEPT_VP]:
+        return False
+    x = np.empty(SCRATCH)
+    top = plan_nb(s, topo, prm, q, x)
+    if top < 0:
+        return False
+    before = 0
+    after = 0
+    gets = 0
+    gives = 0
+    for r in range(5):
+        h = s[S_HAND + 5 * q + r]
+        c = COSTS[5 * top + r]
+        h2 = h + act[2 + r] - act[7 + r]
+        before += max(0, c - h)
+        after += max(0, c - h2)
+        gets += act[2 + r]
+        gives += act[7 + r]
+    return after < before or (after == before and gets > gives)
