@@ -1,0 +1,506 @@
+"""Experiment files: a study described once in TOML (format in ``docs/experiments.md``).
+
+``load_experiment(path)`` reads and validates a file into an ``Experiment``.
+Every mistake (unknown key, wrong type, bad value, inconsistent settings) raises
+a one-line ``CatansimError`` naming the file and the key, e.g.
+``experiments/x.toml: players: 5 is not allowed; allowed: 3, 4``.
+
+The games of an experiment are a pure function of the file: game ``i`` has seed
+``sim.batch_seeds(seed, 1, i)`` in every variant (common random numbers: all
+variants play the same boards and dice), and with ``rotate = true`` its seats
+are the strategy list shifted by ``i % players``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from .errors import CatansimError
+
+BASELINE = "baseline"
+LAYOUTS = ("variable", "random_numbers", "beginner")
+SEEDED_LAYOUTS = ("variable", "random_numbers")
+NAME_RE = re.compile(r"^[A-Za-z0-9_]+$")
+DATASET_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
+DEFAULT_BATCH_SIZE = 20_000
+MAX_GAMES = 10**12
+
+TOP_KEYS = {
+    "name": "dataset name (letters, digits, _ . -); default: the file name",
+    "description": "free text",
+    "games": "number of games per variant (>= 1)",
+    "players": "3 or 4",
+    "seed": "base seed, an integer in [0, 2**63); default 0",
+    "layout": "variable, random_numbers (a new board per game) or beginner",
+    "board": "one fixed board for all games: a seed of the layout, 'variable:SEED', "
+             "'random_numbers:SEED', or a board file (docs/boards.md)",
+    "strategies": "one strategy name, or one per seat",
+    "rotate": "true: game i shifts the seats by i % players (every strategy through every seat)",
+    "batch_size": f"games per Parquet part (default {DEFAULT_BATCH_SIZE})",
+    "output": "dataset folder (default results/NAME)",
+    "scheduler": "Dask scheduler address, e.g. tcp://10.0.0.1:8786",
+    "strategy_defs": "strategies config: a TOML file or an inline table "
+                     "(catansim.strategies.load_strategies)",
+    "rules": "table of rule settings (catansim.rules.Rules)",
+    "openings": "table seat0..seat3 = [[node, edge], [node, edge]] of forced openings",
+    "variants": "tables [variants.NAME] with rules / strategies / openings overrides",
+}
+VARIANT_KEYS = ("description", "rules", "strategies", "openings")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One variant: the full settings it overrides the baseline with."""
+
+    name: str
+    rules: object  # Rules
+    strategies: tuple[str, ...]
+    openings: np.ndarray | None = field(default=None, compare=False, repr=False)
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A validated experiment file.
+
+    Attributes
+    ----------
+    name : str
+        Dataset name.
+    path : Path or None
+        The file read (None for experiments built in code).
+    text : str
+        The file's text (recorded in the run's metadata).
+    games, players, seed, batch_size : int
+    layout : str
+        ``variable``, ``random_numbers``, ``beginner`` or ``given`` (``board`` set).
+    board : Board or None
+        The fixed board of ``given``.
+    board_spec : str or None
+        The ``board`` value as written.
+    rotate : bool
+    output : Path
+        Dataset folder.
+    scheduler : str or None
+    strategy_defs : dict or None
+        Parsed strategies config, applied with ``strategies.load_strategies``.
+    variants : tuple of Variant
+        ``baseline`` first, then the file's variants in order.
+    """
+
+    name: str
+    path: Path | None
+    text: str
+    games: int
+    players: int
+    seed: int
+    layout: str
+    board: object
+    board_spec: str | None
+    rotate: bool
+    batch_size: int
+    output: Path
+    scheduler: str | None
+    strategy_defs: dict | None
+    variants: tuple[Variant, ...]
+    description: str = ""
+
+    @property
+    def variant_names(self) -> list[str]:
+        return [v.name for v in self.variants]
+
+    @property
+    def strategy_names(self) -> list[str]:
+        """Every strategy name used by any variant, sorted (the categories)."""
+        return sorted({s for v in self.variants for s in v.strategies})
+
+    def variant(self, name: str) -> Variant:
+        for v in self.variants:
+            if v.name == name:
+                return v
+        raise CatansimError(f"variant {name!r}: unknown; allowed: {', '.join(self.variant_names)}")
+
+    def n_shifts(self, variant: str) -> int:
+        """Distinct seat shifts the variant uses (1 without rotation or equal strategies)."""
+        v = self.variant(variant)
+        return self.players if self.rotate and len(set(v.strategies)) > 1 else 1
+
+    def seat_strategies(self, variant: str, shift: int) -> tuple[str, ...]:
+        """Strategies by seat for games with ``game % players == shift``."""
+        s = self.variant(variant).strategies
+        n = self.players
+        return tuple(s[(seat - shift) % n] for seat in range(n))
+
+    def settings(self, variant: str = BASELINE, shift: int = 0):
+        """The ``GameSettings`` of the variant's games with seat shift ``shift``."""
+        from .sim import GameSettings
+
+        v = self.variant(variant)
+        layout = "given" if self.board is not None else self.layout
+        return GameSettings(n_players=self.players, strategies=self.seat_strategies(variant, shift),
+                            layout=layout, board=self.board, rules=v.rules, openings=v.openings)
+
+    def with_overrides(self, games: int | None = None, seed: int | None = None,
+                       output: str | Path | None = None, scheduler: str | None = None,
+                       batch_size: int | None = None) -> Experiment:
+        """A copy with command-line overrides (``--games``, ``--seed``, ``--out``, ...)."""
+        kw: dict = {}
+        if games is not None:
+            kw["games"] = _check_int(games, "--games", 1, MAX_GAMES, "")
+        if seed is not None:
+            kw["seed"] = _check_int(seed, "--seed", 0, 2**63 - 1, "")
+        if output is not None:
+            kw["output"] = Path(output)
+        if scheduler is not None:
+            kw["scheduler"] = scheduler
+        if batch_size is not None:
+            kw["batch_size"] = _check_int(batch_size, "--batch-size", 1, 10**7, "")
+        return replace(self, **kw)
+
+    def apply_strategy_defs(self) -> None:
+        """Register the experiment's strategies config (workers call this too)."""
+        if self.strategy_defs is not None:
+            apply_strategy_defs(self.strategy_defs, self._where("strategy_defs"))
+
+    def _where(self, key: str) -> str:
+        return f"{self.path}: {key}" if self.path is not None else key
+
+    def result_key(self) -> dict:
+        """Everything that determines the games' results (not: games, output, scheduler)."""
+        from . import __version__
+        from .strategies import seat_arrays
+
+        self.apply_strategy_defs()
+        variants = {}
+        for v in self.variants:
+            strat, params = seat_arrays(v.strategies)
+            variants[v.name] = {
+                "rules": v.rules.to_header(),
+                "strategies": list(v.strategies),
+                "strategy_ids": strat[: self.players].tolist(),
+                "strategy_params": params[: self.players].tolist(),
+                "openings": None if v.openings is None else np.asarray(v.openings).tolist(),
+            }
+        return {
+            "catansim_version": __version__,
+            "players": self.players,
+            "seed": self.seed,
+            "layout": self.layout,
+            "board": None if self.board is None else self.board.vector.tolist(),
+            "rotate": self.rotate,
+            "batch_size": self.batch_size,
+            "variants": variants,
+        }
+
+    def result_hash(self) -> str:
+        """SHA-256 of ``result_key()``: a run resumes only into a dataset with the same hash."""
+        blob = json.dumps(self.result_key(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def apply_strategy_defs(defs: dict, where: str = "strategy_defs") -> None:
+    """Register strategies defined in a config table via ``strategies.load_strategies``."""
+    from . import strategies
+
+    loader = getattr(strategies, "load_strategies", None)
+    if loader is None:
+        raise CatansimError(f"{where}: this catansim has no strategies config "
+                            "(catansim.strategies.load_strategies is missing)")
+    try:
+        loaded = loader(defs)
+    except CatansimError as exc:
+        raise CatansimError(f"{where}: {exc}") from None
+    if isinstance(loaded, dict):  # a loader that returns new strategies instead of registering
+        for name, st in loaded.items():
+            strategies.PRESETS.setdefault(name, st)
+
+
+# --- reading ------------------------------------------------------------------------
+
+
+class _Ctx:
+    def __init__(self, path: Path | None):
+        self.path = path
+
+    def fail(self, key: str, msg: str):
+        where = f"{self.path}: " if self.path is not None else ""
+        raise CatansimError(f"{where}{key}: {msg}")
+
+
+def _type_name(v) -> str:
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
+            list: "an array", dict: "a table"}.get(type(v), type(v).__name__)
+
+
+def _check_int(value, key, lo, hi, allowed, ctx: _Ctx | None = None) -> int:
+    ctx = ctx or _Ctx(None)
+    allowed = allowed or f"an integer in {lo}..{hi}"
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        ctx.fail(key, f"expected an integer, got {_type_name(value)} ({value!r}); "
+                      f"allowed: {allowed}")
+    if not lo <= int(value) <= hi:
+        ctx.fail(key, f"{value} is out of range; allowed: {allowed}")
+    return int(value)
+
+
+def _check_str(value, key, ctx: _Ctx, allowed: str) -> str:
+    if not isinstance(value, str):
+        ctx.fail(key, f"expected a string, got {_type_name(value)} ({value!r}); allowed: {allowed}")
+    return value
+
+
+def _strategies(value, key, ctx: _Ctx, players: int) -> tuple[str, ...]:
+    from .strategies import PRESETS
+
+    allowed = ", ".join(sorted(PRESETS))
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value:
+        ctx.fail(key, f"expected a strategy name or a list of names, got {_type_name(value)}; "
+                      f"allowed names: {allowed}")
+    for i, name in enumerate(value):
+        if not isinstance(name, str):
+            ctx.fail(f"{key}[{i}]", f"expected a strategy name, got {_type_name(name)}")
+        if name not in PRESETS:
+            ctx.fail(f"{key}[{i}]", f"unknown strategy {name!r}; allowed: {allowed}")
+    if len(value) == 1:
+        value = value * players
+    if len(value) != players:
+        ctx.fail(key, f"{len(value)} strategies for {players} players; allowed: one name, "
+                      f"or one per seat ({players})")
+    return tuple(value)
+
+
+def _rules(mapping, key, ctx: _Ctx, base=None):
+    from .rules import _NONE_WORDS, Rules
+
+    if not isinstance(mapping, dict):
+        ctx.fail(key, f"expected a table, got {_type_name(mapping)}")
+    values = dict(base.to_header()) if base is not None else {}
+    allowed = ", ".join(Rules.names())
+    for name, v in mapping.items():
+        if name not in Rules.names():
+            ctx.fail(f"{key}.{name}", f"unknown rule; allowed: {allowed}")
+        if (name in ("bank_per_resource", "discard_limit") and isinstance(v, str)
+                and v.lower() in _NONE_WORDS):
+            v = None
+        values[name] = v
+    try:
+        return Rules.from_mapping(values)
+    except CatansimError as exc:
+        ctx.fail(key, str(exc))
+
+
+def _openings(mapping, key, ctx: _Ctx, players: int) -> np.ndarray:
+    from .sim import validate_openings
+
+    if not isinstance(mapping, dict):
+        ctx.fail(key, f"expected a table seat0..seat3, got {_type_name(mapping)}")
+    out = np.full(16, -1, dtype=np.int32)
+    seats = [f"seat{p}" for p in range(players)]
+    for seat_key, pairs in mapping.items():
+        k = f"{key}.{seat_key}"
+        if seat_key not in seats:
+            ctx.fail(k, f"unknown seat; allowed: {', '.join(seats)}")
+        p = int(seat_key[4:])
+        shape_msg = "expected [[node, edge]] or [[node, edge], [node, edge]] (edge -1: free)"
+        if not isinstance(pairs, list) or not 1 <= len(pairs) <= 2:
+            ctx.fail(k, shape_msg)
+        for j, pair in enumerate(pairs):
+            if (not isinstance(pair, list) or len(pair) != 2
+                    or any(isinstance(x, bool) or not isinstance(x, int) for x in pair)):
+                ctx.fail(f"{k}[{j}]", shape_msg)
+            out[4 * p + 2 * j] = pair[0]
+            out[4 * p + 2 * j + 1] = pair[1]
+    try:
+        validate_openings(out, players)
+    except CatansimError as exc:
+        ctx.fail(key, str(exc))
+    return out
+
+
+def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
+    from . import boards as B
+
+    key = "board"
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        ctx.fail(key, f"expected a seed or a string, got {_type_name(value)}; "
+                      f"allowed: {TOP_KEYS['board']}")
+    if isinstance(value, int):
+        gen, seed = layout, value
+    else:
+        m = re.fullmatch(r"(variable|random_numbers):(\d+)", value.strip())
+        if m:
+            gen, seed = m.group(1), int(m.group(2))
+        else:
+            path = Path(value)
+            if not path.is_absolute():
+                path = base_dir / path
+            if not path.is_file():
+                ctx.fail(key, f"{value!r} is neither 'variable:SEED' / 'random_numbers:SEED' "
+                              f"nor an existing board file (looked for {path})")
+            try:
+                return B.parse_board(path)
+            except CatansimError as exc:
+                ctx.fail(key, str(exc))
+    if gen not in SEEDED_LAYOUTS:
+        ctx.fail(key, f"a seed needs layout variable or random_numbers, not {gen!r}")
+    _check_int(seed, key, 0, 2**63 - 1, "a seed in [0, 2**63)", ctx)
+    return B.make_board(gen, seed)
+
+
+def load_experiment(path, text: str | None = None) -> Experiment:
+    """Read and validate an experiment file.
+
+    Parameters
+    ----------
+    path : str or Path
+        The TOML file (also used to name it in errors and to resolve relative paths).
+    text : str, optional
+        The file's content, if already read.
+
+    Returns
+    -------
+    Experiment
+
+    Raises
+    ------
+    CatansimError
+        One line naming the file and the key, for each kind of mistake.
+    """
+    path = Path(path)
+    if text is None:
+        if not path.is_file():
+            raise CatansimError(f"{path}: experiment file does not exist")
+        text = path.read_text()
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise CatansimError(f"{path}: invalid TOML: {exc}") from None
+    return parse_experiment(data, path=path, text=text)
+
+
+def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Experiment:
+    """Validate an experiment's parsed TOML table (see ``load_experiment``)."""
+    ctx = _Ctx(path)
+    for key in data:
+        if key not in TOP_KEYS:
+            ctx.fail(key, f"unknown key; allowed: {', '.join(TOP_KEYS)}")
+    base_dir = path.parent if path is not None else Path.cwd()
+
+    name = data.get("name", path.stem if path is not None else "experiment")
+    _check_str(name, "name", ctx, "letters, digits, _ . -")
+    if not DATASET_NAME_RE.match(name):
+        ctx.fail("name", f"{name!r} is not allowed; allowed: letters, digits, _ . -")
+    description = data.get("description", "")
+    _check_str(description, "description", ctx, "free text")
+    if "games" not in data:
+        ctx.fail("games", "missing; allowed: an integer >= 1")
+    games = _check_int(data["games"], "games", 1, MAX_GAMES, "an integer >= 1", ctx)
+    players = data.get("players", 4)
+    if isinstance(players, bool) or players not in (3, 4):
+        ctx.fail("players", f"{players!r} is not allowed; allowed: 3, 4")
+    seed = _check_int(data.get("seed", 0), "seed", 0, 2**63 - 1,
+                      "an integer in [0, 2**63)", ctx)
+    layout = data.get("layout", "variable")
+    _check_str(layout, "layout", ctx, ", ".join(LAYOUTS))
+    if layout not in LAYOUTS:
+        ctx.fail("layout", f"{layout!r} is not allowed; allowed: {', '.join(LAYOUTS)}")
+    board = board_spec = None
+    if "board" in data:
+        if layout == "beginner":
+            ctx.fail("board", "layout 'beginner' already fixes the board; remove one of "
+                              "layout or board")
+        board_spec = str(data["board"])
+        board = _board(data["board"], ctx, layout, base_dir)
+        layout = "given"
+    rotate = data.get("rotate", False)
+    if not isinstance(rotate, bool):
+        ctx.fail("rotate", f"expected true or false, got {_type_name(rotate)} ({rotate!r})")
+    batch_size = _check_int(data.get("batch_size", DEFAULT_BATCH_SIZE), "batch_size", 1,
+                            10**7, "an integer in 1..10000000", ctx)
+    output = data.get("output", f"results/{name}")
+    _check_str(output, "output", ctx, "a folder path")
+    scheduler = data.get("scheduler")
+    if scheduler is not None:
+        _check_str(scheduler, "scheduler", ctx, "an address such as tcp://HOST:8786")
+        if "://" not in scheduler and ":" not in scheduler:
+            ctx.fail("scheduler", f"{scheduler!r} is not an address; allowed: tcp://HOST:PORT")
+
+    strategy_defs = None
+    if "strategy_defs" in data:
+        raw = data["strategy_defs"]
+        if isinstance(raw, str):
+            p = Path(raw) if Path(raw).is_absolute() else base_dir / raw
+            if not p.is_file():
+                ctx.fail("strategy_defs", f"file {p} does not exist")
+            try:
+                strategy_defs = tomllib.loads(p.read_text())
+            except tomllib.TOMLDecodeError as exc:
+                ctx.fail("strategy_defs", f"{p}: invalid TOML: {exc}")
+        elif isinstance(raw, dict):
+            strategy_defs = raw
+        else:
+            ctx.fail("strategy_defs", f"expected a file path or a table, got {_type_name(raw)}")
+        where = f"{path}: strategy_defs" if path is not None else "strategy_defs"
+        apply_strategy_defs(strategy_defs, where)
+
+    strategies = _strategies(data.get("strategies", _default_strategy()), "strategies", ctx,
+                             players)
+    rules = _rules(data.get("rules", {}), "rules", ctx)
+    openings = _openings(data["openings"], "openings", ctx, players) if "openings" in data \
+        else None
+    if openings is not None and layout == "beginner":
+        ctx.fail("openings", "layout 'beginner' has its own fixed openings; use layout "
+                             "variable with board = ... to force openings on a fixed board")
+
+    variants = [Variant(BASELINE, rules, strategies, openings, "baseline")]
+    raw_variants = data.get("variants", {})
+    if not isinstance(raw_variants, dict):
+        ctx.fail("variants", f"expected tables [variants.NAME], got {_type_name(raw_variants)}")
+    for vname, vdata in raw_variants.items():
+        key = f"variants.{vname}"
+        if not NAME_RE.match(vname) or vname == BASELINE:
+            ctx.fail(key, "variant names use letters, digits and _ and are not 'baseline'")
+        if not isinstance(vdata, dict):
+            ctx.fail(key, f"expected a table, got {_type_name(vdata)}")
+        for k in vdata:
+            if k not in VARIANT_KEYS:
+                ctx.fail(f"{key}.{k}", f"unknown key; allowed: {', '.join(VARIANT_KEYS)}")
+        if not any(k in vdata for k in ("rules", "strategies", "openings")):
+            ctx.fail(key, "changes nothing; set rules, strategies or openings")
+        vdesc = vdata.get("description", "")
+        _check_str(vdesc, f"{key}.description", ctx, "free text")
+        v_rules = _rules(vdata["rules"], f"{key}.rules", ctx, base=rules) if "rules" in vdata \
+            else rules
+        v_strat = (_strategies(vdata["strategies"], f"{key}.strategies", ctx, players)
+                   if "strategies" in vdata else strategies)
+        v_open = (_openings(vdata["openings"], f"{key}.openings", ctx, players)
+                  if "openings" in vdata else openings)
+        variants.append(Variant(vname, v_rules, v_strat, v_open, vdesc))
+
+    exp = Experiment(name=name, path=path, text=text, games=games, players=players, seed=seed,
+                     layout=layout, board=board, board_spec=board_spec, rotate=rotate,
+                     batch_size=batch_size, output=Path(output), scheduler=scheduler,
+                     strategy_defs=strategy_defs, variants=tuple(variants),
+                     description=description)
+    for v in exp.variants:  # let GameSettings check the combination once
+        try:
+            exp.settings(v.name)
+        except CatansimError as exc:
+            key = "rules" if v.name == BASELINE else f"variants.{v.name}"
+            ctx.fail(key, str(exc))
+    return exp
+
+
+def _default_strategy() -> str:
+    from .strategies import PRESETS
+
+    return "default" if "default" in PRESETS else "random"

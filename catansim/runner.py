@@ -1,0 +1,441 @@
+"""Run an experiment into a Parquet dataset: batches, atomic parts, resume, Dask.
+
+Layout of a dataset folder (``results/NAME/`` by default)::
+
+    manifest.json                      experiment text, hash, version, seeds, plan
+    games/part-<variant>-<start>-<stop>.parquet     one row per game
+    players/part-<variant>-<start>-<stop>.parquet   one row per seat per game
+
+The work is the games ``0 .. games-1`` cut into batches of ``batch_size``
+(``start``/``stop`` game indices, zero-padded to 12 digits) times the variants.
+Each part is computed by ``play_batch`` (all cores, numba ``prange``), turned
+into frames (``catansim.results``) and written to a hidden temporary file in
+the same folder, then renamed with ``os.replace``: the players part first, the
+games part last, so **a part is complete exactly when its games file exists**
+(``load`` ignores a players file without its games file). Rerunning skips
+complete parts; a run stopped at any moment loses at most the parts in flight.
+
+Game ``i`` has seed ``sim.batch_seeds(seed, 1, i)`` whatever the batch size
+or the machine, so a local run, a resumed run and a Dask run give identical
+tables.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .errors import CatansimError
+from .experiment import Experiment
+
+MANIFEST = "manifest.json"
+FORMAT = "catansim-results"
+FORMAT_VERSION = 1
+TABLES = ("games", "players")
+NAME_COLUMNS = {
+    "games": ("variant", "layout", "strategy_0", "strategy_1", "strategy_2", "strategy_3",
+              "end_reason", "winner_strategy"),
+    "players": ("variant", "strategy"),
+}
+
+
+@dataclass(frozen=True)
+class Task:
+    """One part: the games ``start .. stop-1`` of one variant."""
+
+    variant: str
+    start: int
+    stop: int
+
+    @property
+    def stem(self) -> str:
+        return f"part-{self.variant}-{self.start:012d}-{self.stop:012d}"
+
+    @property
+    def n_games(self) -> int:
+        return self.stop - self.start
+
+
+def plan(exp: Experiment) -> list[Task]:
+    """All parts of a run, batch-major (every variant of batch 0, then batch 1, ...)."""
+    out = []
+    for start in range(0, exp.games, exp.batch_size):
+        stop = min(start + exp.batch_size, exp.games)
+        out.extend(Task(v, start, stop) for v in exp.variant_names)
+    return out
+
+
+# --- computing a part ---------------------------------------------------------------
+
+
+def compute_task(exp: Experiment, task: Task, n_threads: int | None = None):
+    """Play one part's games and return its ``(games, players)`` frames.
+
+    Runs on the local machine or on a Dask worker (it registers the experiment's
+    strategies config first). Seats rotate by game index when ``exp.rotate``.
+    """
+    from .results import games_frame, players_frame
+    from .sim import batch_seeds, play_batch
+
+    exp.apply_strategy_defs()
+    idx = np.arange(task.start, task.stop, dtype=np.int64)
+    seeds = batch_seeds(exp.seed, task.n_games, task.start)
+    shifts = exp.n_shifts(task.variant)
+    kw = dict(variant=task.variant, variants=exp.variant_names,
+              strategy_names=exp.strategy_names)
+    games, players = [], []
+    for shift in range(shifts):
+        sel = (idx % shifts) == shift if shifts > 1 else slice(None)
+        batch = play_batch(seeds[sel], exp.settings(task.variant, shift), n_threads=n_threads)
+        games.append(games_frame(batch, idx[sel], **kw))
+        players.append(players_frame(batch, idx[sel], **kw))
+    if shifts == 1:
+        return games[0], players[0]
+    g = pd.concat(games, ignore_index=True).sort_values("game", kind="stable")
+    p = pd.concat(players, ignore_index=True).sort_values("game", kind="stable")
+    return g.reset_index(drop=True), p.reset_index(drop=True)
+
+
+# --- writing ------------------------------------------------------------------------
+
+
+def _atomic_write_bytes(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def _part_metadata(exp: Experiment, task: Task, table: str) -> dict:
+    from . import __version__
+
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "table": table,
+        "experiment": exp.name,
+        "experiment_file": str(exp.path) if exp.path else None,
+        "experiment_text": exp.text,
+        "result_hash": exp.result_hash(),
+        "catansim_version": __version__,
+        "base_seed": exp.seed,
+        "variant": task.variant,
+        "start": task.start,
+        "stop": task.stop,
+        "seeds": f"game i has seed catansim.sim.batch_seeds({exp.seed}, 1, i)",
+    }
+
+
+def write_part(root: Path, exp: Experiment, task: Task, games: pd.DataFrame,
+               players: pd.DataFrame) -> None:
+    """Write one part atomically: players first, games (the completion mark) last."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    for table, df in (("players", players), ("games", games)):
+        t = pa.Table.from_pandas(df, preserve_index=False)
+        meta = dict(t.schema.metadata or {})
+        meta[b"catansim"] = json.dumps(_part_metadata(exp, task, table)).encode()
+        t = t.replace_schema_metadata(meta)
+        final = root / table / f"{task.stem}.parquet"
+        tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
+        pq.write_table(t, tmp, compression="zstd")
+        os.replace(tmp, final)
+
+
+def part_done(root: Path, task: Task) -> bool:
+    return ((root / "games" / f"{task.stem}.parquet").exists()
+            and (root / "players" / f"{task.stem}.parquet").exists())
+
+
+def _existing_stems(root: Path) -> set[str]:
+    d = root / "games"
+    return {p.stem for p in d.glob("part-*.parquet")} if d.is_dir() else set()
+
+
+# --- the dataset folder -------------------------------------------------------------
+
+
+def _describe_change(old: dict, new: dict) -> str:
+    keys = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+    if keys == ["variants"]:
+        ov, nv = old.get("variants", {}), new.get("variants", {})
+        names = sorted(k for k in set(ov) | set(nv) if ov.get(k) != nv.get(k))
+        return "variants " + ", ".join(names)
+    return ", ".join(keys) or "the experiment"
+
+
+def prepare_dataset(exp: Experiment, root: Path, tasks: list[Task]) -> None:
+    """Create or check the dataset folder; refuse to mix results of different settings."""
+    from . import __version__
+
+    root.mkdir(parents=True, exist_ok=True)
+    for table in TABLES:
+        (root / table).mkdir(exist_ok=True)
+        for tmp in (root / table).glob(".part-*.tmp"):  # left by a killed run
+            tmp.unlink(missing_ok=True)
+    key = exp.result_key()
+    h = exp.result_hash()
+    mpath = root / MANIFEST
+    if mpath.exists():
+        try:
+            old = json.loads(mpath.read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise CatansimError(f"{mpath}: unreadable manifest ({exc}); use a new --out") from None
+        if old.get("result_hash") != h:
+            what = _describe_change(old.get("result_key", {}), key)
+            raise CatansimError(
+                f"{root}: holds results of different settings (changed: {what}); "
+                f"cannot resume; use a new --out or delete the folder"
+            )
+    elif _existing_stems(root):
+        raise CatansimError(f"{root}: has parts but no {MANIFEST}; use a new --out")
+    stems = {t.stem for t in tasks}
+    extra = sorted(_existing_stems(root) - stems)
+    if extra:
+        raise CatansimError(
+            f"{root}: part {extra[0]} does not fit games={exp.games} with "
+            f"batch_size={exp.batch_size}; rerun with the games of the earlier run, or a new --out"
+        )
+    manifest = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "experiment": exp.name,
+        "description": exp.description,
+        "experiment_file": str(exp.path) if exp.path else None,
+        "experiment_text": exp.text,
+        "catansim_version": __version__,
+        "result_hash": h,
+        "result_key": key,
+        "base_seed": exp.seed,
+        "games": exp.games,
+        "batch_size": exp.batch_size,
+        "variants": exp.variant_names,
+        "seeds": f"game i has seed catansim.sim.batch_seeds({exp.seed}, 1, i); parts cover "
+                 "game index ranges part-<variant>-<start>-<stop> (stop excluded)",
+    }
+    _atomic_write_bytes(mpath, (json.dumps(manifest, indent=2) + "\n").encode())
+
+
+@contextlib.contextmanager
+def _locked(root: Path):
+    import fcntl
+
+    fh = open(root / ".lock", "w")
+    try:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise CatansimError(f"{root}: another run is writing this dataset") from None
+        yield
+    finally:
+        fh.close()
+
+
+# --- running ------------------------------------------------------------------------
+
+
+@dataclass
+class RunReport:
+    """What a run did."""
+
+    root: Path
+    parts_total: int
+    parts_skipped: int
+    parts_written: int
+    games_written: int
+    seconds: float
+
+
+def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: int | None = None,
+                   scheduler: str | None = None, progress: bool = True,
+                   on_part=None) -> RunReport:
+    """Run (or resume) an experiment into its dataset folder.
+
+    Parameters
+    ----------
+    exp : Experiment
+    out : path, optional
+        Dataset folder (default ``exp.output``).
+    n_threads : int, optional
+        Numba threads per batch (default: all cores; on Dask workers, theirs).
+    scheduler : str, optional
+        Dask scheduler address (default ``exp.scheduler``); None runs locally.
+    progress : bool
+        Show a tqdm bar (games done, games/s, time left).
+    on_part : callable(Task), optional
+        Called after each part is written (tests use it to interrupt a run).
+
+    Returns
+    -------
+    RunReport
+    """
+    root = Path(out) if out is not None else exp.output
+    tasks = plan(exp)
+    exp.apply_strategy_defs()
+    root.mkdir(parents=True, exist_ok=True)
+    with _locked(root):
+        prepare_dataset(exp, root, tasks)
+        pending = [t for t in tasks if not part_done(root, t)]
+        done_games = sum(t.n_games for t in tasks) - sum(t.n_games for t in pending)
+        t0 = time.perf_counter()
+        bar = _bar(exp, sum(t.n_games for t in tasks), done_games, progress)
+        written = (0, 0)
+        try:
+            address = scheduler if scheduler is not None else exp.scheduler
+            if address:
+                parts = _dask_parts(exp, pending, address, n_threads)
+            else:
+                parts = ((t, *compute_task(exp, t, n_threads)) for t in pending)
+            written = _write_all(root, exp, parts, bar, on_part)
+        finally:
+            bar.close()
+    return RunReport(root, len(tasks), len(tasks) - len(pending), written[0], written[1],
+                     time.perf_counter() - t0)
+
+
+def _bar(exp: Experiment, total: int, initial: int, progress: bool):
+    from tqdm.auto import tqdm
+
+    n_var = len(exp.variants)
+    return tqdm(total=total, initial=initial, unit="game", unit_scale=True, smoothing=0.1,
+                desc=f"{exp.name}" + (f" ({n_var} variants)" if n_var > 1 else ""),
+                disable=not progress, dynamic_ncols=True)
+
+
+def _write_all(root: Path, exp: Experiment, parts, bar, on_part) -> tuple[int, int]:
+    """Write parts on a writer thread while the next part is computed.
+
+    At most one part is being written while the next is computed, so memory
+    holds about two batches. An exception (Ctrl-C included) in the main thread
+    still lets the write in flight finish (the executor joins on exit).
+    """
+    written = games_done = 0
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="catansim-writer") as writer:
+        inflight = None
+
+        def finish():
+            nonlocal written, games_done
+            task = inflight[0]
+            inflight[1].result()
+            written += 1
+            games_done += task.n_games
+            bar.update(task.n_games)
+            if on_part is not None:
+                on_part(task)
+
+        for task, games, players in parts:
+            fut = writer.submit(write_part, root, exp, task, games, players)
+            del games, players
+            if inflight is not None:
+                finish()
+            inflight = (task, fut)
+        if inflight is not None:
+            finish()
+    return written, games_done
+
+
+def _dask_parts(exp: Experiment, pending: list[Task], address: str, n_threads):
+    """Yield ``(task, games, players)`` computed on a Dask cluster, a bounded number in flight."""
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError:
+        raise CatansimError("--scheduler: dask.distributed is not installed; "
+                            "pip install 'catansim[dask]'") from None
+    try:
+        client = Client(address, timeout="20s")
+    except (OSError, TimeoutError) as exc:
+        raise CatansimError(f"--scheduler {address}: cannot connect ({exc})") from None
+    try:
+        n_workers = max(1, len(client.scheduler_info().get("workers", {})))
+        queue = list(pending)
+        limit = 2 * n_workers
+        key = exp.result_hash()[:12]
+        by_key: dict[str, Task] = {}
+
+        def submit(t):
+            fut = client.submit(compute_task, exp, t, n_threads, key=f"catansim-{key}-{t.stem}",
+                                pure=False, retries=2)
+            by_key[fut.key] = t
+            return fut
+
+        ac = as_completed([submit(queue.pop(0)) for _ in range(min(limit, len(queue)))])
+        for fut in ac:
+            task = by_key.pop(fut.key)
+            games, players = fut.result()
+            fut.release()
+            if queue:
+                ac.add(submit(queue.pop(0)))
+            yield task, games, players
+    finally:
+        client.close()
+
+
+# --- reading ------------------------------------------------------------------------
+
+
+def load(path, columns: dict | None = None, variants=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Read a dataset written by ``catansim run``.
+
+    Parameters
+    ----------
+    path : str or Path
+        The dataset folder (``results/NAME``).
+    columns : dict, optional
+        ``{"games": [...], "players": [...]}`` to read only some columns.
+    variants : sequence of str, optional
+        Read only these variants.
+
+    Returns
+    -------
+    (games, players) : tuple of pandas.DataFrame
+        Sorted by variant and game (and seat); names are categorical. Only
+        complete parts are read.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    root = Path(path)
+    gdir = root / "games"
+    if not gdir.is_dir():
+        raise CatansimError(f"{root}: not a catansim dataset (no games/ folder)")
+    stems = sorted(_existing_stems(root))
+    if variants is not None:
+        wanted = set(variants)
+        stems = [s for s in stems if s.split("-")[1] in wanted]
+    out = []
+    for table in TABLES:
+        files = [root / table / f"{s}.parquet" for s in stems
+                 if (root / table / f"{s}.parquet").exists()]
+        cols = (columns or {}).get(table)
+        if files:
+            parts = [pq.read_table(f, columns=cols) for f in files]
+            df = pa.concat_tables(parts, promote_options="permissive").to_pandas()
+        else:
+            df = pd.DataFrame()
+        for c in NAME_COLUMNS[table]:
+            if c in df.columns and not isinstance(df[c].dtype, pd.CategoricalDtype):
+                df[c] = df[c].astype("category")
+        keys = [k for k in ("variant", "game", "seat") if k in df.columns]
+        if keys and len(df):
+            df = df.sort_values(keys, kind="stable").reset_index(drop=True)
+        out.append(df)
+    return out[0], out[1]
+
+
+def read_manifest(path) -> dict:
+    """The ``manifest.json`` of a dataset."""
+    mpath = Path(path) / MANIFEST
+    if not mpath.exists():
+        raise CatansimError(f"{path}: no {MANIFEST}; not a catansim dataset")
+    return json.loads(mpath.read_text())
