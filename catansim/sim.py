@@ -151,6 +151,31 @@ def validate_openings(openings: np.ndarray, n_players: int) -> None:
                 edges[edge] = where
 
 
+def openings_from_strings(items, n_players: int) -> np.ndarray:
+    """Forced openings from ``SEAT=NODE,EDGE[,NODE,EDGE]`` strings (``--opening``).
+
+    ``-`` leaves a value free. Returns the validated int32[16] openings array.
+    """
+    openings = np.full(L.OPENING_WIDTH * 4, -1, dtype=np.int32)
+    for item in items:
+        seat_raw, sep, values_raw = item.partition("=")
+        values = [v.strip() for v in values_raw.split(",")]
+        try:
+            seat = int(seat_raw)
+            numbers = [-1 if v == "-" else int(v) for v in values]
+        except ValueError:
+            numbers = []
+            seat = -1
+        if not sep or seat not in range(n_players) or len(numbers) not in (2, 4):
+            raise CatansimError(
+                f"--opening {item!r}: expected SEAT=NODE,EDGE[,NODE,EDGE] with SEAT in "
+                f"0..{n_players - 1} and '-' for a free choice, e.g. 0=12,17,40,55"
+            )
+        openings[4 * seat : 4 * seat + len(numbers)] = numbers
+    validate_openings(openings, n_players)
+    return openings
+
+
 def _edges_at(node: int) -> list[int]:
     from .topology import NODE_EDGES
 

@@ -81,3 +81,39 @@ def test_play_game_is_a_pure_function_of_seed_and_settings():
     np.testing.assert_array_equal(a.events, b.events)
     c = play_game(12, log=False)
     assert not np.array_equal(a.counters, c.counters)
+
+
+def test_play_command_forces_openings(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from catansim.cli import cli
+
+    log = tmp_path / "g.jsonl"
+    result = CliRunner().invoke(
+        cli, ["play", "--seed", "5", "--opening", "0=0,0,20,-", "--opening", "2=40,-",
+              "--log", str(log)]
+    )
+    assert result.exit_code == 0, result.output
+    events = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    settled = [(e["p"], e["node"]) for e in events if e["e"] == "setup_settlement"]
+    assert (0, 0) in settled and (0, 20) in settled and (2, 40) in settled
+    roads = [(e["p"], e["edge"]) for e in events if e["e"] == "setup_road"]
+    assert roads[0] == (0, 0)
+
+
+@pytest.mark.parametrize(
+    "items, message",
+    [
+        (["0=0,5"], "road 5 does not touch node 0"),
+        (["x"], "expected SEAT=NODE,EDGE"),
+        (["4=0,0"], "SEAT in 0..3"),
+        (["0=0,0", "1=3,-"], "Distance Rule"),
+    ],
+)
+def test_opening_strings_errors(items, message):
+    from catansim.sim import openings_from_strings
+
+    with pytest.raises(CatansimError, match=message):
+        openings_from_strings(items, 4)

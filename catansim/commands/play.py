@@ -65,13 +65,16 @@ def result_line(game) -> str:
               help="A user board file (JSON, TOML or compact text; see docs/boards.md).")
 @click.option("--rule", "rule_items", multiple=True, metavar="NAME=VALUE",
               help="A rule setting, e.g. robber=friendly or bank_per_resource=12 (repeatable).")
+@click.option("--opening", "opening_items", multiple=True, metavar="SEAT=NODE,EDGE[,NODE,EDGE]",
+              help="Force a seat's starting settlements and roads ('-' = free), e.g. "
+                   "0=12,17,40,55 (repeatable; node/edge numbers in docs/topology.md).")
 @click.option("--log", "log_path", default=None, help="Write the game's log to this file.")
 @click.option("--games", type=int, default=1, show_default=True,
               help="Play N games with seeds SEED..SEED+N-1.")
 @click.option("--log-dir", default=None,
               help="With --games: write one log per game, DIR/game-<seed>.jsonl.")
-def command(seed_raw, players, strategies, layout, board_file, rule_items, log_path, games,
-            log_dir):
+def command(seed_raw, players, strategies, layout, board_file, rule_items, opening_items,
+            log_path, games, log_dir):
     """Play one game (or N games) with the engine and write the event log(s)."""
     from ..gamelog import event_rows_to_dicts, make_header, write_log
     from ..rules import Rules
@@ -93,15 +96,20 @@ def command(seed_raw, players, strategies, layout, board_file, rule_items, log_p
                             "(use --log-dir DIR for several games)")
     rules = Rules.from_strings(list(rule_items))
 
-    from ..sim import GameSettings, play_game
+    from ..sim import GameSettings, openings_from_strings, play_game
 
+    openings = openings_from_strings(opening_items, players) if opening_items else None
+    if openings is not None and board_file is None and layout == "beginner":
+        raise CatansimError("--opening: the beginner layout fixes every opening; allowed with "
+                            "variable, random_numbers or --board")
     if board_file is not None:
         from ..boards import parse_board
 
         settings = GameSettings(n_players=players, strategies=names, layout="given",
-                                board=parse_board(board_file), rules=rules)
+                                board=parse_board(board_file), rules=rules, openings=openings)
     else:
-        settings = GameSettings(n_players=players, strategies=names, layout=layout, rules=rules)
+        settings = GameSettings(n_players=players, strategies=names, layout=layout, rules=rules,
+                                openings=openings)
 
     want_log = log_path is not None or log_dir is not None
     if log_dir is not None:
