@@ -1,0 +1,290 @@
+"""Build game positions by hand and drive the rule kernels on them (pgx style).
+
+A ``Game`` is one flat engine state ``s`` on the beginner board (or any board)
+plus the scratch arrays the kernels take. Pieces, hands, development cards and
+tiles are set directly in ``s``, keeping the engine's invariants (cards moved
+between supply and hands, dev cards drawn from the deck, piece counts), so
+``g.violations()`` stays 0 on every position built with it.
+
+Nodes and edges are named by the hexes that meet there, as the rules do::
+
+    N((0, -2), (1, -2), (0, -1))   # the corner of h0, h1 and h4
+    E((0, -1), (1, -1))            # the side between h4 and h5
+
+On the beginner board (see docs/topology.png): h0 mountains 10, h1 pasture 2,
+h2 forest 9, h3 fields 12, h4 hills 6, h5 pasture 4, h6 hills 10, h7 fields 9,
+h8 forest 11, h9 desert, h10 forest 3, h11 mountains 8, h12 forest 8,
+h13 mountains 3, h14 fields 4, h15 pasture 5, h16 hills 5, h17 fields 6,
+h18 pasture 11.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from catansim import topology as T
+from catansim.boards import beginner_board, edge_between_hexes, node_of_hexes
+from catansim.core import layout as L
+from catansim.core.actions_nb import ACT_SIZE, is_legal_action_nb
+from catansim.core.engine_nb import (
+    apply_action_nb,
+    check_win_nb,
+    count_violations_nb,
+    init_state_nb,
+    play_dev_nb,
+    play_turn_nb,
+    seven_nb,
+)
+from catansim.core.rng_nb import seed_streams_nb
+from catansim.core.rules_nb import (
+    produce_nb,
+    put_road_nb,
+    put_settlement_nb,
+    route_length_nb,
+    update_largest_army_nb,
+    update_longest_route_nb,
+    vp_nb,
+)
+from catansim.gamelog import event_rows_to_dicts
+from catansim.rules import Rules
+from catansim.strategies import seat_arrays
+
+TOPO = T.TOPO
+WOOD, BRICK, WOOL, WHEAT, ORE = range(5)
+KNIGHT, VICTORY_POINT, ROAD_BUILDING, INVENTION, MONOPOLY = range(5)
+
+
+def N(*hexes) -> int:
+    """The node where three hexes (axial ``(q, r)``, land or sea) meet."""
+    return node_of_hexes(hexes)
+
+
+def E(a, b) -> int:
+    """The edge between two adjacent hexes."""
+    return edge_between_hexes(a, b)
+
+
+def H(q, r) -> int:
+    """The land hex at axial ``(q, r)``."""
+    return T.hex_index(q, r)
+
+
+def hex_nodes(h) -> list[int]:
+    return [int(n) for n in T.HEX_NODES[h]]
+
+
+def ring_edges(h) -> list[int]:
+    """The six sides of land hex ``h``."""
+    nodes = set(hex_nodes(h))
+    return [e for e, (a, b) in enumerate(T.EDGE_NODES.tolist()) if a in nodes and b in nodes]
+
+
+def edge_of(a, b) -> int:
+    """The edge joining nodes ``a`` and ``b``."""
+    for e, (u, v) in enumerate(T.EDGE_NODES.tolist()):
+        if {u, v} == {a, b}:
+            return e
+    raise KeyError((a, b))
+
+
+def path_edges(nodes) -> list[int]:
+    """Edges along a path of adjacent nodes."""
+    return [edge_of(a, b) for a, b in zip(nodes, nodes[1:], strict=False)]
+
+
+def bundle(wood=0, brick=0, wool=0, wheat=0, ore=0) -> list[int]:
+    return [wood, brick, wool, wheat, ore]
+
+
+class Game:
+    """A hand-built position and thin wrappers around the rule kernels.
+
+    The player whose turn it is (``cur``) is seat 0 at turn 1, after the roll,
+    unless set otherwise. Decisions the kernels ask of players (robber hex,
+    victim, discards, free roads...) are made by strategy 0 (random) from the
+    game's own streams, so tests assert what the rules force, not the choice.
+    """
+
+    def __init__(self, n_players=4, rules: Rules | None = None, board=None, seed=0,
+                 log=True, check=True):
+        self.n = n_players
+        self.rules_obj = rules or Rules()
+        self.rules = self.rules_obj.to_array(check=check)
+        self.rng = np.zeros(8, dtype=np.uint64)
+        seed_streams_nb(seed, self.rng)
+        self.board = board if board is not None else beginner_board()
+        self.s = np.zeros(L.STATE_SIZE, dtype=np.int32)
+        init_state_nb(self.s, TOPO, self.rules, self.rng, n_players,
+                      self.board.vector.astype(np.int32))
+        self.s[L.S_LOG_ON] = 1 if log else 0
+        self.log = np.zeros((4000, L.LOG_WIDTH), dtype=np.int32)
+        self.strat, self.params = seat_arrays(("random",) * n_players)
+        self.hex_mask = np.zeros(19, dtype=np.uint8)
+        self.edge_mask = np.zeros(72, dtype=np.uint8)
+        self.scratch = np.zeros(72, dtype=np.uint8)
+        self.victims = np.zeros(4, dtype=np.int32)
+        self.bundle = np.zeros(5, dtype=np.int32)
+        self.owed = np.zeros((4, 5), dtype=np.int32)
+        self.cand = np.zeros(512, dtype=np.int32)
+        self.s[L.S_TURN] = 1
+        self.s[L.S_CUR] = 0
+        self.s[L.S_ROLLED] = 1
+
+    # --- state fields ---------------------------------------------------------------
+
+    def __getitem__(self, name):
+        off = L.STATE_OFFSETS[name]
+        return self.s[off : off + L.STATE_LENGTHS[name]]
+
+    @property
+    def cur(self) -> int:
+        return int(self.s[L.S_CUR])
+
+    @cur.setter
+    def cur(self, p):
+        self.s[L.S_CUR] = p
+
+    def hand(self, p) -> list[int]:
+        return [int(x) for x in self.s[L.S_HAND + 5 * p : L.S_HAND + 5 * p + 5]]
+
+    def bank(self) -> list[int]:
+        return [int(x) for x in self.s[L.S_BANK : L.S_BANK + 5]]
+
+    def set_hand(self, p, cards):
+        """Set p's hand, moving the difference between the supply and the hand."""
+        for r, want in enumerate(cards):
+            have = self.s[L.S_HAND + 5 * p + r]
+            self.s[L.S_BANK + r] -= want - have
+            self.s[L.S_HAND + 5 * p + r] = want
+        assert min(self.bank()) >= 0, "not enough cards in the supply"
+
+    def set_bank(self, r, count, sink):
+        """Leave ``count`` cards of resource r in the supply; the rest go to seat ``sink``'s
+        hand, so every card is still accounted for."""
+        extra = self.s[L.S_BANK + r] - count
+        self.s[L.S_BANK + r] = count
+        self.s[L.S_HAND + 5 * sink + r] += extra
+        assert self.s[L.S_HAND + 5 * sink + r] >= 0
+
+    def settle(self, p, node, city=False):
+        put_settlement_nb(self.s, TOPO, p, node)
+        if city:
+            self.s[L.S_NODE_LEVEL + node] = 2
+            self.s[L.S_CITIES_LEFT + p] -= 1
+            self.s[L.S_SETTLEMENTS_LEFT + p] += 1
+        self.refresh_routes()
+
+    def road(self, p, *edges):
+        for e in edges:
+            assert self.s[L.S_EDGE_OWNER + e] < 0, f"edge {e} taken"
+            put_road_nb(self.s, p, e)
+        self.refresh_routes()
+
+    def refresh_routes(self):
+        for q in range(self.n):
+            self.s[L.S_ROUTE_LEN + q] = route_length_nb(self.s, TOPO, q)
+
+    def route(self, p) -> int:
+        return int(route_length_nb(self.s, TOPO, p))
+
+    def _draw(self, card):
+        """Move a card of kind ``card`` to the top of the deck and draw it."""
+        pos = self.s[L.S_DECK_POS]
+        deck = self.s[L.S_DECK : L.S_DECK + 25]
+        idx = pos + int(np.flatnonzero(deck[pos:] == card)[0])
+        deck[pos], deck[idx] = deck[idx], deck[pos]
+        self.s[L.S_DECK_POS] = pos + 1
+
+    def give_dev(self, p, card, count=1, new=False):
+        """Give p development cards (drawn from the deck); ``new``: bought this turn."""
+        for _ in range(count):
+            self._draw(card)
+            self.s[L.S_DEV_HAND + 5 * p + card] += 1
+            if new:
+                self.s[L.S_DEV_NEW + 5 * p + card] += 1
+
+    def set_knights(self, p, k):
+        """p has ``k`` knights in play (drawn from the deck and played earlier)."""
+        for _ in range(k):
+            self._draw(KNIGHT)
+        self.s[L.S_KNIGHTS + p] += k
+        self.s[L.C_DEV_PLAYED + 5 * p + KNIGHT] += k
+
+    def dev_hand(self, p) -> list[int]:
+        return [int(x) for x in self.s[L.S_DEV_HAND + 5 * p : L.S_DEV_HAND + 5 * p + 5]]
+
+    def vp(self, p) -> int:
+        return int(vp_nb(self.s, p))
+
+    @property
+    def longest(self):
+        return int(self.s[L.S_LONGEST])
+
+    @property
+    def army(self):
+        return int(self.s[L.S_ARMY])
+
+    def violations(self) -> int:
+        return int(count_violations_nb(self.s, TOPO, self.rules))
+
+    def events(self) -> list[dict]:
+        return event_rows_to_dicts(self.log[: self.s[L.S_LOG_LEN]], self.n)
+
+    def clear_log(self):
+        self.s[L.S_LOG_LEN] = 0
+
+    def snapshot(self) -> np.ndarray:
+        return self.s.copy()
+
+    # --- kernels --------------------------------------------------------------------
+
+    @staticmethod
+    def action(kind, a=0, b=0, give=None, get=None) -> np.ndarray:
+        act = np.zeros(ACT_SIZE, dtype=np.int32)
+        act[0] = kind
+        act[1] = a
+        act[2] = b
+        if give is not None:
+            act[2:7] = give
+        if get is not None:
+            act[7:12] = get
+        return act
+
+    def legal(self, act, p=None) -> bool:
+        p = self.cur if p is None else p
+        return bool(is_legal_action_nb(self.s, TOPO, self.rules, p, act))
+
+    def apply(self, act, check=True) -> bool:
+        """Apply a legal action of the current player; return True if the game ended."""
+        p = self.cur
+        if check:
+            assert self.legal(act), f"illegal action {act.tolist()}"
+        apply_action_nb(self.s, TOPO, self.rules, self.rng, self.strat, self.params, self.log,
+                        p, act, self.scratch, self.victims, self.bundle)
+        return bool(check_win_nb(self.s, self.rules, self.log))
+
+    def play_dev(self, card, p=None):
+        p = self.cur if p is None else p
+        play_dev_nb(self.s, TOPO, self.rules, self.rng, self.strat, self.params, self.log, p,
+                    card, self.hex_mask, self.victims, self.bundle, self.edge_mask)
+
+    def seven(self):
+        seven_nb(self.s, TOPO, self.rules, self.rng, self.strat, self.params, self.log,
+                 self.hex_mask, self.victims, self.bundle)
+
+    def produce(self, roll):
+        produce_nb(self.s, TOPO, self.rules, self.log, roll, self.owed)
+
+    def play_turn(self):
+        act = np.zeros(ACT_SIZE, dtype=np.int32)
+        play_turn_nb(self.s, TOPO, self.rules, self.rng, self.strat, self.params, self.log,
+                     act, self.cand, self.scratch, self.victims, self.bundle, self.owed)
+
+    def check_win(self) -> bool:
+        return bool(check_win_nb(self.s, self.rules, self.log))
+
+    def update_longest(self):
+        update_longest_route_nb(self.s, self.log)
+
+    def update_army(self, p):
+        update_largest_army_nb(self.s, self.log, p)
