@@ -338,6 +338,74 @@ def players_frame(batch, game_index=None, variant: str = DEFAULT_VARIANT, varian
     return pd.DataFrame(cols)
 
 
+def win_rates(players: pd.DataFrame, by: str, confidence: float = 0.95) -> pd.DataFrame:
+    """Win rate per group of a players table, with Wilson confidence intervals.
+
+    Parameters
+    ----------
+    players : DataFrame
+        A players table (``players_frame`` or ``catansim.load``).
+    by : str
+        ``strategy``, ``seat`` or another players column.
+    confidence : float
+        Confidence level of the interval (``scipy.stats.binomtest(...).proportion_ci``).
+
+    Returns
+    -------
+    DataFrame
+        Index ``by``; columns ``games`` (seat-games), ``wins``, ``win_rate``, ``ci_low``,
+        ``ci_high``.
+    """
+    from scipy.stats import binomtest
+
+    g = players.groupby(by, observed=True)["won"].agg(games="size", wins="sum")
+    lo, hi = [], []
+    for n, k in zip(g["games"].tolist(), g["wins"].tolist(), strict=True):
+        ci = binomtest(int(k), int(n)).proportion_ci(confidence_level=confidence,
+                                                     method="wilson")
+        lo.append(ci.low)
+        hi.append(ci.high)
+    g["win_rate"] = g["wins"] / g["games"]
+    g["ci_low"] = lo
+    g["ci_high"] = hi
+    return g
+
+
+VP_SOURCES = ("vp_settlements", "vp_cities", "vp_longest", "vp_army", "vp_cards")
+
+
+def summarize(games: pd.DataFrame, players: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The summary tables ``catansim simulate`` prints.
+
+    Returns
+    -------
+    dict of str to DataFrame
+        ``by_strategy`` and ``by_seat`` (``win_rates``), ``length`` (turns: mean,
+        standard deviation, quantiles, share ending at the turn limit, no winner) and
+        ``vp_sources`` (mean VP by source per strategy, for all seats and for winners).
+    """
+    turns = games["turns"].astype(float)
+    length = pd.DataFrame({
+        "games": [len(games)],
+        "mean": [turns.mean()],
+        "std": [turns.std()],
+        "p10": [turns.quantile(0.1)],
+        "median": [turns.median()],
+        "p90": [turns.quantile(0.9)],
+        "max": [turns.max()],
+        "turn_limit_share": [float((games["end_reason"] == "turn_limit").mean())],
+    }, index=pd.Index(["turns"], name="")).round(2)
+    vp_all = players.groupby("strategy", observed=True)[["vp", *VP_SOURCES]].mean()
+    vp_win = players[players["won"]].groupby("strategy", observed=True)[["vp", *VP_SOURCES]].mean()
+    vp = pd.concat({"all seats": vp_all, "winners": vp_win}, names=["who", "strategy"]).round(2)
+    return {
+        "by_strategy": win_rates(players, "strategy"),
+        "by_seat": win_rates(players, "seat"),
+        "length": length,
+        "vp_sources": vp,
+    }
+
+
 def state_fields_frame() -> pd.DataFrame:
     """The engine's state layout (``core.layout.STATE_FIELDS``) as a table."""
     return pd.DataFrame(

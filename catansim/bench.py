@@ -1,0 +1,148 @@
+"""Benchmarks: games per second (1 core, all cores, end to end with Parquet) and compile times.
+
+Used by ``catansim bench`` and ``benchmarks/bench.py``. Timings are wall-clock on
+the current machine; other processes compiling or simulating skew them.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+_COMPILE_SNIPPET = """
+import time
+t = time.perf_counter()
+from catansim.sim import GameSettings, batch_seeds, play_batch
+play_batch(batch_seeds(0, 2), GameSettings(n_players={players}, strategies={strategies!r}))
+print(time.perf_counter() - t)
+"""
+
+
+def default_strategy() -> str:
+    """``default`` if registered, else ``random``."""
+    from .strategies import PRESETS
+
+    return "default" if "default" in PRESETS else "random"
+
+
+def settings(players: int = 4, strategies: tuple[str, ...] | None = None):
+    from .sim import GameSettings
+
+    return GameSettings(n_players=players, strategies=tuple(strategies or (default_strategy(),)))
+
+
+def games_per_second(n_games: int, players: int = 4, strategies=None, n_threads: int | None = None,
+                     seed: int = 12345, repeats: int = 1) -> float:
+    """Kernel throughput (``play_batch``) after compiling; best of ``repeats``."""
+    from .sim import batch_seeds, play_batch
+
+    st = settings(players, strategies)
+    play_batch(batch_seeds(seed, 4), st, n_threads=n_threads)  # compile / load from cache
+    seeds = batch_seeds(seed, n_games)
+    best = 0.0
+    for _ in range(repeats):
+        t = time.perf_counter()
+        play_batch(seeds, st, n_threads=n_threads)
+        best = max(best, n_games / (time.perf_counter() - t))
+    return best
+
+
+def compile_times(players: int = 4, strategies=None) -> tuple[float, float]:
+    """(cold, warm) seconds to import and play a first batch in a fresh process.
+
+    Cold uses an empty ``NUMBA_CACHE_DIR`` (everything compiles); warm runs a second
+    process with that cache filled.
+    """
+    code = _COMPILE_SNIPPET.format(players=players,
+                                   strategies=tuple(strategies or (default_strategy(),)))
+    out = []
+    with tempfile.TemporaryDirectory(prefix="catansim-numba-") as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        for _ in range(2):
+            t = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                           capture_output=True, text=True)
+            out.append(time.perf_counter() - t)
+    return out[0], out[1]
+
+
+def end_to_end(n_games: int, players: int = 4, strategies=None, batch_size: int = 50_000,
+               n_threads: int | None = None, seed: int = 12345) -> tuple[float, float]:
+    """(games/s, seconds) of ``run_experiment`` writing Parquet to a temporary folder."""
+    from .experiment import parse_experiment
+    from .runner import run_experiment
+
+    names = list(strategies or (default_strategy(),))
+    with tempfile.TemporaryDirectory(prefix="catansim-bench-") as tmp:
+        warm = parse_experiment({"name": "warm", "games": 8, "players": players,
+                                 "strategies": names, "seed": seed})
+        run_experiment(warm, out=os.path.join(tmp, "warm"), n_threads=n_threads, progress=False)
+        exp = parse_experiment({"name": "bench", "games": n_games, "players": players,
+                                "strategies": names, "seed": seed, "batch_size": batch_size})
+        report = run_experiment(exp, out=os.path.join(tmp, "bench"), n_threads=n_threads,
+                                progress=False)
+    return n_games / report.seconds, report.seconds
+
+
+def machine() -> str:
+    """A one-line description of this machine."""
+    import numba
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return (f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+            f"numba {numba.__version__}, {platform.system()}")
+
+
+def run(games: int = 20_000, players: int = 4, strategies=None, e2e_games: int | None = None,
+        compile: bool = True, echo=print) -> dict:
+    """Measure everything; returns a dict of figures (and echoes progress lines)."""
+    import numba
+
+    names = tuple(strategies or (default_strategy(),))
+    out: dict = {"machine": machine(), "players": players, "strategies": ",".join(names),
+                 "games": games, "cores": numba.config.NUMBA_NUM_THREADS}
+    if compile:
+        echo("compile times (two fresh processes)...")
+        out["compile_cold_s"], out["compile_warm_s"] = compile_times(players, names)
+    echo(f"1 core, {games} games...")
+    out["rate_1"] = games_per_second(games, players, names, n_threads=1)
+    echo(f"{out['cores']} cores, {games} games...")
+    out["rate_all"] = games_per_second(games, players, names, n_threads=None)
+    out["speedup"] = out["rate_all"] / out["rate_1"]
+    n = e2e_games or games
+    echo(f"end to end with Parquet, {n} games...")
+    out["e2e_rate"], out["e2e_s"] = end_to_end(n, players, names)
+    out["e2e_games"] = n
+    out["million_s"] = 1_000_000 / out["e2e_rate"]
+    return out
+
+
+def markdown(r: dict) -> str:
+    """The figures of ``run`` as a Markdown table."""
+    rows = [("machine", r["machine"]),
+            ("games", f"{r['players']} players, strategies {r['strategies']}")]
+    if "compile_cold_s" in r:
+        rows += [("compile, cold (empty cache)", f"{r['compile_cold_s']:.1f} s"),
+                 ("compile, warm (from cache)", f"{r['compile_warm_s']:.1f} s")]
+    rows += [
+        ("games/s, 1 core", f"{r['rate_1']:,.0f}"),
+        (f"games/s, {r['cores']} cores", f"{r['rate_all']:,.0f} ({r['speedup']:.2f}x)"),
+        (f"end to end with Parquet ({r['e2e_games']:,} games)",
+         f"{r['e2e_rate']:,.0f} games/s ({r['e2e_s']:.1f} s)"),
+        ("1,000,000 games end to end (extrapolated)", f"{r['million_s']:,.0f} s"),
+    ]
+    lines = ["| measure | value |", "|---|---|"]
+    lines += [f"| {k} | {v} |" for k, v in rows]
+    return "\n".join(lines)

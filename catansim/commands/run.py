@@ -1,0 +1,36 @@
+"""``catansim run``: run an experiment file into a Parquet dataset (resumable)."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("run")
+@click.argument("experiment", type=click.Path(dir_okay=False))
+@click.option("--games", type=int, default=None, help="Games per variant (overrides the file).")
+@click.option("--seed", type=int, default=None, help="Base seed (overrides the file).")
+@click.option("--scheduler", default=None, metavar="ADDR",
+              help="Dask scheduler address, e.g. tcp://10.0.0.1:8786 (overrides the file).")
+@click.option("--threads", type=click.IntRange(1, 1024), default=None,
+              help="Numba threads per batch (default: all cores).")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Dataset folder (default: the file's output, results/NAME).")
+@click.option("--batch-size", type=int, default=None,
+              help="Games per Parquet part (overrides the file).")
+@click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
+def command(experiment, games, seed, scheduler, threads, out, batch_size, no_progress):
+    """Run EXPERIMENT (a TOML file, see docs/experiments.md) into results/NAME/.
+
+    Rerunning the same command resumes: complete parts are kept, the rest is played.
+    """
+    from ..experiment import load_experiment
+    from ..runner import run_experiment
+
+    exp = load_experiment(experiment).with_overrides(
+        games=games, seed=seed, output=out, scheduler=scheduler, batch_size=batch_size)
+    report = run_experiment(exp, n_threads=threads, progress=not no_progress)
+    rate = report.games_written / report.seconds if report.seconds > 0 else 0.0
+    skipped = f", {report.parts_skipped} already done" if report.parts_skipped else ""
+    click.echo(f"{report.root}: {report.parts_written} parts written{skipped} "
+               f"({report.parts_total} in all); {report.games_written} games in "
+               f"{report.seconds:.1f} s ({rate:,.0f} games/s)")

@@ -1,0 +1,64 @@
+"""``catansim simulate``: a quick batch without an experiment file, summarised."""
+
+from __future__ import annotations
+
+import click
+
+LAYOUTS = ("variable", "random_numbers", "beginner")
+
+
+@click.command("simulate")
+@click.option("--games", type=int, default=1000, show_default=True, help="Games to play.")
+@click.option("--players", type=click.Choice(["3", "4"]), default="4", show_default=True)
+@click.option("--strategies", default=None,
+              help="One strategy name, or one per seat separated by commas "
+                   "(default: 'default' if registered, else 'random').")
+@click.option("--layout", default="variable", show_default=True,
+              help="variable, random_numbers (a new board per game) or beginner.")
+@click.option("--board", "board", default=None,
+              help="One fixed board for all games: variable:SEED, random_numbers:SEED or a "
+                   "board file.")
+@click.option("--rule", "rule_items", multiple=True, metavar="NAME=VALUE",
+              help="Rule setting, repeatable (e.g. --rule robber=friendly).")
+@click.option("--rotate", is_flag=True, help="Rotate seats: game i shifts seats by i % players.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Base seed.")
+@click.option("--threads", type=click.IntRange(1, 1024), default=None,
+              help="Numba threads (default: all cores).")
+def command(games, players, strategies, layout, board, rule_items, rotate, seed, threads):
+    """Play GAMES games in memory and print win rates (95% Wilson CIs), length, VP sources."""
+    import pandas as pd
+
+    from ..experiment import parse_experiment
+    from ..results import summarize
+    from ..rules import Rules
+    from ..runner import compute_task, plan
+
+    data = {"name": "simulate", "games": games, "players": int(players), "seed": seed,
+            "layout": layout, "rotate": rotate,
+            "rules": Rules.from_strings(list(rule_items)).to_header()}
+    if strategies is not None:
+        data["strategies"] = [s.strip() for s in strategies.split(",")]
+    if board is not None:
+        data["board"] = board
+    exp = parse_experiment(data)
+    keep_g = ["game", "turns", "end_reason"]
+    keep_p = ["game", "seat", "strategy", "won", "vp", "vp_settlements", "vp_cities",
+              "vp_longest", "vp_army", "vp_cards"]
+    gs, ps = [], []
+    for task in plan(exp):
+        g, p = compute_task(exp, task, threads)
+        gs.append(g[keep_g])
+        ps.append(p[keep_p])
+    g = pd.concat(gs, ignore_index=True)
+    p = pd.concat(ps, ignore_index=True)
+    tables = summarize(g, p)
+    names = ", ".join(exp.variants[0].strategies)
+    click.echo(f"{games} games, {players} players ({names}), layout "
+               f"{exp.layout if exp.board is None else exp.board_spec}, seed {seed}"
+               + (", seats rotated" if rotate else ""))
+    fmt = {"win_rate": "{:.3f}".format, "ci_low": "{:.3f}".format, "ci_high": "{:.3f}".format}
+    for title, key in (("Win rate by strategy (95% CI, Wilson)", "by_strategy"),
+                       ("Win rate by seat (95% CI, Wilson)", "by_seat")):
+        click.echo(f"\n{title}\n{tables[key].to_string(formatters=fmt)}")
+    click.echo(f"\nGame length (turns)\n{tables['length'].to_string()}")
+    click.echo(f"\nVP sources (mean per seat)\n{tables['vp_sources'].to_string()}")
