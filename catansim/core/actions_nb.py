@@ -21,6 +21,7 @@ from ..constants import N_EDGES, N_NODES
 from .layout import (
     R_MAX_OFFERS,
     S_BANK,
+    S_CUR,
     S_DECK_POS,
     S_DEV_HAND,
     S_DEV_NEW,
@@ -104,7 +105,12 @@ def trade_bundles_ok_nb(s, p, act):
 
 @nb.njit(cache=True)
 def is_legal_action_nb(s, topo, rules, p, act):
-    """Whether ``act`` is legal for p now (the action phase, after the roll)."""
+    """Whether ``act`` is legal for p now (the action phase, after the roll).
+
+    Only the player whose turn it is acts: nothing is legal for another seat.
+    """
+    if p != s[S_CUR]:
+        return False
     kind = act[0]
     if kind == ACT_END:
         return True
