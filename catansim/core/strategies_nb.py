@@ -55,7 +55,6 @@ from .layout import (
 )
 from .rng_nb import STREAM_PLAYER0, randint_nb
 from .rules_nb import (
-    can_place_road_nb,
     distance_ok_nb,
     hand_size_nb,
     maritime_rate_nb,
@@ -152,7 +151,8 @@ X_SCAR = 0  # [5] scarcity factor ** scarcity_weight
 X_PROD = 5  # [5] the player's pips per resource (cities twice)
 X_SCORE = 10  # [4] priority of each build kind
 X_MISSING = 14  # [4] cards missing for each build kind
-SCRATCH = 18
+X_ORDER = 18  # [4] build kinds by falling score
+SCRATCH = 22
 
 
 @nb.njit(cache=True, inline="always")
@@ -390,53 +390,62 @@ def _own_roads_at_nb(s, topo, p, n, skip):
 
 
 @nb.njit(cache=True)
+def _road_value_nb(s, topo, prm, p, x, e, near, far, want_spot):
+    # Value of a legal road e joining p's network at ``near`` and reaching ``far``.
+    v = 0.0
+    far_owner = s[S_NODE_OWNER + far]
+    far_open = far_owner < 0 and _own_roads_at_nb(s, topo, p, far, e) == 0
+    if want_spot and far_open:
+        if distance_ok_nb(s, topo, far):
+            v = node_score_nb(s, topo, prm, p, far, x, True)
+        else:
+            for k in range(3):
+                m2 = topo[T_NODE_NEIGHBOURS + 3 * far + k]
+                e2 = topo[T_NODE_EDGES + 3 * far + k]
+                if m2 >= 0 and m2 != near and s[S_EDGE_OWNER + e2] < 0:
+                    if distance_ok_nb(s, topo, m2):
+                        v = max(v, 0.7 * node_score_nb(s, topo, prm, p, m2, x, True))
+    if far_open and prm[P_ROUTE] > 0:
+        if s[S_NODE_OWNER + near] == p or _own_roads_at_nb(s, topo, p, near, e) <= 1:
+            v += prm[P_ROUTE]
+    if prm[P_BLOCK] > 0 and far_owner < 0:
+        for k in range(3):
+            e2 = topo[T_NODE_EDGES + 3 * far + k]
+            if e2 >= 0 and e2 != e:
+                q = s[S_EDGE_OWNER + e2]
+                if q >= 0 and q != p:
+                    v += prm[P_BLOCK]
+    return v
+
+
+@nb.njit(cache=True)
 def best_road_nb(s, topo, prm, p, x, want_spot):
     """The most useful legal road for p and its value (edge -1 when none is legal).
 
     An edge is worth the best settlement spot it opens (the node at its far end, or at
     0.7 the nodes one more edge away) when ``want_spot``, plus ``route_weight`` if it
     extends an end of p's roads and ``block_weight`` per opponent road at its far end.
+    Only the empty edges at the ends of p's roads and buildings are looked at.
     """
     best = -1
     best_v = -1e18
-    for e in range(N_EDGES):
-        if not can_place_road_nb(s, topo, p, e):
+    if s[S_ROADS_LEFT + p] <= 0:
+        return best, best_v
+    for n in range(N_NODES):
+        owner = s[S_NODE_OWNER + n]
+        if owner >= 0 and owner != p:
+            continue  # roads never continue through an opponent's building
+        if owner != p and _own_roads_at_nb(s, topo, p, n, -1) == 0:
             continue
-        a = topo[T_EDGE_NODES + 2 * e]
-        b = topo[T_EDGE_NODES + 2 * e + 1]
-        # The far end is the one not joined to p's network yet.
-        if s[S_NODE_OWNER + a] == p or _own_roads_at_nb(s, topo, p, a, e) > 0:
-            near = a
-            far = b
-        else:
-            near = b
-            far = a
-        v = 0.0
-        far_owner = s[S_NODE_OWNER + far]
-        far_open = far_owner < 0 and _own_roads_at_nb(s, topo, p, far, e) == 0
-        if want_spot and far_open:
-            if distance_ok_nb(s, topo, far):
-                v = node_score_nb(s, topo, prm, p, far, x, True)
-            else:
-                for k in range(3):
-                    m2 = topo[T_NODE_NEIGHBOURS + 3 * far + k]
-                    e2 = topo[T_NODE_EDGES + 3 * far + k]
-                    if m2 >= 0 and m2 != near and s[S_EDGE_OWNER + e2] < 0:
-                        if distance_ok_nb(s, topo, m2):
-                            v = max(v, 0.7 * node_score_nb(s, topo, prm, p, m2, x, True))
-        if far_open and prm[P_ROUTE] > 0:
-            if s[S_NODE_OWNER + near] == p or _own_roads_at_nb(s, topo, p, near, e) <= 1:
-                v += prm[P_ROUTE]
-        if prm[P_BLOCK] > 0 and far_owner < 0:
-            for k in range(3):
-                e2 = topo[T_NODE_EDGES + 3 * far + k]
-                if e2 >= 0 and e2 != e:
-                    q = s[S_EDGE_OWNER + e2]
-                    if q >= 0 and q != p:
-                        v += prm[P_BLOCK]
-        if v > best_v:
-            best_v = v
-            best = e
+        for k in range(3):
+            e = topo[T_NODE_EDGES + 3 * n + k]
+            if e < 0 or s[S_EDGE_OWNER + e] >= 0:
+                continue
+            far = topo[T_NODE_NEIGHBOURS + 3 * n + k]
+            v = _road_value_nb(s, topo, prm, p, x, e, n, far, want_spot)
+            if v > best_v:
+                best_v = v
+                best = e
     return best, best_v
 
 
@@ -557,10 +566,9 @@ def _set_act_nb(act, kind, a, b):
 def _offer_nb(prm, s, topo, rules, p, kind, act, x):
     """Fill ``act`` with a player-trade offer toward ``kind``; return False if none.
 
-    p offers a card it does not need for ``kind`` (preferring one the partner lacks for
-    its own next build) for the card it misses most, to the opponents who hold that card
-    in turn: the i-th offer of the turn goes to the (i mod n)-th such opponent, and once
-    each was asked, p offers two cards instead of one.
+    p offers one card it does not need for ``kind`` for one card of the resource it
+    misses most, to an opponent who holds that card beyond its own next build and
+    lacks the card offered.
     """
     made = s[S_OFFERS]
     if made >= rules[R_MAX_OFFERS] or made >= prm[P_OFFERS]:
@@ -581,37 +589,42 @@ def _offer_nb(prm, s, topo, rules, p, kind, act, x):
             n_cand += 1
     if n_cand == 0:
         return False
-    pick = made % n_cand
-    partner = -1
-    for q in range(n):
-        if q != p and s[S_HAND + 5 * q + want] > 0:
-            if pick == 0:
-                partner = q
-                break
-            pick -= 1
-    # The partner's own next build tells which of p's spare cards it would like.
+    # Ask the candidates in turn, starting with the (made mod n)-th: a partner is
+    # worth asking if it has the wanted card to spare and lacks one of p's spare cards
+    # for its own next build (the table talk of a real game).
     y = np.empty(SCRATCH)
-    qk = plan_nb(s, topo, prm, partner, y)
+    start = made % n_cand
+    partner = -1
     give = -1
-    give_v = -1e9
-    for r in range(5):
-        surplus = s[S_HAND + 5 * p + r] - COSTS[5 * kind + r]
-        if r == want or surplus <= 0:
+    for i in range(n_cand):
+        pick = (start + i) % n_cand
+        q = -1
+        for qq in range(n):
+            if qq != p and s[S_HAND + 5 * qq + want] > 0:
+                if pick == 0:
+                    q = qq
+                    break
+                pick -= 1
+        qk = plan_nb(s, topo, prm, q, y)
+        if qk < 0 or s[S_HAND + 5 * q + want] <= COSTS[5 * qk + want]:
             continue
-        v = float(surplus)
-        if qk >= 0 and COSTS[5 * qk + r] > s[S_HAND + 5 * partner + r]:
-            v += 10.0
-        if v > give_v:
-            give_v = v
-            give = r
-    if give < 0:
+        give_v = 0
+        for r in range(5):
+            surplus = s[S_HAND + 5 * p + r] - COSTS[5 * kind + r]
+            lack = COSTS[5 * qk + r] - s[S_HAND + 5 * q + r]
+            if r != want and surplus > 0 and lack > 0 and surplus > give_v:
+                give_v = surplus
+                give = r
+        if give >= 0:
+            partner = q
+            break
+    if partner < 0:
         return False
     for i in range(ACT_SIZE):
         act[i] = 0
     act[0] = ACT_TRADE_PLAYER
     act[1] = partner
-    surplus = s[S_HAND + 5 * p + give] - COSTS[5 * kind + give]
-    act[2 + give] = 2 if made >= n_cand and surplus >= 2 else 1
+    act[2 + give] = 1
     act[7 + want] = 1
     return True
 
@@ -720,18 +733,17 @@ def action_nb(prm, s, topo, rules, rng, p, act):
         _set_act_nb(act, ACT_END, 0, 0)
         return
     # Kinds by falling score (four of them: a tiny selection sort).
-    order = np.empty(N_KINDS, dtype=np.int64)
     for k in range(N_KINDS):
-        order[k] = k
+        x[X_ORDER + k] = k
     for i in range(N_KINDS):
         for j in range(i + 1, N_KINDS):
-            if x[X_SCORE + order[j]] > x[X_SCORE + order[i]]:
-                t = order[i]
-                order[i] = order[j]
-                order[j] = t
+            if x[X_SCORE + int(x[X_ORDER + j])] > x[X_SCORE + int(x[X_ORDER + i])]:
+                t = x[X_ORDER + i]
+                x[X_ORDER + i] = x[X_ORDER + j]
+                x[X_ORDER + j] = t
     located = False
     for i in range(N_KINDS):
-        k = order[i]
+        k = int(x[X_ORDER + i])
         if x[X_SCORE + k] <= 0:
             break
         reserve = -1 if i == 0 or x[X_MISSING + top] == 0 else top
@@ -769,7 +781,7 @@ def action_nb(prm, s, topo, rules, rng, p, act):
             over = rules[R_DISCARD_LIMIT] >= 0 and total > rules[R_DISCARD_LIMIT]
             complete = mode < 1.5 and not over
             for i in range(N_KINDS):
-                k = order[i]
+                k = int(x[X_ORDER + i])
                 if x[X_SCORE + k] <= 0:
                     break
                 give, get = _bank_trade_nb(s, p, k, complete)
