@@ -40,6 +40,7 @@ MANIFEST = "manifest.json"
 FORMAT = "catansim-results"
 FORMAT_VERSION = 1
 TABLES = ("games", "players")
+CONNECT_TIMEOUT = "20s"  # to reach a Dask scheduler
 NAME_COLUMNS = {
     "games": ("variant", "layout", "strategy_0", "strategy_1", "strategy_2", "strategy_3",
               "end_reason", "winner_strategy"),
@@ -353,7 +354,7 @@ def _dask_parts(exp: Experiment, pending: list[Task], address: str, n_threads):
         raise CatansimError("--scheduler: dask.distributed is not installed; "
                             "pip install 'catansim[dask]'") from None
     try:
-        client = Client(address, timeout="20s")
+        client = Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as exc:
         raise CatansimError(f"--scheduler {address}: cannot connect ({exc})") from None
     try:

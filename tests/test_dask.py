@@ -1,0 +1,50 @@
+"""The Dask path: a real LocalCluster with 2 worker processes gives the local run's tables."""
+
+import pandas as pd
+import pytest
+
+import catansim
+from catansim.experiment import parse_experiment
+from catansim.runner import run_experiment
+
+distributed = pytest.importorskip("dask.distributed")
+
+SPEC = {"name": "dask", "games": 300, "players": 4, "seed": 99, "batch_size": 60,
+        "strategies": ["default", "random", "builder", "city"], "rotate": True,
+        "variants": {"friendly": {"rules": {"robber": "friendly"}}}}
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as c:
+        yield c
+
+
+def test_dask_run_equals_local_run(cluster, tmp_path):
+    exp = parse_experiment(SPEC)
+    run_experiment(exp, out=tmp_path / "local", n_threads=2, progress=False)
+    report = run_experiment(exp, out=tmp_path / "dask", n_threads=1,
+                            scheduler=cluster.scheduler_address, progress=False)
+    assert report.parts_written == 10 and report.games_written == 600
+    local, remote = catansim.load(tmp_path / "local"), catansim.load(tmp_path / "dask")
+    for a, b in zip(local, remote, strict=True):
+        pd.testing.assert_frame_equal(a, b)
+    assert len(remote[0]) == 600 and len(remote[1]) == 2400
+
+
+def test_dask_run_resumes_a_local_run(cluster, tmp_path):
+    exp = parse_experiment(SPEC)
+    out = tmp_path / "mixed"
+    run_experiment(exp.with_overrides(games=120), out=out, progress=False)
+    report = run_experiment(exp, out=out, scheduler=cluster.scheduler_address, progress=False)
+    assert report.parts_skipped == 4 and report.parts_written == 6
+    games, _ = catansim.load(out)
+    assert not games.duplicated(["variant", "game"]).any() and len(games) == 600
+
+
+def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setattr("catansim.runner.CONNECT_TIMEOUT", "1s")
+    exp = parse_experiment({"games": 5})
+    with pytest.raises(catansim.errors.CatansimError, match="cannot connect"):
+        run_experiment(exp, out=tmp_path / "x", scheduler="tcp://127.0.0.1:1", progress=False)
