@@ -1,0 +1,238 @@
+"""Random-play invariant suite (OpenSpiel ``RandomSimTest`` / pgx ``api_test`` style).
+
+Over 10,000 random games across 3 and 4 players and every rule setting run through
+``play_batch_nb`` with the in-kernel state checker on (``Rules.to_array(check=True)``):
+the checker must count no violation after any step, the random strategy must never be
+refused, and every result record must be internally consistent. Then determinism
+(seeds, threads, single game vs batch) and the separation of the random streams.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from catansim.core import layout as L
+from catansim.core.engine_nb import play_batch_nb
+from catansim.rules import Rules
+from catansim.sim import GameSettings, batch_seeds, play_batch, play_game
+
+DEV_COUNTS = (14, 5, 2, 2, 2)
+# name: (n_players, layout, rules, games)
+CONFIGS = {
+    "official-4": (4, "variable", {}, 1200),
+    "official-3": (3, "variable", {}, 1000),
+    "robber-off-4": (4, "variable", {"robber": "off"}, 600),
+    "friendly-3": (3, "variable", {"robber": "friendly"}, 700),
+    "friendly-bank8-4": (4, "variable", {"robber": "friendly", "bank_per_resource": 8}, 700),
+    "strict-bank6-4": (4, "variable", {"shortage": "strict", "bank_per_resource": 6}, 700),
+    "off-bank5-3": (3, "variable", {"shortage": "off", "bank_per_resource": 5}, 700),
+    "unlimited-nodiscard-4": (4, "variable", {"bank_per_resource": None,
+                                              "discard_limit": None}, 600),
+    "unlimited-discard4-3": (3, "random_numbers", {"bank_per_resource": None,
+                                                   "discard_limit": 4}, 600),
+    "beginner-discard12-vp8-4": (4, "beginner", {"discard_limit": 12, "vp_to_win": 8}, 700),
+    "beginner-vp6-3": (3, "beginner", {"vp_to_win": 6, "shortage": "strict",
+                                       "bank_per_resource": 7}, 700),
+    "random-numbers-vp5-4": (4, "random_numbers", {"vp_to_win": 5, "max_turns": 60}, 700),
+    "vp12-cap50-4": (4, "variable", {"vp_to_win": 12, "max_turns": 50,
+                                     "robber": "off", "discard_limit": 0}, 700),
+    "vp3-cap20-3": (3, "variable", {"vp_to_win": 3, "max_turns": 20,
+                                    "shortage": "off"}, 600),
+    "cap1-4": (4, "variable", {"max_turns": 1, "bank_per_resource": 3}, 300),
+}
+SENTINEL_FIELDS = {"c_winner", "c_longest_holder", "c_army_holder", "c_first_city",
+                   "c_first_settlement", "c_start_nodes"}
+
+
+def test_the_suite_plays_at_least_ten_thousand_games_over_both_player_counts():
+    assert sum(c[3] for c in CONFIGS.values()) >= 10_000
+    assert {c[0] for c in CONFIGS.values()} == {3, 4}
+
+
+def run_batch(n_players, layout, rules, n_games, base_seed):
+    settings = GameSettings(n_players=n_players, layout=layout, rules=Rules(**rules))
+    n, code, board, openings, topo, _, strat, params = settings.kernel_args()
+    rules_arr = settings.rules.to_array(check=True)
+    seeds = batch_seeds(base_seed, n_games)
+    counters = np.zeros((n_games, L.N_COUNTERS), dtype=np.int32)
+    boards = np.zeros((n_games, L.BOARD_SIZE), dtype=np.int32)
+    play_batch_nb(seeds, n, code, board, openings, topo, rules_arr, strat, params,
+                  counters, boards)
+    return settings, counters
+
+
+class Cols:
+    """Named views of the counter rows: ``c.vp`` is int32[n_games, 4] etc."""
+
+    def __init__(self, counters):
+        self._c = counters
+
+    def __getattr__(self, name):
+        off = L.STATE_OFFSETS["c_" + name] - L.S_COUNTERS
+        k = L.STATE_LENGTHS["c_" + name]
+        out = self._c[:, off : off + k]
+        return out[:, 0] if k == 1 else out
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_random_play_invariants(name):
+    n_players, layout, rules, n_games = CONFIGS[name]
+    settings, counters = run_batch(n_players, layout, rules, n_games,
+                                   base_seed=1000 + list(CONFIGS).index(name))
+    r = settings.rules
+    c = Cols(counters)
+    n = n_players
+    # the in-kernel checker and the strategy
+    assert c.violations.sum() == 0
+    assert c.illegal.sum() == 0
+    # no negative counters (sentinel fields may be -1)
+    for fname, _, _ in L.STATE_FIELDS[[f[0] for f in L.STATE_FIELDS].index("c_turns"):]:
+        vals = getattr(c, fname[2:])
+        assert vals.min() >= (-1 if fname in SENTINEL_FIELDS else 0), fname
+    # how every game ended
+    win = c.end_reason == L.END_WIN
+    cap = c.end_reason == L.END_TURN_LIMIT
+    assert np.all(win | cap)
+    assert np.all(c.turns >= 1) and np.all(c.turns <= r.max_turns)
+    w = np.flatnonzero(win)
+    assert np.all(c.winner[w] >= 0)
+    assert np.all(c.vp[w, c.winner[w]] >= r.vp_to_win)
+    assert np.all(c.winner[w] == (c.turns[w] - 1) % n)  # only on the winner's own turn
+    assert np.all(c.winner[cap] == -1) and np.all(c.turns[cap] == r.max_turns)
+    # victory point breakdown
+    parts = c.vp_settlements + c.vp_cities + c.vp_longest + c.vp_army + c.vp_cards
+    assert np.array_equal(parts, c.vp)
+    for p in range(4):
+        assert np.array_equal(c.vp_longest[:, p], np.where(c.longest_holder == p, 2, 0))
+        assert np.array_equal(c.vp_army[:, p], np.where(c.army_holder == p, 2, 0))
+    if n == 3:
+        for f in ("vp", "roads", "knights", "route_len", "produced", "dev_bought"):
+            block = getattr(c, f)
+            width = block.shape[1] // 4
+            assert not block[:, 3 * width :].any(), f
+    seats = slice(0, n)
+    settlements = c.vp_settlements[:, seats]
+    cities = c.vp_cities[:, seats] // 2
+    assert np.all(settlements <= 5) and np.all(cities <= 4)
+    assert np.all(settlements + cities >= 2)  # starting buildings never leave the board
+    assert np.all(c.roads[:, seats] >= 2) and np.all(c.roads[:, seats] <= 15)
+    assert np.all(c.route_len[:, seats] <= c.roads[:, seats])
+    # bonus tiles held only by qualifying players
+    lh = np.flatnonzero(c.longest_holder >= 0)
+    assert np.all(c.route_len[lh, c.longest_holder[lh]] >= 5)
+    assert np.all(c.route_len[lh, c.longest_holder[lh]] == c.route_len[lh].max(axis=1))
+    ah = np.flatnonzero(c.army_holder >= 0)
+    assert np.all(c.knights[ah, c.army_holder[ah]] >= 3)
+    assert np.all(c.knights[ah, c.army_holder[ah]] == c.knights[ah].max(axis=1))
+    # development cards
+    bought = c.dev_bought.reshape(-1, 4, 5)
+    played = c.dev_played.reshape(-1, 4, 5)
+    assert np.all(bought.sum(axis=1) <= np.array(DEV_COUNTS))
+    assert np.all(played <= bought)
+    assert not played[:, :, 1].any()  # victory point cards are never played
+    assert np.array_equal(c.vp_cards, bought[:, :, 1])
+    assert np.array_equal(c.knights, played[:, :, 0])
+    # dice and the robber
+    assert np.all(c.rolls.sum(axis=1) <= c.turns)
+    assert np.all(c.rolls.sum(axis=1) >= c.turns - 1)
+    assert np.array_equal(c.sevens, c.rolls[:, 5])
+    knights = c.knights.sum(axis=1)
+    if r.robber == "off":
+        assert not c.robber_moves.any() and not c.steals.any()
+    else:
+        assert np.all(c.robber_moves <= c.sevens + knights)
+        assert np.all(c.robber_moves >= c.sevens + knights - 1)
+    assert np.array_equal(c.stolen.sum(axis=1), c.steals.sum(axis=1))
+    assert np.all(c.robbed >= c.stolen)
+    assert np.all(c.trades_player.sum(axis=1) % 2 == 0)
+    assert np.all(c.trades_player.sum(axis=1) // 2 <= c.offers.sum(axis=1))
+    if r.discard_limit is None:
+        assert not c.discarded.any()
+    if r.bank_per_resource is None:
+        assert not c.withheld.any() and not c.shortage_events.any()
+    else:
+        # withheld cards only on rolls that were short
+        short = c.shortage_events.sum(axis=1)
+        assert np.all((c.withheld.sum(axis=1) > 0) <= (short > 0))
+    # first builds happen in turns that were played
+    for f in (c.first_city, c.first_settlement):
+        assert np.all((f[:, seats] == -1) | ((f[:, seats] >= 1) & (f[:, seats]
+                                                                    <= c.turns[:, None])))
+    # the settings did something: wins, and the turn cap where expected
+    if r.max_turns >= 1000:
+        assert win.mean() > 0.95
+    if r.max_turns == 1:
+        assert cap.all()
+
+
+# --- determinism ---------------------------------------------------------------------------
+
+
+def test_same_seeds_same_counters_any_thread_count():
+    settings = GameSettings(n_players=4, rules=Rules(robber="friendly", bank_per_resource=8))
+    seeds = batch_seeds(42, 300)
+    a = play_batch(seeds, settings, n_threads=1)
+    b = play_batch(seeds, settings, n_threads=2)
+    c = play_batch(seeds, settings)
+    assert np.array_equal(a.counters, b.counters) and np.array_equal(a.counters, c.counters)
+    assert np.array_equal(a.boards, b.boards)
+    d = play_batch(seeds[::-1].copy(), settings, n_threads=2)
+    assert np.array_equal(d.counters[::-1], a.counters)  # a game does not depend on its row
+
+
+@pytest.mark.parametrize("n_players, layout, rules", [
+    (4, "variable", {}),
+    (3, "beginner", {"shortage": "off", "discard_limit": None}),
+    (4, "random_numbers", {"robber": "off", "bank_per_resource": 6}),
+])
+def test_single_game_equals_its_batch_row(n_players, layout, rules):
+    settings = GameSettings(n_players=n_players, layout=layout, rules=Rules(**rules))
+    seeds = batch_seeds(7, 12)
+    batch = play_batch(seeds, settings)
+    for i, seed in enumerate(seeds):
+        for log in (True, False):
+            g = play_game(int(seed), settings=settings, log=log)
+            assert np.array_equal(g.counters, batch.counters[i]), (seed, log)
+            assert np.array_equal(g.board.vector, batch.boards[i])
+
+
+# --- separate random streams ----------------------------------------------------------------
+
+
+def _rolls_and_cards(seed, n_players=4, rules=None, max_offers=3):
+    settings = GameSettings(n_players=n_players, rules=rules or Rules())
+    from catansim.core.engine_nb import play_game_nb
+
+    n, code, board, openings, topo, _, strat, params = settings.kernel_args()
+    rules_arr = settings.rules.to_array(max_offers=max_offers)
+    s = np.zeros(L.STATE_SIZE, dtype=np.int32)
+    s[L.S_LOG_ON] = 1
+    log = np.zeros((40_000, L.LOG_WIDTH), dtype=np.int32)
+    play_game_nb(seed, n, code, board, openings, topo, rules_arr, strat, params, s, log)
+    rows = log[: s[L.S_LOG_LEN]]
+    dice = [tuple(r[2:4]) for r in rows if r[0] == L.EV_ROLL]
+    cards = [int(r[2]) for r in rows if r[0] == L.EV_BUY_DEV]
+    return dice, cards, board.copy()
+
+
+@pytest.mark.parametrize("change", [
+    {"rules": Rules(discard_limit=3)},
+    {"rules": Rules(robber="friendly", shortage="strict")},
+    {"rules": Rules(bank_per_resource=None, vp_to_win=14)},
+    {"max_offers": 0},  # the players' decisions change, nothing else
+])
+def test_dice_deck_and_board_streams_do_not_depend_on_decisions_or_rules(change):
+    """Paired experiments: the i-th roll, the i-th card bought and the board are the same
+    whatever the rules or the players do (common prefix of two different games)."""
+    differs = 0
+    for seed in range(30):
+        d0, c0, b0 = _rolls_and_cards(seed)
+        d1, c1, b1 = _rolls_and_cards(seed, **change)
+        k = min(len(d0), len(d1))
+        assert k > 20 and d0[:k] == d1[:k]
+        j = min(len(c0), len(c1))
+        assert c0[:j] == c1[:j]
+        assert np.array_equal(b0, b1)
+        differs += (len(d0), c0) != (len(d1), c1)
+    assert differs > 0  # the change did change the games
