@@ -1,0 +1,354 @@
+"""Scripted strategies: legality in whole games, decisions on hand-built positions,
+and the strategy configuration (presets, TOML tables, errors)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import BRICK, ORE, TOPO, WHEAT, WOOL, Game, H, hex_nodes, path_edges
+
+from catansim.core import layout as L
+from catansim.core.actions_nb import ACT_CITY, ACT_SIZE, ACT_TRADE_BANK, ACT_TRADE_PLAYER
+from catansim.core.engine_nb import play_batch_nb
+from catansim.core.policy_nb import (
+    accept_trade_nb,
+    choose_action_nb,
+    choose_discard_nb,
+    choose_monopoly_nb,
+    choose_robber_hex_nb,
+    choose_setup_road_nb,
+    choose_setup_settlement_nb,
+    choose_victim_nb,
+)
+from catansim.core.rules_nb import node_pips_nb
+from catansim.core.strategies_nb import PARAM_FIELDS
+from catansim.errors import CatansimError
+from catansim.rules import Rules
+from catansim.sim import GameSettings, batch_seeds, play_batch
+from catansim.strategies import (
+    ARCHETYPES,
+    PRESETS,
+    load_strategies,
+    make_strategy,
+    resolve,
+    seat_arrays,
+)
+
+SCRIPTED = sorted(ARCHETYPES)
+
+
+def col(name):
+    return L.STATE_OFFSETS[name] - L.S_COUNTERS
+
+
+def checked_batch(names, n_players, n_games, seed):
+    """Play a batch with the in-kernel invariant checker on (rules check=1)."""
+    settings = GameSettings(n_players=n_players, strategies=tuple(names))
+    n, code, board, openings, topo, _, strat, params = settings.kernel_args()
+    rules = Rules().to_array(check=True)
+    seeds = batch_seeds(seed, n_games)
+    counters = np.zeros((n_games, L.N_COUNTERS), dtype=np.int32)
+    boards = np.zeros((n_games, L.BOARD_SIZE), dtype=np.int32)
+    play_batch_nb(seeds, n, code, board, openings, topo, rules, strat, params, counters, boards)
+    return counters
+
+
+@pytest.mark.parametrize("n_players", [3, 4])
+@pytest.mark.parametrize("name", SCRIPTED)
+def test_every_strategy_only_takes_legal_actions(name, n_players):
+    others = [s for s in SCRIPTED + ["random"] if s != name]
+    games = 0
+    for rot in range(n_players):
+        # The strategy in every seat, against a changing mix of the others.
+        seats = [others[(rot + i) % len(others)] for i in range(n_players)]
+        seats[rot] = name
+        c = checked_batch(seats, n_players, 150, seed=97 + rot)
+        games += len(c)
+        assert c[:, col("c_illegal")].sum() == 0
+        assert c[:, col("c_violations")].sum() == 0
+        assert (c[:, col("c_end_reason")] == L.END_WIN).mean() > 0.99
+    assert games == 150 * n_players
+
+
+def test_all_scripted_table_is_legal_and_trades():
+    c = checked_batch(["default", "city", "army", "trader"], 4, 300, seed=5)
+    assert c[:, col("c_illegal")].sum() == 0
+    assert c[:, col("c_violations")].sum() == 0
+    trades = c[:, col("c_trades_player") : col("c_trades_player") + 4].sum() / 2
+    assert trades / len(c) > 1.0  # scripted players trade with each other
+
+
+def test_builder_beats_three_random_players():
+    res = play_batch(batch_seeds(11, 300), GameSettings(strategies=("builder", "random",
+                                                                     "random", "random")))
+    wins = (res.counters[:, col("c_winner")] == 0).mean()
+    assert wins > 0.8
+
+
+# --- hand-built positions ----------------------------------------------------------------
+
+
+def prm(name="default", **over):
+    return make_strategy("t", {"base": name, **over}).params if over else resolve(name).params
+
+
+def sid():
+    return resolve("default").sid
+
+
+def test_setup_picks_the_best_pips_node():
+    g = Game()
+    pips_only = prm(pips_weight=1.0, diversity_weight=0, scarcity_weight=0, harbor_weight=0,
+                    complement_weight=0)
+    legal = np.ones(54, dtype=np.uint8)
+    pips = np.array([node_pips_nb(g.s, TOPO, n) for n in range(54)])
+    n = choose_setup_settlement_nb(sid(), pips_only, g.s, TOPO, g.rules, g.rng, 0, legal)
+    assert pips[n] == pips.max()
+    legal[pips == pips.max()] = 0
+    n2 = choose_setup_settlement_nb(sid(), pips_only, g.s, TOPO, g.rules, g.rng, 0, legal)
+    assert pips[n2] == pips[legal == 1].max()
+
+
+def test_second_settlement_weighs_what_the_first_lacks():
+    g = Game()
+    # Only the complement term: a node with resources the first settlement lacks wins.
+    only_new = prm(pips_weight=0.01, diversity_weight=0, scarcity_weight=0, harbor_weight=0,
+                   complement_weight=5.0)
+    first = int(np.argmax([node_pips_nb(g.s, TOPO, n) for n in range(54)]))
+    g.settle(0, first)
+    have = {int(g.s[L.S_HEX_TERRAIN + h]) for h in TOPO_NODE_HEXES(first)}
+    legal = np.array([1 if _free(g, n) else 0 for n in range(54)], dtype=np.uint8)
+    n = choose_setup_settlement_nb(sid(), only_new, g.s, TOPO, g.rules, g.rng, 0, legal)
+    new = {int(g.s[L.S_HEX_TERRAIN + h]) for h in TOPO_NODE_HEXES(n)} - have - {5}
+    assert len(new) == 3
+
+
+def TOPO_NODE_HEXES(n):
+    from catansim.topology import NODE_HEXES
+
+    return [int(h) for h in NODE_HEXES[n] if h >= 0]
+
+
+def _free(g, n):
+    from catansim.core.rules_nb import distance_ok_nb
+
+    return distance_ok_nb(g.s, TOPO, n)
+
+
+def test_setup_road_points_at_the_best_next_spot():
+    g = Game()
+    p = prm()
+    node = hex_nodes(H(0, 0))[0]  # a corner of the desert: three ways out
+    g.settle(0, node)
+    legal = np.zeros(72, dtype=np.uint8)
+    from catansim.topology import EDGE_NODES
+
+    for e, (a, b) in enumerate(EDGE_NODES.tolist()):
+        legal[e] = node in (a, b)
+    e = choose_setup_road_nb(sid(), p, g.s, TOPO, g.rules, g.rng, 0, node, legal)
+    assert legal[e]
+    from catansim.core.strategies_nb import SCRATCH, node_score_nb, production_nb, scarcity_nb
+    from catansim.topology import NODE_NEIGHBOURS
+
+    x = np.zeros(SCRATCH)
+    scarcity_nb(g.s, p, x)
+    production_nb(g.s, TOPO, 0, x)
+
+    def reach(edge):
+        a, b = EDGE_NODES[edge]
+        m = b if a == node else a
+        return max((node_score_nb(g.s, TOPO, p, 0, int(m2), x, False)
+                    for m2 in NODE_NEIGHBOURS[m] if m2 >= 0 and m2 != node and _free(g, m2)),
+                   default=0.0)
+
+    assert reach(e) == max(reach(f) for f in np.flatnonzero(legal))
+
+
+def test_completes_a_city_with_a_two_to_one_harbor_trade():
+    g = Game()
+    harbor_nodes = np.flatnonzero(g["node_harbor"] == BRICK)
+    node = int(harbor_nodes[0])
+    g.settle(0, node)
+    assert g["harbors"][6 * 0 + BRICK] == 1
+    g.set_hand(0, [0, 2, 0, 2, 2])  # 2 brick, 2 wheat, 2 ore: one ore short of a city
+    act = np.zeros(ACT_SIZE, dtype=np.int32)
+    cand = np.zeros(512, dtype=np.int32)
+    choose_action_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 0, act, cand)
+    assert (act[0], act[1], act[2]) == (ACT_TRADE_BANK, BRICK, ORE)
+    g.apply(act)
+    choose_action_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 0, act, cand)
+    assert (act[0], act[1]) == (ACT_CITY, node)
+
+
+def test_robber_goes_on_the_leaders_best_hex_and_robs_the_leader():
+    g = Game()
+    leader, second = 1, 2
+    g.settle(leader, hex_nodes(H(2, 0))[3], city=True)  # mountains 8 and pasture 5
+    g.settle(leader, hex_nodes(H(-1, 1))[0])  # mountains 3
+    g.settle(second, hex_nodes(H(-1, -1))[0])  # fields 12
+    g.settle(0, hex_nodes(H(-2, 0))[0])
+    g.set_hand(leader, [1, 1, 0, 0, 0])
+    g.set_hand(second, [3, 0, 0, 0, 0])
+    mask = np.ones(19, dtype=np.uint8)
+    mask[g.s[L.S_ROBBER]] = 0
+    assert choose_robber_hex_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 0, mask) == H(2, 0)
+    victims = np.array([second, leader, 0, 0], dtype=np.int32)
+    assert choose_victim_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 0, H(2, 0), victims,
+                            2) == leader
+    # With its own settlement on that hex, it takes the leader's next best hex instead.
+    g.settle(0, hex_nodes(H(2, 0))[0])
+    assert choose_robber_hex_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 0, mask) == H(1, 1)
+
+
+def test_robber_never_blocks_its_owner_when_avoidable():
+    g = Game()
+    g.settle(0, hex_nodes(H(0, 0))[0])
+    g.settle(0, hex_nodes(H(1, 1))[3])
+    g.settle(1, hex_nodes(H(0, -1))[0], city=True)
+    mask = np.ones(19, dtype=np.uint8)
+    mask[g.s[L.S_ROBBER]] = 0
+    own = {h for h in range(19) if any(g.s[L.S_NODE_OWNER + n] == 0 for n in hex_nodes(h))}
+    for policy in (0, 1, 2):
+        for seed in range(8):
+            g.rng[:] = seed
+            h = choose_robber_hex_nb(sid(), prm(robber_policy=policy), g.s, TOPO, g.rules,
+                                     g.rng, 0, mask)
+            assert mask[h] and h not in own
+
+
+def test_discards_keep_the_cards_of_a_city():
+    g = Game()
+    g.settle(0, hex_nodes(H(1, 0))[0])
+    g.set_hand(0, [4, 1, 0, 2, 3])  # 10 cards: discard 5
+    out = np.zeros(5, dtype=np.int32)
+    choose_discard_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 0, 5, out)
+    assert out.sum() == 5
+    assert out[WHEAT] == 0 and out[ORE] == 0
+    assert list(out) == [4, 1, 0, 0, 0]
+
+
+def test_monopoly_names_what_opponents_hold_most_of():
+    g = Game()
+    g.set_hand(0, [0, 0, 0, 0, 3])
+    g.set_hand(1, [1, 0, 2, 0, 1])
+    g.set_hand(2, [0, 2, 2, 0, 1])
+    g.set_hand(3, [1, 0, 1, 3, 0])
+    assert choose_monopoly_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 0) == WOOL
+
+
+def _trade_position():
+    g = Game()
+    # Seat 1 can reach a settlement spot and lacks only wool for it.
+    start = hex_nodes(H(-1, 0))[0]
+    g.settle(1, start)
+    from catansim.topology import NODE_NEIGHBOURS
+
+    a = int(NODE_NEIGHBOURS[start][0])
+    b = next(int(m) for m in NODE_NEIGHBOURS[a] if m >= 0 and m != start)
+    g.road(1, *path_edges([start, a, b]))
+    g.set_hand(1, [1, 1, 0, 1, 2])
+    return g
+
+
+def test_partner_accepts_a_trade_that_completes_its_build():
+    g = _trade_position()
+    give_wool_get_ore = Game.action(ACT_TRADE_PLAYER, 1, give=[0, 0, 1, 0, 0],
+                                    get=[0, 0, 0, 0, 1])
+    assert accept_trade_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 1, 0, give_wool_get_ore)
+    # Taking the wood it needs for the settlement does not help it.
+    give_wool_get_wood = Game.action(ACT_TRADE_PLAYER, 1, give=[0, 0, 1, 0, 0], get=[1, 0, 0, 0, 0])
+    assert not accept_trade_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 1, 0,
+                               give_wool_get_wood)
+    # Nobody trades with a player close to winning.
+    near_win = prm(accept_vp_limit=2)
+    g.settle(0, hex_nodes(H(1, 1))[0])
+    g.settle(0, hex_nodes(H(2, -2))[0])
+    assert not accept_trade_nb(sid(), near_win, g.s, TOPO, g.rules, g.rng, 1, 0,
+                               give_wool_get_ore)
+
+
+def test_offers_surplus_for_the_missing_card():
+    g = _trade_position()
+    node = hex_nodes(H(1, 0))[0]
+    g.settle(0, node)
+    g.set_hand(0, [0, 0, 2, 2, 2])  # city lacks one ore; wool is spare
+    act = np.zeros(ACT_SIZE, dtype=np.int32)
+    cand = np.zeros(512, dtype=np.int32)
+    p = prm(dev_weight=0.0)
+    choose_action_nb(sid(), p, g.s, TOPO, g.rules, g.rng, 0, act, cand)
+    assert act[0] == ACT_TRADE_PLAYER and act[1] == 1
+    assert list(act[2:7]) == [0, 0, 1, 0, 0] and list(act[7:12]) == [0, 0, 0, 0, 1]
+
+
+# --- configuration -------------------------------------------------------------------------
+
+
+def test_presets_cover_the_archetypes_and_rows_are_in_range():
+    for name in ("random", "builder", "expander", "city", "army", "trader", "default"):
+        assert name in PRESETS
+    for name in SCRIPTED:
+        row = PRESETS[name].params
+        for i, (field, lo, hi, _) in enumerate(PARAM_FIELDS):
+            assert lo <= row[i] <= hi, (name, field)
+    strat, params = seat_arrays(["random", "city", "army"])
+    assert strat[0] == 0 and strat[1] == strat[2] != 0
+    assert not np.array_equal(params[1], params[2])
+
+
+def test_load_strategies_from_toml(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text(
+        '[strategies.my_city]\nbase = "city"\ndev_weight = 1.5\nrobber_policy = "production"\n'
+        '[strategies.my_city2]\nbase = "my_city"\noffers = 0\n'
+    )
+    try:
+        assert load_strategies(path) == ["my_city", "my_city2"]
+        row = resolve("my_city").params
+        d = resolve("my_city").param_dict()
+        assert d["dev_weight"] == 1.5 and d["robber_policy"] == 1.0
+        assert d["city_weight"] == PRESETS["city"].param_dict()["city_weight"]
+        assert resolve("my_city2").param_dict()["offers"] == 0
+        assert resolve("my_city2").param_dict()["dev_weight"] == 1.5
+        assert row.shape == PRESETS["city"].params.shape
+        res = play_batch(batch_seeds(1, 20), GameSettings(strategies=("my_city2", "my_city",
+                                                                       "random", "random")))
+        assert (res.counters[:, col("c_illegal")] == 0).all()
+    finally:
+        PRESETS.pop("my_city", None)
+        PRESETS.pop("my_city2", None)
+
+
+@pytest.mark.parametrize(
+    ("tables", "message"),
+    [
+        ({"x": {"base": "nope"}}, "strategies.x.base: unknown preset 'nope'; allowed: army,"),
+        ({"x": {"base": "random"}}, "strategies.x.base: unknown preset 'random'"),
+        ({"x": {"dev_wieght": 1}}, "strategies.x.dev_wieght: unknown parameter; allowed: base,"),
+        ({"x": {"dev_weight": 9}}, "strategies.x.dev_weight: 9 is out of range; allowed: 0..5"),
+        ({"x": {"dev_weight": -1}}, "strategies.x.dev_weight: -1 is out of range"),
+        ({"x": {"dev_weight": "lots"}}, "strategies.x.dev_weight: 'lots' is not a number"),
+        ({"x": {"robber_policy": "everyone"}},
+         "strategies.x.robber_policy: 'everyone' is not a number; allowed: 0..2 or one of "
+         "leader, production, random"),
+        ({"x": {"accept": True}}, "strategies.x.accept: True is not a number"),
+        ({"builder": {"base": "city"}}, "strategies.builder: redefines a built-in preset"),
+        ({"x": 3}, "strategies.x: expected a table of parameters"),
+    ],
+)
+def test_config_errors_name_the_field_and_allowed_values(tables, message):
+    with pytest.raises(CatansimError) as err:
+        load_strategies({"strategies": tables})
+    assert str(err.value).startswith(message)
+    assert "\n" not in str(err.value)
+    assert "x" not in PRESETS
+
+
+def test_config_file_errors(tmp_path):
+    with pytest.raises(CatansimError, match="file not found"):
+        load_strategies(tmp_path / "missing.toml")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[strategies.x\n")
+    with pytest.raises(CatansimError, match="invalid TOML"):
+        load_strategies(bad)
+    with pytest.raises(CatansimError, match="strategy 'nobody': unknown; allowed:"):
+        resolve("nobody")
