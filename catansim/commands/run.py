@@ -18,7 +18,9 @@ import click
 @click.option("--batch-size", type=int, default=None,
               help="Games per Parquet part (overrides the file).")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
-def command(experiment, games, seed, scheduler, threads, out, batch_size, no_progress):
+@click.option("--summary/--no-summary", default=True, show_default=True,
+              help="Print win rates and game length per variant after the run.")
+def command(experiment, games, seed, scheduler, threads, out, batch_size, no_progress, summary):
     """Run EXPERIMENT (a TOML file, see docs/experiments.md) into results/NAME/.
 
     Rerunning the same command resumes: complete parts are kept, the rest is played.
@@ -34,3 +36,32 @@ def command(experiment, games, seed, scheduler, threads, out, batch_size, no_pro
     click.echo(f"{report.root}: {report.parts_written} parts written{skipped} "
                f"({report.parts_total} in all); {report.games_written} games in "
                f"{report.seconds:.1f} s ({rate:,.0f} games/s)")
+    if summary:
+        _print_summary(report.root, exp)
+
+
+SUMMARY_LIMIT = 5_000_000  # games per variant; above this, load the dataset yourself
+
+
+def _print_summary(root, exp) -> None:
+    from ..results import summarize
+    from ..runner import load
+
+    if exp.games > SUMMARY_LIMIT:
+        click.echo(f"(no summary above {SUMMARY_LIMIT:,} games; use catansim.load('{root}'))")
+        return
+    fmt = {"win_rate": "{:.3f}".format, "ci_low": "{:.3f}".format, "ci_high": "{:.3f}".format}
+    games, players = load(root, columns={
+        "games": ["variant", "game", "turns", "end_reason"],
+        "players": ["variant", "game", "seat", "strategy", "won", "vp", "vp_settlements",
+                    "vp_cities", "vp_longest", "vp_army", "vp_cards"]})
+    for variant in exp.variant_names:
+        g = games[games.variant == variant]
+        p = players[players.variant == variant]
+        if not len(g):
+            continue
+        t = summarize(g, p)
+        length = t["length"].iloc[0]
+        click.echo(f"\n[{variant}] {len(g):,} games; turns: mean {length['mean']:.1f}, "
+                   f"median {length['median']:.0f}; win rate by strategy "
+                   f"(95% Wilson CI):\n{t['by_strategy'].to_string(formatters=fmt)}")
