@@ -125,10 +125,20 @@ ARCHETYPES: dict[str, dict[str, float]] = {
         bank_trade=2.0,
         offers=5.0,
     ),
+    # Tuned by hill-climbing against three copies of each other archetype.
     "default": dict(
+        pips_weight=1.0,
+        diversity_weight=1.15,
+        scarcity_weight=0.45,
+        harbor_weight=0.55,
+        complement_weight=2.1,
+        wool_target=0.9,
+        wheat_target=1.25,
+        ore_target=1.15,
+        reach_weight=0.6,
+        route_weight=0.25,
         dev_weight=0.5,
-        bank_trade=1.0,
-        army_weight=0.5,
+        army_weight=0.35,
     ),
 }
 
