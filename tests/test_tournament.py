@@ -1,0 +1,111 @@
+"""Tournaments: seat rotation on shared deals, the tables, cross-play and the command."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from catansim.cli import cli
+from catansim.errors import CatansimError
+from catansim.sim import batch_seeds
+from catansim.tournament import cross_play, seat_rotations, tournament, wilson_ci
+
+
+@pytest.mark.parametrize("n_players", [3, 4])
+def test_seat_rotations_put_every_strategy_in_every_seat_once(n_players):
+    names = ["builder", "city", "army", "expander"][:n_players]
+    rots = seat_rotations(names, n_players)
+    assert len(rots) == n_players
+    for seat in range(n_players):
+        assert sorted(r[seat] for r in rots) == sorted(names)
+    for r in rots:
+        assert sorted(r) == sorted(names)
+
+
+def test_seat_rotations_need_one_name_per_seat():
+    with pytest.raises(CatansimError, match="3 names for 4 players; allowed: exactly 4"):
+        seat_rotations(["a", "b", "c"], 4)
+
+
+def test_tournament_rotates_seats_on_the_same_deals():
+    res = tournament(["builder", "city", "army", "random"], 30, 4, seed=8)
+    g = res.games
+    # 30 games round up to 8 deals x 4 rotations.
+    assert g.groupby(["seating", "deal"]).ngroups == 32
+    counts = g.groupby(["strategy", "seat"], observed=True).size()
+    assert (counts == 8).all() and len(counts) == 16
+    # Every rotation of a deal plays the same seed, and deal d uses the run's d-th seed.
+    seeds = g.groupby("deal")["seed"].agg(["nunique", "first"])
+    assert (seeds["nunique"] == 1).all()
+    assert np.array_equal(seeds["first"].to_numpy(), batch_seeds(8, 8))
+    # The same deal with the same seating is the same game whatever else is played.
+    again = tournament(["builder", "city", "army", "random"], 8, 4, seed=8).games
+    a = g[g["deal"] < 2].sort_values(["seating", "deal", "seat"])["vp"].to_numpy()
+    b = again[again["deal"] < 2].sort_values(["seating", "deal", "seat"])["vp"].to_numpy()
+    assert np.array_equal(a, b)
+
+
+def test_tournament_summary_counts_every_win_once():
+    res = tournament(["default", "random", "random", "trader"], 40, 4, seed=1)
+    summary = res.summary()
+    n_games = res.games.groupby(["seating", "deal"]).ngroups
+    no_winner = res.games.groupby(["seating", "deal"])["won"].sum().eq(0).sum()
+    assert summary["wins"].sum() + no_winner == n_games
+    assert set(summary.index) == {"default", "random", "trader"}
+    assert summary.loc["random", "games"] == 2 * n_games
+    assert ((summary["ci_low"] <= summary["win_rate"])
+            & (summary["win_rate"] <= summary["ci_high"])).all()
+    assert [c for c in summary.columns if c.startswith("seat_")] == [
+        "seat_0", "seat_1", "seat_2", "seat_3"]
+    assert summary.loc["default", "win_rate"] > summary.loc["random", "win_rate"]
+    stats = res.game_stats()
+    assert stats["games"] == n_games and stats["mean_turns"] > 0
+
+
+def test_wilson_interval_matches_scipy():
+    from scipy.stats import binomtest
+
+    lo, hi = wilson_ci([7, 0], [20, 0])
+    ci = binomtest(7, 20).proportion_ci(0.95, method="wilson")
+    assert (lo[0], hi[0]) == (ci.low, ci.high)
+    assert np.isnan(lo[1]) and np.isnan(hi[1])
+
+
+def test_cross_play_puts_the_single_strategy_in_every_seat():
+    res = cross_play(["builder", "random"], 8, 4, seed=2)
+    tab = res.table()
+    single = tab[tab["seat"] != "all"]
+    assert set(single["strategy"]) == {"builder", "random"}
+    assert (single["games"] == 2).all() and len(single) == 8
+    m = res.matrix()
+    assert m.loc["builder", "random"] > m.loc["random", "builder"]
+    assert np.isnan(m.loc["builder"].get("builder", np.nan))
+    assert res.counters().loc["builder", "beats"] == "random"
+
+
+def test_tournament_command_prints_the_table():
+    out = CliRunner().invoke(
+        cli, ["tournament", "--strategies", "builder,city,army", "--players", "3",
+              "--games", "6", "--quiet", "--threads", "1"])
+    assert out.exit_code == 0, out.output
+    assert "win_rate" in out.output and "ci_low" in out.output and "seat_2" in out.output
+    assert "builder" in out.output and "6 games" in out.output
+
+
+def test_tournament_command_matrix_and_config(tmp_path):
+    cfg = tmp_path / "s.toml"
+    cfg.write_text('[strategies.slow_city]\nbase = "city"\ndev_weight = 0.1\n')
+    out = CliRunner().invoke(
+        cli, ["tournament", "--strategies", "slow_city,builder", "--matrix", "--games", "4",
+              "--config", str(cfg), "--quiet"])
+    assert out.exit_code == 0, out.output
+    assert "Cross-play" in out.output and "slow_city" in out.output
+    assert "Dominates all others from every seat" in out.output
+
+
+def test_tournament_command_rejects_unknown_names():
+    out = CliRunner().invoke(cli, ["tournament", "--strategies", "builder,nobody,city,army",
+                                   "--games", "4"])
+    assert isinstance(out.exception, CatansimError)
+    assert "unknown strategy 'nobody'" in str(out.exception)
