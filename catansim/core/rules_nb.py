@@ -358,55 +358,82 @@ def route_length_nb(s, topo, p):
     """Length of p's longest route: the longest trail of p's roads, each road used once,
     never passing through a node with an opponent's building (it may end there).
 
-    Depth-first search from every node touching p's roads, with an explicit stack
-    (at most 15 roads deep).
+    Depth-first search with an explicit stack (at most 15 roads deep). A longest trail
+    can always be taken to start at a node where p has an odd number of roads or an
+    opponent has a building (a trail starting at any other node could be extended
+    backwards, or is closed and can start anywhere on it), so only those nodes start a
+    search, plus one node of any ring that no search reached.
     """
-    used = np.zeros(N_EDGES, dtype=np.uint8)
-    started = np.zeros(N_NODES, dtype=np.uint8)
-    st_node = np.empty(ROADS_PER_PLAYER + 1, dtype=np.int64)
-    st_k = np.empty(ROADS_PER_PLAYER + 1, dtype=np.int64)
-    st_edge = np.empty(ROADS_PER_PLAYER + 1, dtype=np.int64)
+    st = np.empty(3 * (ROADS_PER_PLAYER + 1), dtype=np.int64)  # node, next k, edge
+    marks = np.zeros(2 * N_EDGES, dtype=np.uint8)  # [used now | ever used]
     best = 0
-    for e0 in range(N_EDGES):
-        if s[S_EDGE_OWNER + e0] != p:
-            continue
-        for j in range(2):
-            start = topo[T_EDGE_NODES + 2 * e0 + j]
-            if started[start]:
+    for rnd in range(2):
+        for e0 in range(N_EDGES):
+            if s[S_EDGE_OWNER + e0] != p:
                 continue
-            started[start] = 1
-            depth = 0
-            st_node[0] = start
-            st_k[0] = 0
-            st_edge[0] = -1
-            while depth >= 0:
-                node = st_node[depth]
-                owner = s[S_NODE_OWNER + node]
-                # The trail may start at, but not pass through, an opponent's building.
-                blocked = depth > 0 and owner >= 0 and owner != p
-                advanced = False
-                if not blocked:
-                    k = st_k[depth]
-                    while k < 3:
-                        e = topo[T_NODE_EDGES + 3 * node + k]
-                        k += 1
-                        if e >= 0 and used[e] == 0 and s[S_EDGE_OWNER + e] == p:
-                            st_k[depth] = k
-                            used[e] = 1
-                            depth += 1
-                            st_node[depth] = topo[T_NODE_NEIGHBOURS + 3 * node + k - 1]
-                            st_k[depth] = 0
-                            st_edge[depth] = e
-                            if depth > best:
-                                best = depth
-                            advanced = True
-                            break
-                    if not advanced:
-                        st_k[depth] = k
-                if not advanced:
-                    if st_edge[depth] >= 0:
-                        used[st_edge[depth]] = 0
-                    depth -= 1
+            if rnd == 1 and marks[N_EDGES + e0]:
+                continue
+            for j in range(2):
+                start = topo[T_EDGE_NODES + 2 * e0 + j]
+                if rnd == 0 and not _trail_end_nb(s, topo, p, start):
+                    continue
+                length = _longest_from_nb(s, topo, p, start, st, marks)
+                if length > best:
+                    best = length
+                if rnd == 1:
+                    break
+    return best
+
+
+@nb.njit(cache=True)
+def _trail_end_nb(s, topo, p, n):
+    owner = s[S_NODE_OWNER + n]
+    if owner >= 0 and owner != p:
+        return True
+    degree = 0
+    for k in range(3):
+        e = topo[T_NODE_EDGES + 3 * n + k]
+        if e >= 0 and s[S_EDGE_OWNER + e] == p:
+            degree += 1
+    return degree % 2 == 1
+
+
+@nb.njit(cache=True)
+def _longest_from_nb(s, topo, p, start, st, marks):
+    # Longest trail of p's roads from ``start``; marks[e] = in use, marks[72 + e] = seen.
+    best = 0
+    depth = 0
+    st[0] = start
+    st[1] = 0
+    st[2] = -1
+    while depth >= 0:
+        base = 3 * depth
+        node = st[base]
+        owner = s[S_NODE_OWNER + node]
+        advanced = False
+        # The trail may start at, but not pass through, an opponent's building.
+        if depth == 0 or owner < 0 or owner == p:
+            k = st[base + 1]
+            while k < 3:
+                e = topo[T_NODE_EDGES + 3 * node + k]
+                k += 1
+                if e >= 0 and marks[e] == 0 and s[S_EDGE_OWNER + e] == p:
+                    st[base + 1] = k
+                    marks[e] = 1
+                    marks[N_EDGES + e] = 1
+                    depth += 1
+                    st[base + 3] = topo[T_NODE_NEIGHBOURS + 3 * node + k - 1]
+                    st[base + 4] = 0
+                    st[base + 5] = e
+                    if depth > best:
+                        best = depth
+                    advanced = True
+                    break
+        if not advanced:
+            e = st[base + 2]
+            if e >= 0:
+                marks[e] = 0
+            depth -= 1
     return best
 
 
