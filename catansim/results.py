@@ -406,6 +406,18 @@ def summarize(games: pd.DataFrame, players: pd.DataFrame) -> dict[str, pd.DataFr
     }
 
 
+def format_summary(tables: dict[str, pd.DataFrame]) -> str:
+    """The ``summarize`` tables as text: win rates by strategy and seat, length, VP sources."""
+    fmt = {"win_rate": "{:.3f}".format, "ci_low": "{:.3f}".format, "ci_high": "{:.3f}".format}
+    parts = [
+        f"Win rate by strategy (95% CI, Wilson)\n{tables['by_strategy'].to_string(formatters=fmt)}",
+        f"Win rate by seat (95% CI, Wilson)\n{tables['by_seat'].to_string(formatters=fmt)}",
+        f"Game length (turns)\n{tables['length'].to_string()}",
+        f"VP sources (mean per seat)\n{tables['vp_sources'].to_string()}",
+    ]
+    return "\n\n".join(parts)
+
+
 def state_fields_frame() -> pd.DataFrame:
     """The engine's state layout (``core.layout.STATE_FIELDS``) as a table."""
     return pd.DataFrame(

@@ -44,13 +44,12 @@ SUMMARY_LIMIT = 5_000_000  # games per variant; above this, load the dataset you
 
 
 def _print_summary(root, exp) -> None:
-    from ..results import summarize
+    from ..results import format_summary, summarize
     from ..runner import load
 
     if exp.games > SUMMARY_LIMIT:
         click.echo(f"(no summary above {SUMMARY_LIMIT:,} games; use catansim.load('{root}'))")
         return
-    fmt = {"win_rate": "{:.3f}".format, "ci_low": "{:.3f}".format, "ci_high": "{:.3f}".format}
     games, players = load(root, columns={
         "games": ["variant", "game", "turns", "end_reason"],
         "players": ["variant", "game", "seat", "strategy", "won", "vp", "vp_settlements",
@@ -60,8 +59,4 @@ def _print_summary(root, exp) -> None:
         p = players[players.variant == variant]
         if not len(g):
             continue
-        t = summarize(g, p)
-        length = t["length"].iloc[0]
-        click.echo(f"\n[{variant}] {len(g):,} games; turns: mean {length['mean']:.1f}, "
-                   f"median {length['median']:.0f}; win rate by strategy "
-                   f"(95% Wilson CI):\n{t['by_strategy'].to_string(formatters=fmt)}")
+        click.echo(f"\n[{variant}] {len(g):,} games\n{format_summary(summarize(g, p))}")

@@ -29,7 +29,7 @@ def command(games, players, strategies, layout, board, rule_items, rotate, seed,
     import pandas as pd
 
     from ..experiment import parse_experiment
-    from ..results import summarize
+    from ..results import format_summary, summarize
     from ..rules import Rules
     from ..runner import compute_task, plan
 
@@ -56,9 +56,4 @@ def command(games, players, strategies, layout, board, rule_items, rotate, seed,
     click.echo(f"{games} games, {players} players ({names}), layout "
                f"{exp.layout if exp.board is None else exp.board_spec}, seed {seed}"
                + (", seats rotated" if rotate else ""))
-    fmt = {"win_rate": "{:.3f}".format, "ci_low": "{:.3f}".format, "ci_high": "{:.3f}".format}
-    for title, key in (("Win rate by strategy (95% CI, Wilson)", "by_strategy"),
-                       ("Win rate by seat (95% CI, Wilson)", "by_seat")):
-        click.echo(f"\n{title}\n{tables[key].to_string(formatters=fmt)}")
-    click.echo(f"\nGame length (turns)\n{tables['length'].to_string()}")
-    click.echo(f"\nVP sources (mean per seat)\n{tables['vp_sources'].to_string()}")
+    click.echo("\n" + format_summary(tables))
