@@ -775,7 +775,7 @@ def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, p
     finish_counters_nb(s)
 
 
-@nb.njit(cache=True, parallel=True)
+@nb.njit(cache=True, parallel=True, nogil=True)
 def play_batch_nb(
     seeds, n_players, layout, board, openings, topo, rules, strat, params, counters_out, boards_out
 ):
