@@ -57,6 +57,13 @@ class DevCardT(NamedTuple):
 
 
 DevCard = DevCardT()
+# Plain ints for the kernels (Numba folds module-level ints to constants).
+KNIGHT = DevCard.knight
+VICTORY_POINT = DevCard.victory_point
+ROAD_BUILDING = DevCard.road_building
+INVENTION = DevCard.invention
+MONOPOLY = DevCard.monopoly
+DESERT = Terrain.desert
 DEV_CARD_NAMES = ("knight", "victory_point", "road_building", "invention", "monopoly")
 DEV_CARD_COUNTS = (14, 5, 2, 2, 2)
 

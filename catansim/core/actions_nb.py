@@ -17,7 +17,7 @@ engine itself accepts any bundles).
 
 import numba as nb
 
-from ..constants import N_EDGES, N_NODES
+from ..constants import N_EDGES, N_NODES, VICTORY_POINT
 from .layout import (
     R_MAX_OFFERS,
     S_BANK,
@@ -52,8 +52,6 @@ ACT_TRADE_PLAYER = 7
 ACT_SIZE = 12
 MAX_LEGAL = 512  # > 1 + 72 + 54 + 54 + 1 + 4 + 20 + 60
 
-KNIGHT = 0
-VICTORY_POINT = 1
 
 
 @nb.njit(cache=True)

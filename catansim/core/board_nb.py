@@ -19,18 +19,17 @@ numbers touch, then harbor shuffle.
 import numba as nb
 
 from ..constants import (
+    DESERT,
     HARBOR_KINDS_STANDARD,
     N_HARBORS,
     N_HEXES,
     NUMBER_DISCS_AR,
     TERRAIN_COUNTS,
-    Terrain,
 )
 from ..topology import T_HEX_NEIGHBOURS, T_SPIRALS
 from .layout import B_HARBOR, B_NUMBER, B_TERRAIN, LAYOUT_RANDOM_NUMBERS, LAYOUT_VARIABLE
 from .rng_nb import STREAM_BOARD, randint_nb, shuffle_nb
 
-DESERT = Terrain.desert
 N_CORNERS = 6
 N_DISCS = 18
 

@@ -12,13 +12,19 @@ import numpy as np
 
 from ..constants import (
     CITIES_PER_PLAYER,
+    DEV_CARD_COUNTS,
+    INVENTION,
+    KNIGHT,
     MAX_PLAYERS,
+    MONOPOLY,
     N_DEV_CARDS,
     N_EDGES,
     N_HEXES,
     N_NODES,
+    ROAD_BUILDING,
     ROADS_PER_PLAYER,
     SETTLEMENTS_PER_PLAYER,
+    VICTORY_POINT,
 )
 from ..topology import T_NODE_HEXES, T_NODE_NEIGHBOURS
 from .actions_nb import (
@@ -160,13 +166,6 @@ from .rules_nb import (
     vp_nb,
 )
 
-KNIGHT = 0
-VICTORY_POINT = 1
-ROAD_BUILDING = 2
-INVENTION = 3
-MONOPOLY = 4
-DEV_COUNTS = (14, 5, 2, 2, 2)
-
 
 @nb.njit(cache=True)
 def init_state_nb(s, topo, rules, rng, n_players, board):
@@ -186,7 +185,7 @@ def init_state_nb(s, topo, rules, rng, n_players, board):
         s[S_BANK + r] = rules[R_BANK]
     i = 0
     for card in range(5):
-        for _ in range(DEV_COUNTS[card]):
+        for _ in range(DEV_CARD_COUNTS[card]):
             s[S_DECK + i] = card
             i += 1
     shuffle_nb(rng, STREAM_CHANCE, s[S_DECK : S_DECK + N_DEV_CARDS], N_DEV_CARDS)

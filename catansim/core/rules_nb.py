@@ -13,6 +13,7 @@ import numpy as np
 from ..constants import (
     BONUS_TILE_VP,
     CITIES_PER_PLAYER,
+    DESERT,
     LARGEST_ARMY_MIN,
     LONGEST_ROUTE_MIN,
     N_EDGES,
@@ -20,6 +21,7 @@ from ..constants import (
     N_NODES,
     ROADS_PER_PLAYER,
     SETTLEMENTS_PER_PLAYER,
+    VICTORY_POINT,
 )
 from ..topology import (
     T_EDGE_NODES,
@@ -53,7 +55,6 @@ from .layout import (
     EV_PRODUCTION,
     EV_ROBBER,
     LOG_WIDTH,
-    R_BANK,
     R_ROBBER,
     R_SHORTAGE,
     ROBBER_FRIENDLY,
@@ -86,10 +87,6 @@ from .layout import (
     SHORTAGE_OFF,
     SHORTAGE_OFFICIAL,
 )
-
-VP_CARD = 1  # constants.DevCard.victory_point
-DESERT = 5  # constants.Terrain.desert
-
 
 # --- event log ---------------------------------------------------------------------
 
@@ -177,7 +174,7 @@ def visible_vp_nb(s, p):
 @nb.njit(cache=True)
 def vp_nb(s, p):
     """All victory points, hidden victory point cards included."""
-    return visible_vp_nb(s, p) + s[S_DEV_HAND + 5 * p + VP_CARD]
+    return visible_vp_nb(s, p) + s[S_DEV_HAND + 5 * p + VICTORY_POINT]
 
 
 # --- hands -------------------------------------------------------------------------
@@ -280,17 +277,6 @@ def can_place_city_nb(s, p, n):
 
 
 @nb.njit(cache=True)
-def any_road_spot_nb(s, topo, p):
-    for e in range(N_EDGES):
-        if can_place_road_nb(s, topo, p, e):
-            return True
-    return False
-
-
-# --- placing pieces ----------------------------------------------------------------
-
-
-@nb.njit(cache=True)
 def put_settlement_nb(s, topo, p, n):
     """Place a settlement (no payment, no event) and record any harbor it gives."""
     s[S_NODE_OWNER + n] = p
@@ -324,9 +310,8 @@ def build_settlement_nb(s, topo, log, p, n):
     pay_nb(s, p, 1, 1, 1, 1, 0)
     put_settlement_nb(s, topo, p, n)
     log_event_nb(s, log, EV_BUILD_SETTLEMENT, p, n, 0, 0)
-    t = S_TURN
     if s[C_FIRST_SETTLEMENT + p] < 0:
-        s[C_FIRST_SETTLEMENT + p] = s[t]
+        s[C_FIRST_SETTLEMENT + p] = s[S_TURN]
     cut = False
     for k in range(3):
         e = topo[T_NODE_EDGES + 3 * n + k]
@@ -608,30 +593,23 @@ def robber_hex_mask_nb(s, topo, rules, mask):
         count += mask[h]
     if rules[R_ROBBER] != ROBBER_FRIENDLY:
         return count
-    n = s[S_N_PLAYERS]
-    friendly = 0
-    for h in range(N_HEXES):
-        if mask[h] == 0:
-            continue
-        ok = True
-        for j in range(6):
-            q = s[S_NODE_OWNER + topo[T_HEX_NODES + 6 * h + j]]
-            if q >= 0 and q < n and visible_vp_nb(s, q) <= 2:
-                ok = False
-                break
-        if ok:
-            friendly += 1
-    if friendly == 0:
-        return count
+    # Mark protected hexes 2, then keep them only if every hex is protected.
+    unprotected = 0
     for h in range(N_HEXES):
         if mask[h] == 0:
             continue
         for j in range(6):
             q = s[S_NODE_OWNER + topo[T_HEX_NODES + 6 * h + j]]
             if q >= 0 and visible_vp_nb(s, q) <= 2:
-                mask[h] = 0
+                mask[h] = 2
                 break
-    return friendly
+        if mask[h] == 1:
+            unprotected += 1
+    keep = 1 if unprotected == 0 else 0
+    for h in range(N_HEXES):
+        if mask[h] == 2:
+            mask[h] = keep
+    return count if unprotected == 0 else unprotected
 
 
 @nb.njit(cache=True)
@@ -678,16 +656,6 @@ def move_robber_nb(s, log, p, h, victim, stolen):
         s[C_STOLEN + victim] += 1
         s[C_STEALS + p] += 1
     log_event_nb(s, log, EV_ROBBER, p, h, victim, stolen)
-
-
-@nb.njit(cache=True)
-def robber_is_on_nb(rules):
-    return rules[R_ROBBER] != 1  # ROBBER_OFF
-
-
-@nb.njit(cache=True)
-def bank_size_nb(rules):
-    return rules[R_BANK]
 
 
 @nb.njit(cache=True)

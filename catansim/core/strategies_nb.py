@@ -15,7 +15,7 @@ the few candidate nodes or edges the chosen build needs.
 import numba as nb
 import numpy as np
 
-from ..constants import N_EDGES, N_HEXES, N_NODES
+from ..constants import INVENTION, KNIGHT, MONOPOLY, N_EDGES, N_HEXES, N_NODES, ROAD_BUILDING
 from ..topology import T_EDGE_NODES, T_HEX_NODES, T_NODE_EDGES, T_NODE_HEXES, T_NODE_NEIGHBOURS
 from .actions_nb import (
     ACT_BUY_DEV,
@@ -141,10 +141,6 @@ K_DEV = 3
 N_KINDS = 4
 COSTS = (1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 2, 3, 0, 0, 1, 1, 1)
 
-KNIGHT = 0
-ROAD_BUILDING = 2
-INVENTION = 3
-MONOPOLY = 4
 
 # Scratch layout of one decision (float64[SCRATCH]): see ``_plan_nb``.
 X_SCAR = 0  # [5] scarcity factor ** scarcity_weight
