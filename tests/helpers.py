@@ -266,7 +266,7 @@ class Game:
     def play_dev(self, card, p=None):
         p = self.cur if p is None else p
         play_dev_nb(self.s, TOPO, self.rules, self.rng, self.strat, self.params, self.log, p,
-                    card, self.hex_mask, self.victims, self.bundle, self.edge_mask)
+                    card, self.edge_mask, self.victims, self.bundle)
 
     def seven(self):
         seven_nb(self.s, TOPO, self.rules, self.rng, self.strat, self.params, self.log,

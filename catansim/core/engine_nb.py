@@ -507,10 +507,12 @@ def seven_nb(s, topo, rules, rng, strat, params, log, hex_mask, victims, bundle)
 
 
 @nb.njit(cache=True)
-def play_dev_nb(
-    s, topo, rules, rng, strat, params, log, p, card, hex_mask, victims, bundle, edge_mask
-):
-    """Play a development card (already checked playable) with its effect."""
+def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims, bundle):
+    """Play a development card (already checked playable) with its effect.
+
+    ``mask`` (uint8[72]) is scratch: the robber's hex mask for a knight, the edge
+    mask for Road Building.
+    """
     s[S_DEV_HAND + 5 * p + card] -= 1
     s[S_DEV_PLAYED] = 1
     s[C_DEV_PLAYED + 5 * p + card] += 1
@@ -521,12 +523,12 @@ def play_dev_nb(
         if check_win_nb(s, rules, log):
             return
         if rules[R_ROBBER] != ROBBER_OFF:
-            robber_step_nb(s, topo, rules, rng, strat, params, log, p, hex_mask, victims)
+            robber_step_nb(s, topo, rules, rng, strat, params, log, p, mask[:N_HEXES], victims)
     elif card == ROAD_BUILDING:
         for _ in range(2):
             if s[S_ROADS_LEFT + p] <= 0:
                 break
-            e = choose_free_road_nb(strat[p], params[p], s, topo, rules, rng, p, edge_mask)
+            e = choose_free_road_nb(strat[p], params[p], s, topo, rules, rng, p, mask)
             if e < 0:
                 break
             if e >= N_EDGES or not can_place_road_nb(s, topo, p, e):
@@ -594,21 +596,7 @@ def apply_action_nb(s, topo, rules, rng, strat, params, log, p, act, scratch_u8,
         s[C_DEV_BOUGHT + 5 * p + card] += 1
         log_event_nb(s, log, EV_BUY_DEV, p, card, 0, 0)
     elif kind == ACT_PLAY_DEV:
-        play_dev_nb(
-            s,
-            topo,
-            rules,
-            rng,
-            strat,
-            params,
-            log,
-            p,
-            act[1],
-            scratch_u8[:N_HEXES],
-            victims,
-            bundle,
-            scratch_u8,
-        )
+        play_dev_nb(s, topo, rules, rng, strat, params, log, p, act[1], scratch_u8, victims, bundle)
     elif kind == ACT_TRADE_BANK:
         give = act[1]
         get = act[2]
@@ -661,19 +649,7 @@ def play_turn_nb(
     if card >= 0:
         if can_play_dev_nb(s, p, card):
             play_dev_nb(
-                s,
-                topo,
-                rules,
-                rng,
-                strat,
-                params,
-                log,
-                p,
-                card,
-                scratch_u8[:N_HEXES],
-                victims,
-                bundle,
-                scratch_u8,
+                s, topo, rules, rng, strat, params, log, p, card, scratch_u8, victims, bundle
             )
             if check_win_nb(s, rules, log):
                 return
