@@ -13,6 +13,8 @@ import sys
 import tempfile
 import time
 
+DEFAULT_STRATEGIES = ("default",)
+
 _COMPILE_SNIPPET = """
 import time
 t = time.perf_counter()
@@ -22,17 +24,10 @@ print(time.perf_counter() - t)
 """
 
 
-def default_strategy() -> str:
-    """``default`` if registered, else ``random``."""
-    from .strategies import PRESETS
-
-    return "default" if "default" in PRESETS else "random"
-
-
 def settings(players: int = 4, strategies: tuple[str, ...] | None = None):
     from .sim import GameSettings
 
-    return GameSettings(n_players=players, strategies=tuple(strategies or (default_strategy(),)))
+    return GameSettings(n_players=players, strategies=tuple(strategies or DEFAULT_STRATEGIES))
 
 
 def games_per_second(n_games: int, players: int = 4, strategies=None, n_threads: int | None = None,
@@ -58,7 +53,7 @@ def compile_times(players: int = 4, strategies=None) -> tuple[float, float]:
     process with that cache filled.
     """
     code = _COMPILE_SNIPPET.format(players=players,
-                                   strategies=tuple(strategies or (default_strategy(),)))
+                                   strategies=tuple(strategies or DEFAULT_STRATEGIES))
     out = []
     with tempfile.TemporaryDirectory(prefix="catansim-numba-") as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
@@ -76,7 +71,7 @@ def end_to_end(n_games: int, players: int = 4, strategies=None, batch_size: int 
     from .experiment import parse_experiment
     from .runner import run_experiment
 
-    names = list(strategies or (default_strategy(),))
+    names = list(strategies or DEFAULT_STRATEGIES)
     with tempfile.TemporaryDirectory(prefix="catansim-bench-") as tmp:
         warm = parse_experiment({"name": "warm", "games": 8, "players": players,
                                  "strategies": names, "seed": seed})
@@ -110,7 +105,7 @@ def run(games: int = 20_000, players: int = 4, strategies=None, e2e_games: int |
     """Measure everything; returns a dict of figures (and echoes progress lines)."""
     import numba
 
-    names = tuple(strategies or (default_strategy(),))
+    names = tuple(strategies or DEFAULT_STRATEGIES)
     out: dict = {"machine": machine(), "players": players, "strategies": ",".join(names),
                  "games": games, "cores": numba.config.NUMBA_NUM_THREADS}
     if compile:

@@ -452,7 +452,7 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
         where = f"{path}: strategy_defs" if path is not None else "strategy_defs"
         apply_strategy_defs(strategy_defs, where)
 
-    strategies = _strategies(data.get("strategies", _default_strategy()), "strategies", ctx,
+    strategies = _strategies(data.get("strategies", ["default"]), "strategies", ctx,
                              players)
     rules = _rules(data.get("rules", {}), "rules", ctx)
     openings = _openings(data["openings"], "openings", ctx, players) if "openings" in data \
@@ -498,9 +498,3 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
             key = "rules" if v.name == BASELINE else f"variants.{v.name}"
             ctx.fail(key, str(exc))
     return exp
-
-
-def _default_strategy() -> str:
-    from .strategies import PRESETS
-
-    return "default" if "default" in PRESETS else "random"
