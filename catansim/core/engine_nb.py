@@ -26,7 +26,7 @@ from ..constants import (
     SETTLEMENTS_PER_PLAYER,
     VICTORY_POINT,
 )
-from ..topology import T_NODE_HEXES, T_NODE_NEIGHBOURS
+from ..topology import T_NODE_EDGES, T_NODE_HEXES, T_NODE_NEIGHBOURS
 from .actions_nb import (
     ACT_BUY_DEV,
     ACT_CITY,
@@ -245,6 +245,10 @@ def setup_nb(s, topo, rules, rng, strat, params, openings, log):
     node_mask = np.zeros(N_NODES, dtype=np.uint8)
     edge_mask = np.zeros(N_EDGES, dtype=np.uint8)
     placed = np.zeros(MAX_PLAYERS * 2, dtype=np.uint8)
+    forced = False  # any forced opening: only then may a node or edge be reserved
+    for i in range(MAX_PLAYERS * 2):
+        if openings[2 * i] >= 0 or openings[2 * i + 1] >= 0:
+            forced = True
     for i in range(2 * n):
         rnd = 0 if i < n else 1
         p = i if i < n else 2 * n - 1 - i
@@ -256,7 +260,7 @@ def setup_nb(s, topo, rules, rng, strat, params, openings, log):
                 node_mask[m] = (
                     1
                     if distance_ok_nb(s, topo, m)
-                    and not _reserved_node_nb(topo, openings, placed, m)
+                    and not (forced and _reserved_node_nb(topo, openings, placed, m))
                     else 0
                 )
             node = choose_setup_settlement_nb(
@@ -272,13 +276,14 @@ def setup_nb(s, topo, rules, rng, strat, params, openings, log):
         log_event_nb(s, log, EV_SETUP_SETTLEMENT, p, node, 0, 0)
         edge = openings[OPENING_WIDTH * p + 2 * rnd + 1]
         if edge < 0:
+            # Only the empty edges at ``node`` pass ``setup_road_ok_nb``.
             for e in range(N_EDGES):
-                edge_mask[e] = (
-                    1
-                    if setup_road_ok_nb(s, topo, e, node)
-                    and not _reserved_edge_nb(openings, placed, e)
-                    else 0
-                )
+                edge_mask[e] = 0
+            for k in range(3):
+                e = topo[T_NODE_EDGES + 3 * node + k]
+                if e >= 0 and setup_road_ok_nb(s, topo, e, node):
+                    if not (forced and _reserved_edge_nb(openings, placed, e)):
+                        edge_mask[e] = 1
             edge = choose_setup_road_nb(
                 strat[p], params[p], s, topo, rules, rng, p, node, edge_mask
             )
