@@ -375,7 +375,7 @@ def best_city_nb(s, topo, prm, p):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _own_roads_at_nb(s, topo, p, n, skip):
     c = 0
     for k in range(3):
@@ -385,7 +385,7 @@ def _own_roads_at_nb(s, topo, p, n, skip):
     return c
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _road_value_nb(s, topo, prm, p, x, e, near, far, want_spot):
     # Value of a legal road e joining p's network at ``near`` and reaching ``far``.
     v = 0.0
