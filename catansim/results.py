@@ -203,7 +203,8 @@ def _column(values: np.ndarray, dtype: str):
     return values.astype(dtype, copy=False)
 
 
-def _field(counters: np.ndarray, name: str) -> np.ndarray:
+def counter_field(counters: np.ndarray, name: str) -> np.ndarray:
+    """Columns of counter ``name`` (a ``c_*`` state field) in ``counters[n, N_COUNTERS]``."""
     off = L.STATE_OFFSETS[name] - L.S_COUNTERS
     return counters[:, off : off + L.STATE_LENGTHS[name]]
 
@@ -283,11 +284,11 @@ def games_frame(batch, game_index=None, variant: str = DEFAULT_VARIANT, variants
     for p in range(P):
         name = settings.strategies[p] if p < n_players else None
         cols[f"strategy_{p}"] = pd.Categorical([name] * n, dtype=strat_dtype)
-    end = _field(c, "c_end_reason")[:, 0]
+    end = counter_field(c, "c_end_reason")[:, 0]
     cols["end_reason"] = pd.Categorical.from_codes(
         np.where((end >= 1) & (end <= 2), end - 1, -1), dtype=_names_dtype(END_REASONS))
     for field, names, dtype, _ in _GAME_COUNTERS:
-        block = _field(c, field)
+        block = counter_field(c, field)
         for j, name in enumerate(names):
             cols[name] = _column(block[:, j], dtype)
         if field == "c_winner":
@@ -321,7 +322,7 @@ def players_frame(batch, game_index=None, variant: str = DEFAULT_VARIANT, varian
     seat = np.tile(np.arange(k, dtype=np.int8), n)
     seat_codes = np.array([strat_dtype.categories.get_loc(s) for s in settings.strategies],
                           dtype=np.int64)
-    winner = _field(c, "c_winner")[:, 0]
+    winner = counter_field(c, "c_winner")[:, 0]
     cols: dict[str, object] = {
         "game": np.repeat(gi, k),
         "seed": np.repeat(batch.seeds.astype(np.int64, copy=False), k),
@@ -332,10 +333,28 @@ def players_frame(batch, game_index=None, variant: str = DEFAULT_VARIANT, varian
     }
     for field, names, dtype, _ in _PLAYER_COUNTERS:
         width = len(names)
-        block = _field(c, field).reshape(n, P, width)[:, :k, :].reshape(n * k, width)
+        block = counter_field(c, field).reshape(n, P, width)[:, :k, :].reshape(n * k, width)
         for j, name in enumerate(names):
             cols[name] = _column(block[:, j], dtype)
     return pd.DataFrame(cols)
+
+
+def wilson_ci(wins, games, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval of a win rate (scipy.stats.binomtest), element-wise.
+
+    Groups with no games get NaN bounds.
+    """
+    from scipy.stats import binomtest
+
+    wins = np.atleast_1d(np.asarray(wins, dtype=np.int64))
+    games = np.atleast_1d(np.asarray(games, dtype=np.int64))
+    lo = np.full(wins.shape, np.nan)
+    hi = np.full(wins.shape, np.nan)
+    for i, (k, n) in enumerate(zip(wins, games, strict=True)):
+        if n > 0:
+            ci = binomtest(int(k), int(n)).proportion_ci(confidence, method="wilson")
+            lo[i], hi[i] = ci.low, ci.high
+    return lo, hi
 
 
 def win_rates(players: pd.DataFrame, by: str, confidence: float = 0.95) -> pd.DataFrame:
@@ -356,19 +375,10 @@ def win_rates(players: pd.DataFrame, by: str, confidence: float = 0.95) -> pd.Da
         Index ``by``; columns ``games`` (seat-games), ``wins``, ``win_rate``, ``ci_low``,
         ``ci_high``.
     """
-    from scipy.stats import binomtest
-
     g = players.groupby(by, observed=True)["won"].agg(games="size", wins="sum")
-    lo, hi = [], []
-    for n, k in zip(g["games"].tolist(), g["wins"].tolist(), strict=True):
-        ci = binomtest(int(k), int(n)).proportion_ci(confidence_level=confidence,
-                                                     method="wilson")
-        lo.append(ci.low)
-        hi.append(ci.high)
+    g["ci_low"], g["ci_high"] = wilson_ci(g["wins"], g["games"], confidence)
     g["win_rate"] = g["wins"] / g["games"]
-    g["ci_low"] = lo
-    g["ci_high"] = hi
-    return g
+    return g[["games", "wins", "win_rate", "ci_low", "ci_high"]]
 
 
 VP_SOURCES = ("vp_settlements", "vp_cities", "vp_longest", "vp_army", "vp_cards")

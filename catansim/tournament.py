@@ -17,19 +17,15 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.stats import binomtest
 
 from .core import layout as L
 from .errors import CatansimError
+from .results import counter_field, players_frame, wilson_ci
 from .rules import Rules
 from .sim import GameSettings, batch_seeds, play_batch
 from .strategies import resolve
 
 CHUNK_DEALS = 20_000  # deals per play_batch call (progress-bar granularity)
-
-
-def _col(name: str) -> int:
-    return L.STATE_OFFSETS[name] - L.S_COUNTERS
 
 
 def seat_rotations(names, n_players: int) -> list[tuple[str, ...]]:
@@ -45,19 +41,6 @@ def seat_rotations(names, n_players: int) -> list[tuple[str, ...]]:
         )
     return [tuple(names[(seat + r) % n_players] for seat in range(n_players))
             for r in range(n_players)]
-
-
-def wilson_ci(wins, games, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval of a win rate (scipy.stats.binomtest), element-wise."""
-    wins = np.atleast_1d(np.asarray(wins, dtype=np.int64))
-    games = np.atleast_1d(np.asarray(games, dtype=np.int64))
-    lo = np.full(wins.shape, np.nan)
-    hi = np.full(wins.shape, np.nan)
-    for i, (k, n) in enumerate(zip(wins, games, strict=True)):
-        if n > 0:
-            ci = binomtest(int(k), int(n)).proportion_ci(confidence, method="wilson")
-            lo[i], hi[i] = ci.low, ci.high
-    return lo, hi
 
 
 def play_seatings(
@@ -89,29 +72,25 @@ def play_seatings(
         deals = np.arange(start, start + seeds.size)
         for k, st in enumerate(settings):
             res = play_batch(seeds, st, n_threads=n_threads)
-            c = res.counters
-            winner = c[:, _col("c_winner")]
-            turns = c[:, _col("c_turns")]
-            limit = c[:, _col("c_end_reason")] == L.END_TURN_LIMIT
-            for seat in range(n_players):
-                frames.append(
-                    pd.DataFrame(
-                        {
-                            "group": group,
-                            "deal": deals,
-                            "seed": seeds,
-                            "seating": k,
-                            "seat": seat,
-                            "strategy": st.strategies[seat],
-                            "won": winner == seat,
-                            "vp": c[:, _col("c_vp") + seat],
-                            "turns": turns,
-                            "turn_limit": limit,
-                            "trades_player": c[:, _col("c_trades_player") + seat],
-                            "offers": c[:, _col("c_offers") + seat],
-                        }
-                    )
-                )
+            per_game = {
+                "turns": counter_field(res.counters, "c_turns")[:, 0],
+                "turn_limit": counter_field(res.counters, "c_end_reason")[:, 0]
+                == L.END_TURN_LIMIT,
+            }
+            p = players_frame(res, game_index=deals)
+            frames.append(pd.DataFrame({
+                "group": group,
+                "deal": p["game"],
+                "seed": p["seed"],
+                "seating": k,
+                "seat": p["seat"].astype(np.int64),
+                "strategy": p["strategy"].astype(str),
+                "won": p["won"],
+                "vp": p["vp"],
+                **{name: np.repeat(v, n_players) for name, v in per_game.items()},
+                "trades_player": p["trades_player"],
+                "offers": p["offers"],
+            }))
             if progress is not None:
                 progress.update(seeds.size)
     out = pd.concat(frames, ignore_index=True)
