@@ -45,6 +45,7 @@ from catansim.core.rules_nb import (
     update_longest_route_nb,
     vp_nb,
 )
+from catansim.core.strategies_nb import WORK_SIZE
 from catansim.gamelog import event_rows_to_dicts
 from catansim.rules import Rules
 from catansim.strategies import seat_arrays
@@ -126,6 +127,7 @@ class Game:
         self.bundle = np.zeros(5, dtype=np.int32)
         self.owed = np.zeros((4, 5), dtype=np.int32)
         self.cand = np.zeros(512, dtype=np.int32)
+        self.work = np.zeros(WORK_SIZE)
         self.s[L.S_TURN] = 1
         self.s[L.S_CUR] = 0
         self.s[L.S_ROLLED] = 1
@@ -177,7 +179,7 @@ class Game:
     def road(self, p, *edges):
         for e in edges:
             assert self.s[L.S_EDGE_OWNER + e] < 0, f"edge {e} taken"
-            put_road_nb(self.s, p, e)
+            put_road_nb(self.s, TOPO, p, e)
         self.refresh_routes()
 
     def refresh_routes(self):
@@ -260,17 +262,17 @@ class Game:
         if check:
             assert self.legal(act), f"illegal action {act.tolist()}"
         apply_action_nb(self.s, TOPO, self.rules, self.rng, self.strat, self.params, self.log,
-                        p, act, self.scratch, self.victims, self.bundle)
+                        p, act, self.scratch, self.victims, self.bundle, self.work)
         return bool(check_win_nb(self.s, self.rules, self.log))
 
     def play_dev(self, card, p=None):
         p = self.cur if p is None else p
         play_dev_nb(self.s, TOPO, self.rules, self.rng, self.strat, self.params, self.log, p,
-                    card, self.edge_mask, self.victims, self.bundle)
+                    card, self.edge_mask, self.victims, self.bundle, self.work)
 
     def seven(self):
         seven_nb(self.s, TOPO, self.rules, self.rng, self.strat, self.params, self.log,
-                 self.hex_mask, self.victims, self.bundle)
+                 self.hex_mask, self.victims, self.bundle, self.work)
 
     def produce(self, roll):
         produce_nb(self.s, TOPO, self.rules, self.log, roll, self.owed)
@@ -278,7 +280,8 @@ class Game:
     def play_turn(self):
         act = np.zeros(ACT_SIZE, dtype=np.int32)
         play_turn_nb(self.s, TOPO, self.rules, self.rng, self.strat, self.params, self.log,
-                     act, self.cand, self.scratch, self.victims, self.bundle, self.owed)
+                     act, self.cand, self.scratch, self.victims, self.bundle, self.owed,
+                     self.work)
 
     def check_win(self) -> bool:
         return bool(check_win_nb(self.s, self.rules, self.log))

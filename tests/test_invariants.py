@@ -13,9 +13,11 @@ import numpy as np
 import pytest
 
 from catansim.core import layout as L
-from catansim.core.engine_nb import play_batch_nb
+from catansim.core.engine_nb import count_violations_nb, play_batch_nb
+from catansim.core.rules_nb import derive_piece_fields_nb
 from catansim.rules import Rules
 from catansim.sim import GameSettings, batch_seeds, play_batch, play_game
+from catansim.topology import TOPO
 
 DEV_COUNTS = (14, 5, 2, 2, 2)
 # name: (n_players, layout, rules, games)
@@ -164,6 +166,42 @@ def test_random_play_invariants(name):
         assert win.mean() > 0.95
     if r.max_turns == 1:
         assert cap.all()
+
+
+# --- fields derived from the pieces ----------------------------------------------------------
+
+
+DERIVED = ("node_open", "node_roads", "open_spots")
+
+
+def _field(s, name):
+    off = L.STATE_OFFSETS[name]
+    return s[off : off + L.STATE_LENGTHS[name]]
+
+
+@pytest.mark.parametrize("strategies", [("random",), ("default", "expander", "city", "army")])
+def test_derived_piece_fields_equal_a_recomputation_at_the_end_of_games(strategies):
+    # The kernel keeps them up to date move by move; recompute them from the pieces.
+    for seed in range(30):
+        s = play_game(seed, strategies=strategies, log=False).state
+        fresh = s.copy()
+        derive_piece_fields_nb(fresh, TOPO)
+        for name in DERIVED:
+            assert np.array_equal(_field(s, name), _field(fresh, name)), (seed, name)
+        opened = _field(s, "node_open")
+        owner = _field(s, "node_owner")
+        assert not opened[owner >= 0].any()  # an occupied node is never open
+
+
+@pytest.mark.parametrize("name, index, delta", [
+    ("node_open", 10, 1), ("node_roads", 54 + 7, 1), ("open_spots", 2, -1),
+])
+def test_the_checker_counts_stale_derived_fields(name, index, delta):
+    rules = Rules().to_array(check=True)
+    s = play_game(3, strategies=("default",), log=False).state
+    assert count_violations_nb(s, TOPO, rules) == 0
+    s[L.STATE_OFFSETS[name] + index] += delta
+    assert count_violations_nb(s, TOPO, rules) > 0
 
 
 # --- determinism ---------------------------------------------------------------------------

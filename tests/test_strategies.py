@@ -102,10 +102,10 @@ def test_setup_picks_the_best_pips_node():
                     complement_weight=0)
     legal = np.ones(54, dtype=np.uint8)
     pips = np.array([node_pips_nb(g.s, TOPO, n) for n in range(54)])
-    n = choose_setup_settlement_nb(sid(), pips_only, g.s, TOPO, g.rules, g.rng, 0, legal)
+    n = choose_setup_settlement_nb(sid(), pips_only, g.s, TOPO, g.rules, g.rng, g.work, 0, legal)
     assert pips[n] == pips.max()
     legal[pips == pips.max()] = 0
-    n2 = choose_setup_settlement_nb(sid(), pips_only, g.s, TOPO, g.rules, g.rng, 0, legal)
+    n2 = choose_setup_settlement_nb(sid(), pips_only, g.s, TOPO, g.rules, g.rng, g.work, 0, legal)
     assert pips[n2] == pips[legal == 1].max()
 
 
@@ -118,7 +118,7 @@ def test_second_settlement_weighs_what_the_first_lacks():
     g.settle(0, first)
     have = {int(g.s[L.S_HEX_TERRAIN + h]) for h in TOPO_NODE_HEXES(first)}
     legal = np.array([1 if _free(g, n) else 0 for n in range(54)], dtype=np.uint8)
-    n = choose_setup_settlement_nb(sid(), only_new, g.s, TOPO, g.rules, g.rng, 0, legal)
+    n = choose_setup_settlement_nb(sid(), only_new, g.s, TOPO, g.rules, g.rng, g.work, 0, legal)
     new = {int(g.s[L.S_HEX_TERRAIN + h]) for h in TOPO_NODE_HEXES(n)} - have - {5}
     assert len(new) == 3
 
@@ -132,7 +132,7 @@ def TOPO_NODE_HEXES(n):
 def _free(g, n):
     from catansim.core.rules_nb import distance_ok_nb
 
-    return distance_ok_nb(g.s, TOPO, n)
+    return distance_ok_nb(g.s, n)
 
 
 def test_setup_road_points_at_the_best_next_spot():
@@ -145,7 +145,7 @@ def test_setup_road_points_at_the_best_next_spot():
 
     for e, (a, b) in enumerate(EDGE_NODES.tolist()):
         legal[e] = node in (a, b)
-    e = choose_setup_road_nb(sid(), p, g.s, TOPO, g.rules, g.rng, 0, node, legal)
+    e = choose_setup_road_nb(sid(), p, g.s, TOPO, g.rules, g.rng, g.work, 0, node, legal)
     assert legal[e]
     from catansim.core.strategies_nb import SCRATCH, node_score_nb, production_nb, scarcity_nb
     from catansim.topology import NODE_NEIGHBOURS
@@ -173,10 +173,10 @@ def test_completes_a_city_with_a_two_to_one_harbor_trade():
     g.set_hand(0, [0, 2, 0, 2, 2])  # 2 brick, 2 wheat, 2 ore: one ore short of a city
     act = np.zeros(ACT_SIZE, dtype=np.int32)
     cand = np.zeros(512, dtype=np.int32)
-    choose_action_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 0, act, cand)
+    choose_action_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, g.work, 0, act, cand)
     assert (act[0], act[1], act[2]) == (ACT_TRADE_BANK, BRICK, ORE)
     g.apply(act)
-    choose_action_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 0, act, cand)
+    choose_action_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, g.work, 0, act, cand)
     assert (act[0], act[1]) == (ACT_CITY, node)
 
 
@@ -191,13 +191,13 @@ def test_robber_goes_on_the_leaders_best_hex_and_robs_the_leader():
     g.set_hand(second, [3, 0, 0, 0, 0])
     mask = np.ones(19, dtype=np.uint8)
     mask[g.s[L.S_ROBBER]] = 0
-    assert choose_robber_hex_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 0, mask) == H(2, 0)
+    assert choose_robber_hex_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, g.work, 0, mask) == H(2, 0)
     victims = np.array([second, leader, 0, 0], dtype=np.int32)
-    assert choose_victim_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 0, H(2, 0), victims,
+    assert choose_victim_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, g.work, 0, H(2, 0), victims,
                             2) == leader
     # With its own settlement on that hex, it takes the leader's next best hex instead.
     g.settle(0, hex_nodes(H(2, 0))[0])
-    assert choose_robber_hex_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 0, mask) == H(1, 1)
+    assert choose_robber_hex_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, g.work, 0, mask) == H(1, 1)
 
 
 def test_robber_never_blocks_its_owner_when_avoidable():
@@ -212,7 +212,7 @@ def test_robber_never_blocks_its_owner_when_avoidable():
         for seed in range(8):
             g.rng[:] = seed
             h = choose_robber_hex_nb(sid(), prm(robber_policy=policy), g.s, TOPO, g.rules,
-                                     g.rng, 0, mask)
+                                     g.rng, g.work, 0, mask)
             assert mask[h] and h not in own
 
 
@@ -221,7 +221,7 @@ def test_discards_keep_the_cards_of_a_city():
     g.settle(0, hex_nodes(H(1, 0))[0])
     g.set_hand(0, [4, 1, 0, 2, 3])  # 10 cards: discard 5
     out = np.zeros(5, dtype=np.int32)
-    choose_discard_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 0, 5, out)
+    choose_discard_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, g.work, 0, 5, out)
     assert out.sum() == 5
     assert out[WHEAT] == 0 and out[ORE] == 0
     assert list(out) == [4, 1, 0, 0, 0]
@@ -233,7 +233,7 @@ def test_monopoly_names_what_opponents_hold_most_of():
     g.set_hand(1, [1, 0, 2, 0, 1])
     g.set_hand(2, [0, 2, 2, 0, 1])
     g.set_hand(3, [1, 0, 1, 3, 0])
-    assert choose_monopoly_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 0) == WOOL
+    assert choose_monopoly_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, g.work, 0) == WOOL
 
 
 def _trade_position():
@@ -254,16 +254,16 @@ def test_partner_accepts_a_trade_that_completes_its_build():
     g = _trade_position()
     give_wool_get_ore = Game.action(ACT_TRADE_PLAYER, 1, give=[0, 0, 1, 0, 0],
                                     get=[0, 0, 0, 0, 1])
-    assert accept_trade_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 1, 0, give_wool_get_ore)
+    assert accept_trade_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, g.work, 1, 0, give_wool_get_ore)
     # Taking the wood it needs for the settlement does not help it.
     give_wool_get_wood = Game.action(ACT_TRADE_PLAYER, 1, give=[0, 0, 1, 0, 0], get=[1, 0, 0, 0, 0])
-    assert not accept_trade_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, 1, 0,
+    assert not accept_trade_nb(sid(), prm(), g.s, TOPO, g.rules, g.rng, g.work, 1, 0,
                                give_wool_get_wood)
     # Nobody trades with a player close to winning.
     near_win = prm(accept_vp_limit=2)
     g.settle(0, hex_nodes(H(1, 1))[0])
     g.settle(0, hex_nodes(H(2, -2))[0])
-    assert not accept_trade_nb(sid(), near_win, g.s, TOPO, g.rules, g.rng, 1, 0,
+    assert not accept_trade_nb(sid(), near_win, g.s, TOPO, g.rules, g.rng, g.work, 1, 0,
                                give_wool_get_ore)
 
 
@@ -275,7 +275,7 @@ def test_offers_surplus_for_the_missing_card():
     act = np.zeros(ACT_SIZE, dtype=np.int32)
     cand = np.zeros(512, dtype=np.int32)
     p = prm(dev_weight=0.0)
-    choose_action_nb(sid(), p, g.s, TOPO, g.rules, g.rng, 0, act, cand)
+    choose_action_nb(sid(), p, g.s, TOPO, g.rules, g.rng, g.work, 0, act, cand)
     assert act[0] == ACT_TRADE_PLAYER and act[1] == 1
     assert list(act[2:7]) == [0, 0, 1, 0, 0] and list(act[7:12]) == [0, 0, 0, 0, 1]
 

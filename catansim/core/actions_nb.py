@@ -15,9 +15,9 @@ An action is an int32 array ``act`` of length ``ACT_SIZE``::
 engine itself accepts any bundles).
 """
 
-import numba as nb
 
 from ..constants import N_EDGES, N_NODES, VICTORY_POINT
+from .jit import kernel
 from .layout import (
     R_MAX_OFFERS,
     S_BANK,
@@ -54,12 +54,12 @@ MAX_LEGAL = 512  # > 1 + 72 + 54 + 54 + 1 + 4 + 20 + 60
 
 
 
-@nb.njit(cache=True)
+@kernel
 def pack_nb(kind, a, b):
     return (kind << 16) | (a << 8) | b
 
 
-@nb.njit(cache=True)
+@kernel
 def unpack_nb(code, act):
     """Decode a packed action code into ``act``."""
     for i in range(ACT_SIZE):
@@ -76,7 +76,7 @@ def unpack_nb(code, act):
         act[2] = b
 
 
-@nb.njit(cache=True)
+@kernel
 def can_play_dev_nb(s, p, card):
     """A development card may be played: one per turn, not a VP card, not bought this turn."""
     if s[S_DEV_PLAYED] != 0 or card == VICTORY_POINT or card < 0 or card > 4:
@@ -84,7 +84,7 @@ def can_play_dev_nb(s, p, card):
     return s[S_DEV_HAND + 5 * p + card] - s[S_DEV_NEW + 5 * p + card] > 0
 
 
-@nb.njit(cache=True)
+@kernel
 def trade_bundles_ok_nb(s, p, act):
     """Both sides give at least one card, no resource on both sides, p holds its side."""
     give = 0
@@ -101,7 +101,7 @@ def trade_bundles_ok_nb(s, p, act):
     return give > 0 and get > 0
 
 
-@nb.njit(cache=True)
+@kernel
 def is_legal_action_nb(s, topo, rules, p, act):
     """Whether ``act`` is legal for p now (the action phase, after the roll).
 
@@ -128,7 +128,7 @@ def is_legal_action_nb(s, topo, rules, p, act):
         return (
             0 <= n < N_NODES
             and can_afford_nb(s, p, 1, 1, 1, 1, 0)
-            and can_place_settlement_nb(s, topo, p, n)
+            and can_place_settlement_nb(s, p, n)
         )
     if kind == ACT_CITY:
         n = act[1]
@@ -151,7 +151,7 @@ def is_legal_action_nb(s, topo, rules, p, act):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def legal_actions_nb(s, topo, rules, p, out):
     """Write the packed codes of p's legal actions to ``out``; return how many.
 
@@ -174,7 +174,7 @@ def legal_actions_nb(s, topo, rules, p, out):
                 count += 1
     if can_afford_nb(s, p, 1, 1, 1, 1, 0):
         for n in range(N_NODES):
-            if can_place_settlement_nb(s, topo, p, n):
+            if can_place_settlement_nb(s, p, n):
                 out[count] = pack_nb(ACT_SETTLEMENT, n, 0)
                 count += 1
     if can_afford_nb(s, p, 0, 0, 0, 2, 3):

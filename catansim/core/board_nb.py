@@ -16,7 +16,6 @@ random numbers -- (terrain shuffle, number shuffle) repeated until no two red
 numbers touch, then harbor shuffle.
 """
 
-import numba as nb
 
 from ..constants import (
     DESERT,
@@ -27,6 +26,7 @@ from ..constants import (
     TERRAIN_COUNTS,
 )
 from ..topology import T_HEX_NEIGHBOURS, T_SPIRALS
+from .jit import kernel
 from .layout import B_HARBOR, B_NUMBER, B_TERRAIN, LAYOUT_RANDOM_NUMBERS, LAYOUT_VARIABLE
 from .rng_nb import STREAM_BOARD, randint_nb, shuffle_nb
 
@@ -34,7 +34,7 @@ N_CORNERS = 6
 N_DISCS = 18
 
 
-@nb.njit(cache=True)
+@kernel
 def _shuffle_terrains_nb(rng, board):
     """Lay the 19 terrain hexes (4F 3H 4P 4G 3M 1D) in a uniformly random order.
 
@@ -53,7 +53,7 @@ def _shuffle_terrains_nb(rng, board):
     return desert
 
 
-@nb.njit(cache=True)
+@kernel
 def _shuffle_harbors_nb(rng, board):
     """Lay the 9 harbor kinds (one 2:1 per resource, four 3:1) over the 9 slots."""
     for i in range(N_HARBORS):
@@ -61,7 +61,7 @@ def _shuffle_harbors_nb(rng, board):
     shuffle_nb(rng, STREAM_BOARD, board[B_HARBOR : B_HARBOR + N_HARBORS], N_HARBORS)
 
 
-@nb.njit(cache=True)
+@kernel
 def red_numbers_adjacent_nb(topo, board):
     """True if two hexes showing a red number (6 or 8) share a side."""
     for h in range(N_HEXES):
@@ -77,7 +77,7 @@ def red_numbers_adjacent_nb(topo, board):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def variable_board_nb(rng, topo, board):
     """6th-edition variable set-up.
 
@@ -108,7 +108,7 @@ def variable_board_nb(rng, topo, board):
     _shuffle_harbors_nb(rng, board)
 
 
-@nb.njit(cache=True)
+@kernel
 def random_numbers_board_nb(rng, topo, board):
     """5th-edition variant: terrains and numbers shuffled, no two red numbers touching.
 
@@ -142,7 +142,7 @@ def random_numbers_board_nb(rng, topo, board):
     _shuffle_harbors_nb(rng, board)
 
 
-@nb.njit(cache=True)
+@kernel
 def generate_board_nb(layout_code, rng, topo, board):
     """Fill ``board`` for ``layout_code`` (``LAYOUT_*``); ``LAYOUT_GIVEN`` leaves it unchanged."""
     if layout_code == LAYOUT_VARIABLE:

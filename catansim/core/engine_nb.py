@@ -42,6 +42,7 @@ from .actions_nb import (
     is_legal_action_nb,
 )
 from .board_nb import generate_board_nb
+from .jit import kernel
 from .layout import (
     C_ARMY_HOLDER,
     C_DEV_BOUGHT,
@@ -116,8 +117,11 @@ from .layout import (
     S_LONGEST,
     S_N_PLAYERS,
     S_NODE_LEVEL,
+    S_NODE_OPEN,
     S_NODE_OWNER,
+    S_NODE_ROADS,
     S_OFFERS,
+    S_OPEN_SPOTS,
     S_ROADS_LEFT,
     S_ROLLED,
     S_ROUTE_LEN,
@@ -145,6 +149,7 @@ from .rules_nb import (
     build_road_nb,
     build_settlement_nb,
     can_place_road_nb,
+    derive_piece_fields_nb,
     discard_nb,
     distance_ok_nb,
     hand_size_nb,
@@ -165,9 +170,10 @@ from .rules_nb import (
     victims_nb,
     vp_nb,
 )
+from .strategies_nb import WORK_SIZE
 
 
-@nb.njit(cache=True)
+@kernel
 def init_state_nb(s, topo, rules, rng, n_players, board):
     """Reset ``s`` for a new game on ``board`` (int32[BOARD_SIZE]) and shuffle the deck."""
     s[:] = 0
@@ -181,6 +187,7 @@ def init_state_nb(s, topo, rules, rng, n_players, board):
         s[S_NODE_OWNER + n] = -1
     for e in range(N_EDGES):
         s[S_EDGE_OWNER + e] = -1
+    derive_piece_fields_nb(s, topo)
     for r in range(5):
         s[S_BANK + r] = rules[R_BANK]
     i = 0
@@ -206,13 +213,13 @@ def init_state_nb(s, topo, rules, rng, n_players, board):
 # --- setup ---------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def _reserved_node_nb(topo, openings, placed, n):
     # A node is reserved while a forced opening that is not placed yet sits on it or
     # next to it, so free choices never make a forced opening illegal.
     for i in range(MAX_PLAYERS * 2):
         m = openings[2 * i]
-        if m < 0 or placed[i]:
+        if m < 0 or placed & (1 << i):
             continue
         if m == n:
             return True
@@ -222,15 +229,15 @@ def _reserved_node_nb(topo, openings, placed, n):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def _reserved_edge_nb(openings, placed, e):
     for i in range(MAX_PLAYERS * 2):
-        if openings[2 * i + 1] == e and not placed[i]:
+        if openings[2 * i + 1] == e and not placed & (1 << i):
             return True
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def _first_set_nb(mask):
     for i in range(mask.shape[0]):
         if mask[i]:
@@ -238,13 +245,16 @@ def _first_set_nb(mask):
     return -1
 
 
-@nb.njit(cache=True)
-def setup_nb(s, topo, rules, rng, strat, params, openings, log):
-    """Snake-order setup: settlement then road, twice; the second settlement pays."""
+@kernel
+def setup_nb(s, topo, rules, rng, strat, params, openings, log, mask, work):
+    """Snake-order setup: settlement then road, twice; the second settlement pays.
+
+    ``mask`` (uint8[72]) is scratch: the legal nodes, then the legal edges.
+    """
     n = s[S_N_PLAYERS]
-    node_mask = np.zeros(N_NODES, dtype=np.uint8)
-    edge_mask = np.zeros(N_EDGES, dtype=np.uint8)
-    placed = np.zeros(MAX_PLAYERS * 2, dtype=np.uint8)
+    node_mask = mask[:N_NODES]
+    edge_mask = mask
+    placed = 0  # bit i: opening slot i (2 * seat + round) is placed
     forced = False  # any forced opening: only then may a node or edge be reserved
     for i in range(MAX_PLAYERS * 2):
         if openings[2 * i] >= 0 or openings[2 * i + 1] >= 0:
@@ -259,17 +269,17 @@ def setup_nb(s, topo, rules, rng, strat, params, openings, log):
             for m in range(N_NODES):
                 node_mask[m] = (
                     1
-                    if distance_ok_nb(s, topo, m)
+                    if distance_ok_nb(s, m)
                     and not (forced and _reserved_node_nb(topo, openings, placed, m))
                     else 0
                 )
             node = choose_setup_settlement_nb(
-                strat[p], params[p], s, topo, rules, rng, p, node_mask
+                strat[p], params[p], s, topo, rules, rng, work, p, node_mask
             )
             if node < 0 or node >= N_NODES or node_mask[node] == 0:
                 s[C_ILLEGAL] += 1
                 node = _first_set_nb(node_mask)
-        placed[slot] = 1
+        placed |= 1 << slot
         put_settlement_nb(s, topo, p, node)
         s[C_START_NODES + slot] = node
         s[C_START_PIPS + slot] = node_pips_nb(s, topo, node)
@@ -285,12 +295,12 @@ def setup_nb(s, topo, rules, rng, strat, params, openings, log):
                     if not (forced and _reserved_edge_nb(openings, placed, e)):
                         edge_mask[e] = 1
             edge = choose_setup_road_nb(
-                strat[p], params[p], s, topo, rules, rng, p, node, edge_mask
+                strat[p], params[p], s, topo, rules, rng, work, p, node, edge_mask
             )
             if edge < 0 or edge >= N_EDGES or edge_mask[edge] == 0:
                 s[C_ILLEGAL] += 1
                 edge = _first_set_nb(edge_mask)
-        put_road_nb(s, p, edge)
+        put_road_nb(s, topo, p, edge)
         log_event_nb(s, log, EV_SETUP_ROAD, p, edge, 0, 0)
         if rnd == 1:
             ev = log_event_nb(s, log, EV_STARTING_RESOURCES, p, 0, 0, 0)
@@ -313,13 +323,14 @@ def setup_nb(s, topo, rules, rng, strat, params, openings, log):
 # --- invariants ------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def count_violations_nb(s, topo, rules):
     """Count broken state invariants (0 for a legal state). Used with rules ``check=1``.
 
     Conservation of every resource (supply + hands = supply size) and of the 25
     development cards; no negative hands or supply; piece counts within limits and
-    equal to the pieces on the board; stored route lengths equal a recomputation; the
+    equal to the pieces on the board; stored route lengths and the fields derived from
+    the pieces (``node_open``, ``node_roads``, ``open_spots``) equal a recomputation; the
     bonus tiles held only by qualifying players; while the game runs, the player whose
     turn it is is below the winning total.
     """
@@ -370,13 +381,32 @@ def count_violations_nb(s, topo, rules):
             bad += 1
         if s[S_ROUTE_LEN + p] != route_length_nb(s, topo, p):
             bad += 1
-    # Distance Rule holds everywhere.
+    # Distance Rule holds everywhere, and the derived piece fields are up to date.
     for m in range(N_NODES):
-        if s[S_NODE_OWNER + m] >= 0:
-            for k in range(3):
-                nb_ = topo[T_NODE_NEIGHBOURS + 3 * m + k]
-                if nb_ >= 0 and s[S_NODE_OWNER + nb_] >= 0:
+        is_open = s[S_NODE_OWNER + m] < 0
+        for k in range(3):
+            nb_ = topo[T_NODE_NEIGHBOURS + 3 * m + k]
+            if nb_ >= 0 and s[S_NODE_OWNER + nb_] >= 0:
+                is_open = False
+                if s[S_NODE_OWNER + m] >= 0:
                     bad += 1
+        if s[S_NODE_OPEN + m] != (1 if is_open else 0):
+            bad += 1
+        for q in range(MAX_PLAYERS):
+            roads = 0
+            for k in range(3):
+                e = topo[T_NODE_EDGES + 3 * m + k]
+                if e >= 0 and s[S_EDGE_OWNER + e] == q:
+                    roads += 1
+            if s[S_NODE_ROADS + N_NODES * q + m] != roads:
+                bad += 1
+    for q in range(MAX_PLAYERS):
+        spots = 0
+        for m in range(N_NODES):
+            if s[S_NODE_OPEN + m] and s[S_NODE_ROADS + N_NODES * q + m] > 0:
+                spots += 1
+        if s[S_OPEN_SPOTS + q] != spots:
+            bad += 1
     holder = s[S_LONGEST]
     if holder >= 0:
         if s[S_ROUTE_LEN + holder] < 5:
@@ -398,7 +428,7 @@ def count_violations_nb(s, topo, rules):
     return bad
 
 
-@nb.njit(cache=True)
+@kernel
 def checkpoint_nb(s, topo, rules):
     """With rules ``check=1``, add the current state's violations to ``c_violations``."""
     if rules[R_CHECK]:
@@ -408,7 +438,7 @@ def checkpoint_nb(s, topo, rules):
 # --- ending ----------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def end_game_nb(s, log, winner, reason):
     s[S_WINNER] = winner
     s[S_END] = reason
@@ -418,7 +448,7 @@ def end_game_nb(s, log, winner, reason):
             log[ev, 5 + q] = vp_nb(s, q)
 
 
-@nb.njit(cache=True)
+@kernel
 def check_win_nb(s, rules, log):
     """End the game if the player whose turn it is has enough VP; return True if over."""
     if s[S_END] != END_RUNNING:
@@ -430,7 +460,7 @@ def check_win_nb(s, rules, log):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def finish_counters_nb(s):
     """Write the end-of-game part of the result record."""
     s[C_TURNS] = s[S_TURN]
@@ -453,11 +483,11 @@ def finish_counters_nb(s):
 # --- the robber ------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
-def robber_step_nb(s, topo, rules, rng, strat, params, log, p, hex_mask, victims):
+@kernel
+def robber_step_nb(s, topo, rules, rng, strat, params, log, p, hex_mask, victims, work):
     """The player moves the robber (to a legal hex) and steals one random card."""
     robber_hex_mask_nb(s, topo, rules, hex_mask)
-    h = choose_robber_hex_nb(strat[p], params[p], s, topo, rules, rng, p, hex_mask)
+    h = choose_robber_hex_nb(strat[p], params[p], s, topo, rules, rng, work, p, hex_mask)
     if h < 0 or h >= N_HEXES or hex_mask[h] == 0:
         s[C_ILLEGAL] += 1
         h = _first_set_nb(hex_mask)
@@ -466,7 +496,7 @@ def robber_step_nb(s, topo, rules, rng, strat, params, log, p, hex_mask, victims
     stolen = -1
     if n_victims > 0:
         victim = choose_victim_nb(
-            strat[p], params[p], s, topo, rules, rng, p, h, victims, n_victims
+            strat[p], params[p], s, topo, rules, rng, work, p, h, victims, n_victims
         )
         ok = False
         for i in range(n_victims):
@@ -480,8 +510,8 @@ def robber_step_nb(s, topo, rules, rng, strat, params, log, p, hex_mask, victims
     move_robber_nb(s, log, p, h, victim, stolen)
 
 
-@nb.njit(cache=True)
-def seven_nb(s, topo, rules, rng, strat, params, log, hex_mask, victims, bundle):
+@kernel
+def seven_nb(s, topo, rules, rng, strat, params, log, hex_mask, victims, bundle, work):
     """A rolled 7: discards in seat order, then the roller moves the robber."""
     limit = rules[R_DISCARD_LIMIT]
     if limit >= 0:
@@ -489,7 +519,7 @@ def seven_nb(s, topo, rules, rng, strat, params, log, hex_mask, victims, bundle)
             size = hand_size_nb(s, q)
             if size > limit:
                 k = size // 2
-                choose_discard_nb(strat[q], params[q], s, topo, rules, rng, q, k, bundle)
+                choose_discard_nb(strat[q], params[q], s, topo, rules, rng, work, q, k, bundle)
                 total = 0
                 ok = True
                 for r in range(5):
@@ -505,14 +535,14 @@ def seven_nb(s, topo, rules, rng, strat, params, log, hex_mask, victims, bundle)
                         left -= bundle[r]
                 discard_nb(s, log, q, bundle)
     if rules[R_ROBBER] != ROBBER_OFF:
-        robber_step_nb(s, topo, rules, rng, strat, params, log, s[S_CUR], hex_mask, victims)
+        robber_step_nb(s, topo, rules, rng, strat, params, log, s[S_CUR], hex_mask, victims, work)
 
 
 # --- development cards ------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
-def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims, bundle):
+@kernel
+def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims, bundle, work):
     """Play a development card (already checked playable) with its effect.
 
     ``mask`` (uint8[72]) is scratch: the robber's hex mask for a knight, the edge
@@ -528,12 +558,14 @@ def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims,
         if check_win_nb(s, rules, log):
             return
         if rules[R_ROBBER] != ROBBER_OFF:
-            robber_step_nb(s, topo, rules, rng, strat, params, log, p, mask[:N_HEXES], victims)
+            robber_step_nb(
+                s, topo, rules, rng, strat, params, log, p, mask[:N_HEXES], victims, work
+            )
     elif card == ROAD_BUILDING:
         for _ in range(2):
             if s[S_ROADS_LEFT + p] <= 0:
                 break
-            e = choose_free_road_nb(strat[p], params[p], s, topo, rules, rng, p, mask)
+            e = choose_free_road_nb(strat[p], params[p], s, topo, rules, rng, work, p, mask)
             if e < 0:
                 break
             if e >= N_EDGES or not can_place_road_nb(s, topo, p, e):
@@ -543,7 +575,7 @@ def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims,
             if check_win_nb(s, rules, log):
                 return
     elif card == INVENTION:
-        choose_invention_nb(strat[p], params[p], s, topo, rules, rng, p, bundle)
+        choose_invention_nb(strat[p], params[p], s, topo, rules, rng, work, p, bundle)
         total = 0
         bank_total = 0
         ok = True
@@ -562,7 +594,7 @@ def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims,
             if ev >= 0:
                 log[ev, 3 + r] = bundle[r]
     elif card == MONOPOLY:
-        r = choose_monopoly_nb(strat[p], params[p], s, topo, rules, rng, p)
+        r = choose_monopoly_nb(strat[p], params[p], s, topo, rules, rng, work, p)
         if r < 0 or r > 4:
             s[C_ILLEGAL] += 1
             r = 0
@@ -582,8 +614,10 @@ def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims,
 # --- a turn ------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
-def apply_action_nb(s, topo, rules, rng, strat, params, log, p, act, scratch_u8, victims, bundle):
+@kernel
+def apply_action_nb(
+    s, topo, rules, rng, strat, params, log, p, act, scratch_u8, victims, bundle, work
+):
     """Apply a legal action-phase action of the player whose turn it is."""
     kind = act[0]
     if kind == ACT_ROAD:
@@ -601,7 +635,9 @@ def apply_action_nb(s, topo, rules, rng, strat, params, log, p, act, scratch_u8,
         s[C_DEV_BOUGHT + 5 * p + card] += 1
         log_event_nb(s, log, EV_BUY_DEV, p, card, 0, 0)
     elif kind == ACT_PLAY_DEV:
-        play_dev_nb(s, topo, rules, rng, strat, params, log, p, act[1], scratch_u8, victims, bundle)
+        play_dev_nb(
+            s, topo, rules, rng, strat, params, log, p, act[1], scratch_u8, victims, bundle, work
+        )
     elif kind == ACT_TRADE_BANK:
         give = act[1]
         get = act[2]
@@ -623,7 +659,7 @@ def apply_action_nb(s, topo, rules, rng, strat, params, log, p, act, scratch_u8,
         for r in range(5):
             if s[S_HAND + 5 * q + r] < act[7 + r]:
                 can_pay = False
-        if can_pay and accept_trade_nb(strat[q], params[q], s, topo, rules, rng, q, p, act):
+        if can_pay and accept_trade_nb(strat[q], params[q], s, topo, rules, rng, work, q, p, act):
             for r in range(5):
                 s[S_HAND + 5 * p + r] += act[7 + r] - act[2 + r]
                 s[S_HAND + 5 * q + r] += act[2 + r] - act[7 + r]
@@ -636,9 +672,9 @@ def apply_action_nb(s, topo, rules, rng, strat, params, log, p, act, scratch_u8,
                     log[ev, 8 + r] = act[7 + r]
 
 
-@nb.njit(cache=True)
+@kernel
 def play_turn_nb(
-    s, topo, rules, rng, strat, params, log, act, cand, scratch_u8, victims, bundle, owed
+    s, topo, rules, rng, strat, params, log, act, cand, scratch_u8, victims, bundle, owed, work
 ):
     """One full turn of the player ``s[S_CUR]``; the game may end inside it."""
     p = s[S_CUR]
@@ -650,11 +686,11 @@ def play_turn_nb(
     if check_win_nb(s, rules, log):
         return
     # Before the roll: at most one development card.
-    card = choose_pre_roll_nb(strat[p], params[p], s, topo, rules, rng, p)
+    card = choose_pre_roll_nb(strat[p], params[p], s, topo, rules, rng, work, p)
     if card >= 0:
         if can_play_dev_nb(s, p, card):
             play_dev_nb(
-                s, topo, rules, rng, strat, params, log, p, card, scratch_u8, victims, bundle
+                s, topo, rules, rng, strat, params, log, p, card, scratch_u8, victims, bundle, work
             )
             if check_win_nb(s, rules, log):
                 return
@@ -667,7 +703,9 @@ def play_turn_nb(
     s[C_ROLLS + roll - 2] += 1
     if roll == 7:
         s[C_SEVENS] += 1
-        seven_nb(s, topo, rules, rng, strat, params, log, scratch_u8[:N_HEXES], victims, bundle)
+        seven_nb(
+            s, topo, rules, rng, strat, params, log, scratch_u8[:N_HEXES], victims, bundle, work
+        )
     else:
         produce_nb(s, topo, rules, log, roll, owed)
     s[S_ROLLED] = 1
@@ -675,14 +713,14 @@ def play_turn_nb(
     max_actions = rules[R_MAX_ACTIONS]
     while s[S_ACTIONS] < max_actions:
         s[S_ACTIONS] += 1
-        choose_action_nb(strat[p], params[p], s, topo, rules, rng, p, act, cand)
+        choose_action_nb(strat[p], params[p], s, topo, rules, rng, work, p, act, cand)
         if act[0] == ACT_END:
             break
         if not is_legal_action_nb(s, topo, rules, p, act):
             s[C_ILLEGAL] += 1
             break
         apply_action_nb(
-            s, topo, rules, rng, strat, params, log, p, act, scratch_u8, victims, bundle
+            s, topo, rules, rng, strat, params, log, p, act, scratch_u8, victims, bundle, work
         )
         over = check_win_nb(s, rules, log)
         checkpoint_nb(s, topo, rules)
@@ -734,7 +772,8 @@ def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, p
     victims = np.zeros(MAX_PLAYERS, dtype=np.int32)
     bundle = np.zeros(5, dtype=np.int32)
     owed = np.zeros((MAX_PLAYERS, 5), dtype=np.int32)
-    setup_nb(s, topo, rules, rng, strat, params, openings, log)
+    work = np.zeros(WORK_SIZE)
+    setup_nb(s, topo, rules, rng, strat, params, openings, log, scratch_u8, work)
     max_turns = rules[R_MAX_TURNS]
     p = 0
     turn = 1
@@ -742,7 +781,8 @@ def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, p
         s[S_TURN] = turn
         s[S_CUR] = p
         play_turn_nb(
-            s, topo, rules, rng, strat, params, log, act, cand, scratch_u8, victims, bundle, owed
+            s, topo, rules, rng, strat, params, log, act, cand, scratch_u8, victims, bundle, owed,
+            work,
         )
         if s[S_END] != END_RUNNING:
             break

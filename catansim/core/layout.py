@@ -56,6 +56,10 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("node_owner", N_NODES, "seat with a building on the node, -1 empty"),
     ("node_level", N_NODES, "0 empty, 1 settlement, 2 city"),
     ("edge_owner", N_EDGES, "seat with a road on the edge, -1 empty"),
+    # --- derived from the pieces, kept up to date by put_settlement_nb / put_road_nb ---
+    ("node_open", N_NODES, "1 if the Distance Rule allows a settlement (all empty around)"),
+    ("node_roads", P * N_NODES, "roads the player has at the node (0-3), seat-major"),
+    ("open_spots", P, "open nodes where the player has a road (settlement spots)"),
     # --- supply ---
     ("bank", R, "resource cards left in the supply"),
     ("deck", N_DEV_CARDS, "development deck in draw order (constants.DevCard)"),
@@ -69,6 +73,9 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("cities_left", P, "city pieces not on the board"),
     ("harbors", P * 6, "1 if the player has a harbor of kind k (0-4 2:1, 5 3:1)"),
     ("route_len", P, "length of the player's longest route"),
+    # --- scratch: meaningless between kernel calls ---
+    ("route_stack", 3 * 16, "Longest Route search stack: (node, next k, edge) per depth"),
+    ("route_marks", 2 * N_EDGES, "Longest Route search: road in the current trail | ever used"),
     # --- counters: the per-game result record ---
     ("c_turns", 1, "turns played"),
     ("c_winner", 1, "winning seat, -1 none"),
@@ -142,6 +149,9 @@ S_NUMBER_HEXES = STATE_OFFSETS["number_hexes"]
 S_NODE_OWNER = STATE_OFFSETS["node_owner"]
 S_NODE_LEVEL = STATE_OFFSETS["node_level"]
 S_EDGE_OWNER = STATE_OFFSETS["edge_owner"]
+S_NODE_OPEN = STATE_OFFSETS["node_open"]
+S_NODE_ROADS = STATE_OFFSETS["node_roads"]
+S_OPEN_SPOTS = STATE_OFFSETS["open_spots"]
 S_BANK = STATE_OFFSETS["bank"]
 S_DECK = STATE_OFFSETS["deck"]
 S_HAND = STATE_OFFSETS["hand"]
@@ -153,6 +163,8 @@ S_SETTLEMENTS_LEFT = STATE_OFFSETS["settlements_left"]
 S_CITIES_LEFT = STATE_OFFSETS["cities_left"]
 S_HARBORS = STATE_OFFSETS["harbors"]
 S_ROUTE_LEN = STATE_OFFSETS["route_len"]
+S_ROUTE_STACK = STATE_OFFSETS["route_stack"]
+S_ROUTE_MARKS = STATE_OFFSETS["route_marks"]
 
 S_COUNTERS = STATE_OFFSETS["c_turns"]
 N_COUNTERS = STATE_SIZE - S_COUNTERS

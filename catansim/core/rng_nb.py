@@ -7,8 +7,9 @@ keep the same dice. A game's streams are derived from its 63-bit seed alone, so
 the game is the same on any machine and with any number of threads.
 """
 
-import numba as nb
 import numpy as np
+
+from .jit import inline_kernel, kernel
 
 STREAM_BOARD = 0
 STREAM_DICE = 1
@@ -26,7 +27,7 @@ _S11 = np.uint64(11)
 _INV53 = 1.0 / 9007199254740992.0
 
 
-@nb.njit(cache=True, inline="always")
+@inline_kernel
 def mix64_nb(z):
     """splitmix64 finaliser: a bijective hash of a uint64."""
     z = (z ^ (z >> _S30)) * _M1
@@ -34,7 +35,7 @@ def mix64_nb(z):
     return z ^ (z >> _S31)
 
 
-@nb.njit(cache=True)
+@kernel
 def seed_streams_nb(seed, rng):
     """Fill ``rng`` (uint64[N_STREAMS]) with independent stream states for a game seed."""
     base = mix64_nb(np.uint64(seed))
@@ -42,26 +43,26 @@ def seed_streams_nb(seed, rng):
         rng[i] = mix64_nb(base + np.uint64(i + 1) * _GAMMA)
 
 
-@nb.njit(cache=True, inline="always")
+@inline_kernel
 def next_u64_nb(rng, stream):
     """Advance ``stream`` and return its next 64-bit output."""
     rng[stream] += _GAMMA
     return mix64_nb(rng[stream])
 
 
-@nb.njit(cache=True, inline="always")
+@inline_kernel
 def uniform_nb(rng, stream):
     """A float in [0, 1) with 53 random bits."""
     return float(next_u64_nb(rng, stream) >> _S11) * _INV53
 
 
-@nb.njit(cache=True, inline="always")
+@inline_kernel
 def randint_nb(rng, stream, n):
     """A uniform integer in [0, n) (n >= 1); bias below 2**-40 for n < 2**13."""
     return int(uniform_nb(rng, stream) * n)
 
 
-@nb.njit(cache=True)
+@kernel
 def shuffle_nb(rng, stream, arr, n):
     """Fisher-Yates shuffle of ``arr[:n]`` in place."""
     for i in range(n - 1, 0, -1):

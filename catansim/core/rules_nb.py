@@ -7,8 +7,6 @@ that check legality start with ``can_``; functions that change the state
 apply a move that the caller has already checked and record its event.
 """
 
-import numba as nb
-import numpy as np
 
 from ..constants import (
     BONUS_TILE_VP,
@@ -16,10 +14,10 @@ from ..constants import (
     DESERT,
     LARGEST_ARMY_MIN,
     LONGEST_ROUTE_MIN,
+    MAX_PLAYERS,
     N_EDGES,
     N_HEXES,
     N_NODES,
-    ROADS_PER_PLAYER,
     SETTLEMENTS_PER_PLAYER,
     VICTORY_POINT,
 )
@@ -31,6 +29,7 @@ from ..topology import (
     T_NODE_HEXES,
     T_NODE_NEIGHBOURS,
 )
+from .jit import kernel
 from .layout import (
     B_HARBOR,
     B_NUMBER,
@@ -77,11 +76,16 @@ from .layout import (
     S_N_PLAYERS,
     S_NODE_HARBOR,
     S_NODE_LEVEL,
+    S_NODE_OPEN,
     S_NODE_OWNER,
+    S_NODE_ROADS,
     S_NUMBER_HEXES,
+    S_OPEN_SPOTS,
     S_ROADS_LEFT,
     S_ROBBER,
     S_ROUTE_LEN,
+    S_ROUTE_MARKS,
+    S_ROUTE_STACK,
     S_SETTLEMENTS_LEFT,
     S_TURN,
     SHORTAGE_OFF,
@@ -91,7 +95,7 @@ from .layout import (
 # --- event log ---------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def log_event_nb(s, log, kind, p, a, b, c):
     """Append an event row; return its index, or -1 when not logging (or full)."""
     if s[S_LOG_ON] == 0:
@@ -114,7 +118,7 @@ def log_event_nb(s, log, kind, p, a, b, c):
 # --- board -------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def load_board_nb(s, topo, board):
     """Copy a board vector into the state and derive the lookup fields."""
     robber = 0
@@ -142,7 +146,7 @@ def load_board_nb(s, topo, board):
         s[S_NODE_HARBOR + topo[T_HARBOR_NODES + 2 * i + 1]] = kind
 
 
-@nb.njit(cache=True)
+@kernel
 def node_pips_nb(s, topo, n):
     """Sum of pips of the land hexes at node ``n``."""
     total = 0
@@ -158,7 +162,7 @@ def node_pips_nb(s, topo, n):
 # --- victory points ----------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def visible_vp_nb(s, p):
     """Victory points everyone can see: buildings and bonus tiles."""
     v = (SETTLEMENTS_PER_PLAYER - s[S_SETTLEMENTS_LEFT + p]) + 2 * (
@@ -171,7 +175,7 @@ def visible_vp_nb(s, p):
     return v
 
 
-@nb.njit(cache=True)
+@kernel
 def vp_nb(s, p):
     """All victory points, hidden victory point cards included."""
     return visible_vp_nb(s, p) + s[S_DEV_HAND + 5 * p + VICTORY_POINT]
@@ -180,7 +184,7 @@ def vp_nb(s, p):
 # --- hands -------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def hand_size_nb(s, p):
     t = 0
     for r in range(5):
@@ -188,13 +192,13 @@ def hand_size_nb(s, p):
     return t
 
 
-@nb.njit(cache=True)
+@kernel
 def can_afford_nb(s, p, c0, c1, c2, c3, c4):
     h = S_HAND + 5 * p
     return s[h] >= c0 and s[h + 1] >= c1 and s[h + 2] >= c2 and s[h + 3] >= c3 and s[h + 4] >= c4
 
 
-@nb.njit(cache=True)
+@kernel
 def pay_nb(s, p, c0, c1, c2, c3, c4):
     """Move a cost from the player's hand back to the supply."""
     h = S_HAND + 5 * p
@@ -213,54 +217,36 @@ def pay_nb(s, p, c0, c1, c2, c3, c4):
 # --- placement legality --------------------------------------------------------------
 
 
-@nb.njit(cache=True)
-def distance_ok_nb(s, topo, n):
+@kernel
+def distance_ok_nb(s, n):
     """True if node ``n`` is empty and all its neighbours are empty (Distance Rule)."""
-    if s[S_NODE_OWNER + n] >= 0:
-        return False
-    for k in range(3):
-        m = topo[T_NODE_NEIGHBOURS + 3 * n + k]
-        if m >= 0 and s[S_NODE_OWNER + m] >= 0:
-            return False
-    return True
+    return s[S_NODE_OPEN + n] != 0
 
 
-@nb.njit(cache=True)
-def touches_own_road_nb(s, topo, p, n):
-    for k in range(3):
-        e = topo[T_NODE_EDGES + 3 * n + k]
-        if e >= 0 and s[S_EDGE_OWNER + e] == p:
-            return True
-    return False
+@kernel
+def touches_own_road_nb(s, p, n):
+    return s[S_NODE_ROADS + N_NODES * p + n] > 0
 
 
-@nb.njit(cache=True)
-def can_place_settlement_nb(s, topo, p, n):
+@kernel
+def can_place_settlement_nb(s, p, n):
     """Settlement legality during play: Distance Rule, own road, a piece left."""
     return (
-        s[S_SETTLEMENTS_LEFT + p] > 0
-        and distance_ok_nb(s, topo, n)
-        and touches_own_road_nb(s, topo, p, n)
+        s[S_SETTLEMENTS_LEFT + p] > 0 and distance_ok_nb(s, n) and touches_own_road_nb(s, p, n)
     )
 
 
-@nb.njit(cache=True)
-def _road_end_connects_nb(s, topo, p, n, skip_edge):
-    # A road may continue from node n if p has a building there, or p has another
-    # road at n and no opponent's building sits on n.
+@kernel
+def _road_end_connects_nb(s, p, n):
+    # A road on an empty edge may continue from its end n if p has a building there,
+    # or p has a road at n and no opponent's building sits on n.
     owner = s[S_NODE_OWNER + n]
-    if owner == p:
-        return True
     if owner >= 0:
-        return False
-    for k in range(3):
-        e = topo[T_NODE_EDGES + 3 * n + k]
-        if e >= 0 and e != skip_edge and s[S_EDGE_OWNER + e] == p:
-            return True
-    return False
+        return owner == p
+    return s[S_NODE_ROADS + N_NODES * p + n] > 0
 
 
-@nb.njit(cache=True)
+@kernel
 def can_place_road_nb(s, topo, p, e):
     """Road legality during play: empty edge touching own road or building, not through an
     opponent's building, and a road piece left."""
@@ -268,43 +254,92 @@ def can_place_road_nb(s, topo, p, e):
         return False
     a = topo[T_EDGE_NODES + 2 * e]
     b = topo[T_EDGE_NODES + 2 * e + 1]
-    return _road_end_connects_nb(s, topo, p, a, e) or _road_end_connects_nb(s, topo, p, b, e)
+    return _road_end_connects_nb(s, p, a) or _road_end_connects_nb(s, p, b)
 
 
-@nb.njit(cache=True)
+@kernel
 def can_place_city_nb(s, p, n):
     return s[S_CITIES_LEFT + p] > 0 and s[S_NODE_OWNER + n] == p and s[S_NODE_LEVEL + n] == 1
 
 
-@nb.njit(cache=True)
+@kernel
 def put_settlement_nb(s, topo, p, n):
-    """Place a settlement (no payment, no event) and record any harbor it gives."""
+    """Place a settlement (no payment, no event) and record any harbor it gives.
+
+    The node and its neighbours close (Distance Rule), which also removes them from
+    every player's open spots.
+    """
     s[S_NODE_OWNER + n] = p
     s[S_NODE_LEVEL + n] = 1
     s[S_SETTLEMENTS_LEFT + p] -= 1
     kind = s[S_NODE_HARBOR + n]
     if kind >= 0:
         s[S_HARBORS + 6 * p + kind] = 1
+    _close_node_nb(s, n)
+    for k in range(3):
+        m = topo[T_NODE_NEIGHBOURS + 3 * n + k]
+        if m >= 0:
+            _close_node_nb(s, m)
 
 
-@nb.njit(cache=True)
-def put_road_nb(s, p, e):
+@kernel
+def _close_node_nb(s, n):
+    if s[S_NODE_OPEN + n] == 0:
+        return
+    s[S_NODE_OPEN + n] = 0
+    for q in range(MAX_PLAYERS):
+        if s[S_NODE_ROADS + N_NODES * q + n] > 0:
+            s[S_OPEN_SPOTS + q] -= 1
+
+
+@kernel
+def put_road_nb(s, topo, p, e):
+    """Place a road (no payment, no event) and count it at both its ends."""
     s[S_EDGE_OWNER + e] = p
     s[S_ROADS_LEFT + p] -= 1
+    for j in range(2):
+        n = topo[T_EDGE_NODES + 2 * e + j]
+        s[S_NODE_ROADS + N_NODES * p + n] += 1
+        if s[S_NODE_ROADS + N_NODES * p + n] == 1 and s[S_NODE_OPEN + n]:
+            s[S_OPEN_SPOTS + p] += 1
 
 
-@nb.njit(cache=True)
+@kernel
+def derive_piece_fields_nb(s, topo):
+    """Recompute ``node_open``, ``node_roads`` and ``open_spots`` from the pieces."""
+    for n in range(N_NODES):
+        s[S_NODE_OPEN + n] = 1 if s[S_NODE_OWNER + n] < 0 else 0
+        for k in range(3):
+            m = topo[T_NODE_NEIGHBOURS + 3 * n + k]
+            if m >= 0 and s[S_NODE_OWNER + m] >= 0:
+                s[S_NODE_OPEN + n] = 0
+    for q in range(MAX_PLAYERS):
+        s[S_OPEN_SPOTS + q] = 0
+        for n in range(N_NODES):
+            s[S_NODE_ROADS + N_NODES * q + n] = 0
+    for e in range(N_EDGES):
+        q = s[S_EDGE_OWNER + e]
+        if q >= 0:
+            for j in range(2):
+                s[S_NODE_ROADS + N_NODES * q + topo[T_EDGE_NODES + 2 * e + j]] += 1
+    for q in range(MAX_PLAYERS):
+        for n in range(N_NODES):
+            if s[S_NODE_ROADS + N_NODES * q + n] > 0 and s[S_NODE_OPEN + n]:
+                s[S_OPEN_SPOTS + q] += 1
+
+
+@kernel
 def build_road_nb(s, topo, log, p, e, free):
     """Build a road (paid unless ``free``), update Longest Route."""
     if not free:
         pay_nb(s, p, 1, 1, 0, 0, 0)
-    put_road_nb(s, p, e)
+    put_road_nb(s, topo, p, e)
     log_event_nb(s, log, EV_BUILD_ROAD, p, e, 1 if free else 0, 0)
     s[S_ROUTE_LEN + p] = route_length_nb(s, topo, p)
     update_longest_route_nb(s, log)
 
 
-@nb.njit(cache=True)
+@kernel
 def build_settlement_nb(s, topo, log, p, n):
     """Build a settlement; it may cut opponents' routes, so recompute theirs."""
     pay_nb(s, p, 1, 1, 1, 1, 0)
@@ -324,7 +359,7 @@ def build_settlement_nb(s, topo, log, p, n):
         update_longest_route_nb(s, log)
 
 
-@nb.njit(cache=True)
+@kernel
 def build_city_nb(s, log, p, n):
     pay_nb(s, p, 0, 0, 0, 2, 3)
     s[S_NODE_LEVEL + n] = 2
@@ -338,31 +373,32 @@ def build_city_nb(s, log, p, n):
 # --- Longest Route -----------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def route_length_nb(s, topo, p):
     """Length of p's longest route: the longest trail of p's roads, each road used once,
     never passing through a node with an opponent's building (it may end there).
 
-    Depth-first search with an explicit stack (at most 15 roads deep). A longest trail
-    can always be taken to start at a node where p has an odd number of roads or an
-    opponent has a building (a trail starting at any other node could be extended
-    backwards, or is closed and can start anywhere on it), so only those nodes start a
-    search, plus one node of any ring that no search reached.
+    Depth-first search with an explicit stack (at most 15 roads deep) in the state's
+    ``route_stack`` and ``route_marks`` scratch. A longest trail can always be taken to
+    start at a node where p has an odd number of roads or an opponent has a building (a
+    trail starting at any other node could be extended backwards, or is closed and can
+    start anywhere on it), so only those nodes start a search, plus one node of any
+    ring that no search reached.
     """
-    st = np.empty(3 * (ROADS_PER_PLAYER + 1), dtype=np.int64)  # node, next k, edge
-    marks = np.zeros(2 * N_EDGES, dtype=np.uint8)  # [used now | ever used]
+    for i in range(2 * N_EDGES):
+        s[S_ROUTE_MARKS + i] = 0
     best = 0
     for rnd in range(2):
         for e0 in range(N_EDGES):
             if s[S_EDGE_OWNER + e0] != p:
                 continue
-            if rnd == 1 and marks[N_EDGES + e0]:
+            if rnd == 1 and s[S_ROUTE_MARKS + N_EDGES + e0]:
                 continue
             for j in range(2):
                 start = topo[T_EDGE_NODES + 2 * e0 + j]
                 if rnd == 0 and not _trail_end_nb(s, topo, p, start):
                     continue
-                length = _longest_from_nb(s, topo, p, start, st, marks)
+                length = _longest_from_nb(s, topo, p, start)
                 if length > best:
                     best = length
                 if rnd == 1:
@@ -370,7 +406,7 @@ def route_length_nb(s, topo, p):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def _trail_end_nb(s, topo, p, n):
     owner = s[S_NODE_OWNER + n]
     if owner >= 0 and owner != p:
@@ -383,46 +419,48 @@ def _trail_end_nb(s, topo, p, n):
     return degree % 2 == 1
 
 
-@nb.njit(cache=True)
-def _longest_from_nb(s, topo, p, start, st, marks):
+@kernel
+def _longest_from_nb(s, topo, p, start):
     # Longest trail of p's roads from ``start``; marks[e] = in use, marks[72 + e] = seen.
+    st = S_ROUTE_STACK
+    marks = S_ROUTE_MARKS
     best = 0
     depth = 0
-    st[0] = start
-    st[1] = 0
-    st[2] = -1
+    s[st] = start
+    s[st + 1] = 0
+    s[st + 2] = -1
     while depth >= 0:
-        base = 3 * depth
-        node = st[base]
+        base = st + 3 * depth
+        node = s[base]
         owner = s[S_NODE_OWNER + node]
         advanced = False
         # The trail may start at, but not pass through, an opponent's building.
         if depth == 0 or owner < 0 or owner == p:
-            k = st[base + 1]
+            k = s[base + 1]
             while k < 3:
                 e = topo[T_NODE_EDGES + 3 * node + k]
                 k += 1
-                if e >= 0 and marks[e] == 0 and s[S_EDGE_OWNER + e] == p:
-                    st[base + 1] = k
-                    marks[e] = 1
-                    marks[N_EDGES + e] = 1
+                if e >= 0 and s[marks + e] == 0 and s[S_EDGE_OWNER + e] == p:
+                    s[base + 1] = k
+                    s[marks + e] = 1
+                    s[marks + N_EDGES + e] = 1
                     depth += 1
-                    st[base + 3] = topo[T_NODE_NEIGHBOURS + 3 * node + k - 1]
-                    st[base + 4] = 0
-                    st[base + 5] = e
+                    s[base + 3] = topo[T_NODE_NEIGHBOURS + 3 * node + k - 1]
+                    s[base + 4] = 0
+                    s[base + 5] = e
                     if depth > best:
                         best = depth
                     advanced = True
                     break
         if not advanced:
-            e = st[base + 2]
+            e = s[base + 2]
             if e >= 0:
-                marks[e] = 0
+                s[marks + e] = 0
             depth -= 1
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def update_longest_route_nb(s, log):
     """Give the Longest Route tile to whoever the rules say holds it now.
 
@@ -458,7 +496,7 @@ def update_longest_route_nb(s, log):
         log_event_nb(s, log, EV_LONGEST_ROUTE, new, best if new < 0 else s[S_ROUTE_LEN + new], 0, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def update_largest_army_nb(s, log, p):
     """Largest Army: at least 3 played knights; passes only to strictly more."""
     holder = s[S_ARMY]
@@ -473,7 +511,7 @@ def update_largest_army_nb(s, log, p):
 # --- maritime trade ----------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def maritime_rate_nb(s, p, r):
     """Cards of resource r the player gives the supply for one card: 2, 3 or 4."""
     if s[S_HARBORS + 6 * p + r]:
@@ -486,7 +524,7 @@ def maritime_rate_nb(s, p, r):
 # --- production --------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def produce_nb(s, topo, rules, log, roll, owed):
     """Pay out a roll other than 7, applying the supply-shortage rule.
 
@@ -549,7 +587,7 @@ def produce_nb(s, topo, rules, log, roll, owed):
                 _receive_nb(s, q, r, owed[q, r], 0, log, ev)
 
 
-@nb.njit(cache=True)
+@kernel
 def _receive_nb(s, q, r, owed, paid, log, ev):
     s[S_HAND + 5 * q + r] += paid
     s[S_BANK + r] -= paid
@@ -563,7 +601,7 @@ def _receive_nb(s, q, r, owed, paid, log, ev):
 # --- discards and the robber ---------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def discard_nb(s, log, p, bundle):
     """Return ``bundle`` (int32[5], already checked) from p's hand to the supply."""
     total = 0
@@ -578,7 +616,7 @@ def discard_nb(s, log, p, bundle):
             log[ev, 2 + r] = bundle[r]
 
 
-@nb.njit(cache=True)
+@kernel
 def robber_hex_mask_nb(s, topo, rules, mask):
     """Fill ``mask`` (uint8[19]) with the hexes the robber may move to; return their count.
 
@@ -612,7 +650,7 @@ def robber_hex_mask_nb(s, topo, rules, mask):
     return count if unprotected == 0 else unprotected
 
 
-@nb.njit(cache=True)
+@kernel
 def victims_nb(s, topo, p, h, out):
     """Opponents of p with a building on hex h, written to ``out``; return their count."""
     count = 0
@@ -630,7 +668,7 @@ def victims_nb(s, topo, p, h, out):
     return count
 
 
-@nb.njit(cache=True)
+@kernel
 def random_card_nb(s, q, u):
     """The resource of card number floor(u * hand size) in q's hand (u in [0, 1))."""
     total = hand_size_nb(s, q)
@@ -643,7 +681,7 @@ def random_card_nb(s, q, u):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel
 def move_robber_nb(s, log, p, h, victim, stolen):
     """Move the robber to h and take resource ``stolen`` (-1 none) from ``victim`` (-1 none)."""
     s[S_ROBBER] = h
@@ -658,7 +696,7 @@ def move_robber_nb(s, log, p, h, victim, stolen):
     log_event_nb(s, log, EV_ROBBER, p, h, victim, stolen)
 
 
-@nb.njit(cache=True)
+@kernel
 def setup_road_ok_nb(s, topo, e, n):
     """During setup a road must be empty and touch the settlement just placed on n."""
     if s[S_EDGE_OWNER + e] >= 0:

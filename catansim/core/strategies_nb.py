@@ -12,8 +12,6 @@ looks at the hand (what is affordable, what is missing), and only then scores
 the few candidate nodes or edges the chosen build needs.
 """
 
-import numba as nb
-import numpy as np
 
 from ..constants import INVENTION, KNIGHT, MONOPOLY, N_EDGES, N_HEXES, N_NODES, ROAD_BUILDING
 from ..topology import T_EDGE_NODES, T_HEX_NODES, T_NODE_EDGES, T_NODE_HEXES, T_NODE_NEIGHBOURS
@@ -29,6 +27,7 @@ from .actions_nb import (
     ACT_TRADE_PLAYER,
     can_play_dev_nb,
 )
+from .jit import inline_kernel, kernel
 from .layout import (
     R_DISCARD_LIMIT,
     R_MAX_OFFERS,
@@ -48,7 +47,9 @@ from .layout import (
     S_NODE_HARBOR,
     S_NODE_LEVEL,
     S_NODE_OWNER,
+    S_NODE_ROADS,
     S_OFFERS,
+    S_OPEN_SPOTS,
     S_ROADS_LEFT,
     S_ROBBER,
     S_SETTLEMENTS_LEFT,
@@ -149,9 +150,12 @@ X_SCORE = 10  # [4] priority of each build kind
 X_MISSING = 14  # [4] cards missing for each build kind
 X_ORDER = 18  # [4] build kinds by falling score
 SCRATCH = 22
+# The work array a game lends its players (float64[WORK_SIZE]): a decision uses the
+# first SCRATCH slots; a trade offer plans the partner's builds in the second half.
+WORK_SIZE = 2 * SCRATCH
 
 
-@nb.njit(cache=True, inline="always")
+@inline_kernel
 def _pips_nb(num):
     return 0 if num <= 0 else 6 - abs(7 - num)
 
@@ -159,7 +163,7 @@ def _pips_nb(num):
 # --- board knowledge ---------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def scarcity_nb(s, prm, x):
     """Write each resource's scarcity factor into ``x[X_SCAR:X_SCAR+5]``.
 
@@ -183,7 +187,7 @@ def scarcity_nb(s, prm, x):
         x[X_SCAR + r] = f**w if w != 1.0 else f
 
 
-@nb.njit(cache=True)
+@kernel
 def production_nb(s, topo, p, x):
     """Write p's production in pips per resource (cities count twice) into ``x[X_PROD:]``."""
     for r in range(5):
@@ -200,7 +204,7 @@ def production_nb(s, topo, p, x):
                     x[X_PROD + t] += level * _pips_nb(s[S_HEX_NUMBER + h])
 
 
-@nb.njit(cache=True)
+@kernel
 def node_score_nb(s, topo, prm, p, n, x, in_game):
     """Placement value of node ``n`` for player p (see docs/strategies.md).
 
@@ -257,7 +261,7 @@ def node_score_nb(s, topo, prm, p, n, x, in_game):
     return score
 
 
-@nb.njit(cache=True)
+@kernel
 def city_value_nb(s, topo, prm, n):
     """What upgrading node ``n`` adds: its pips weighted by the resource targets."""
     v = 0.0
@@ -276,10 +280,9 @@ def city_value_nb(s, topo, prm, n):
 # --- setup --------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
-def setup_settlement_nb(prm, s, topo, p, legal):
+@kernel
+def setup_settlement_nb(prm, s, topo, p, legal, x):
     """The best-scoring legal starting node (``node_score_nb`` with p's production so far)."""
-    x = np.zeros(SCRATCH)
     scarcity_nb(s, prm, x)
     production_nb(s, topo, p, x)
     best = -1
@@ -293,10 +296,9 @@ def setup_settlement_nb(prm, s, topo, p, legal):
     return best
 
 
-@nb.njit(cache=True)
-def setup_road_nb(prm, s, topo, p, node, legal):
+@kernel
+def setup_road_nb(prm, s, topo, p, node, legal, x):
     """The legal road from ``node`` pointing at the best spot two edges away."""
-    x = np.zeros(SCRATCH)
     scarcity_nb(s, prm, x)
     production_nb(s, topo, p, x)
     best = -1
@@ -309,7 +311,7 @@ def setup_road_nb(prm, s, topo, p, node, legal):
         v = 0.0
         for k in range(3):
             m2 = topo[T_NODE_NEIGHBOURS + 3 * m + k]
-            if m2 >= 0 and m2 != node and distance_ok_nb(s, topo, m2):
+            if m2 >= 0 and m2 != node and distance_ok_nb(s, m2):
                 v = max(v, node_score_nb(s, topo, prm, p, m2, x, False))
         if v > best_v:
             best_v = v
@@ -320,7 +322,7 @@ def setup_road_nb(prm, s, topo, p, node, legal):
 # --- planning: what to build next ---------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def _missing_nb(s, p, kind):
     m = 0
     for r in range(5):
@@ -330,20 +332,7 @@ def _missing_nb(s, p, kind):
     return m
 
 
-@nb.njit(cache=True)
-def _spot_exists_nb(s, topo, p):
-    # A node where p may build a settlement now (Distance Rule, own road next to it).
-    for e in range(N_EDGES):
-        if s[S_EDGE_OWNER + e] != p:
-            continue
-        for j in range(2):
-            n = topo[T_EDGE_NODES + 2 * e + j]
-            if distance_ok_nb(s, topo, n):
-                return True
-    return False
-
-
-@nb.njit(cache=True)
+@kernel
 def best_spot_nb(s, topo, prm, p, x):
     """The best node where p may build a settlement now, or -1."""
     best = -1
@@ -353,7 +342,7 @@ def best_spot_nb(s, topo, prm, p, x):
             continue
         for j in range(2):
             n = topo[T_EDGE_NODES + 2 * e + j]
-            if distance_ok_nb(s, topo, n):
+            if distance_ok_nb(s, n):
                 v = node_score_nb(s, topo, prm, p, n, x, True)
                 if v > best_v:
                     best_v = v
@@ -361,7 +350,7 @@ def best_spot_nb(s, topo, prm, p, x):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def best_city_nb(s, topo, prm, p):
     """p's settlement whose upgrade adds the most, or -1."""
     best = -1
@@ -375,34 +364,29 @@ def best_city_nb(s, topo, prm, p):
     return best
 
 
-@nb.njit(cache=True, inline="always")
-def _own_roads_at_nb(s, topo, p, n, skip):
-    c = 0
-    for k in range(3):
-        e = topo[T_NODE_EDGES + 3 * n + k]
-        if e >= 0 and e != skip and s[S_EDGE_OWNER + e] == p:
-            c += 1
-    return c
+@inline_kernel
+def _own_roads_at_nb(s, p, n):
+    return s[S_NODE_ROADS + N_NODES * p + n]
 
 
-@nb.njit(cache=True, inline="always")
+@inline_kernel
 def _road_value_nb(s, topo, prm, p, x, e, near, far, want_spot):
     # Value of a legal road e joining p's network at ``near`` and reaching ``far``.
     v = 0.0
     far_owner = s[S_NODE_OWNER + far]
-    far_open = far_owner < 0 and _own_roads_at_nb(s, topo, p, far, e) == 0
+    far_open = far_owner < 0 and _own_roads_at_nb(s, p, far) == 0
     if want_spot and far_open:
-        if distance_ok_nb(s, topo, far):
+        if distance_ok_nb(s, far):
             v = node_score_nb(s, topo, prm, p, far, x, True)
         else:
             for k in range(3):
                 m2 = topo[T_NODE_NEIGHBOURS + 3 * far + k]
                 e2 = topo[T_NODE_EDGES + 3 * far + k]
                 if m2 >= 0 and m2 != near and s[S_EDGE_OWNER + e2] < 0:
-                    if distance_ok_nb(s, topo, m2):
+                    if distance_ok_nb(s, m2):
                         v = max(v, 0.7 * node_score_nb(s, topo, prm, p, m2, x, True))
     if far_open and prm[P_ROUTE] > 0:
-        if s[S_NODE_OWNER + near] == p or _own_roads_at_nb(s, topo, p, near, e) <= 1:
+        if s[S_NODE_OWNER + near] == p or _own_roads_at_nb(s, p, near) <= 1:
             v += prm[P_ROUTE]
     if prm[P_BLOCK] > 0 and far_owner < 0:
         for k in range(3):
@@ -414,7 +398,7 @@ def _road_value_nb(s, topo, prm, p, x, e, near, far, want_spot):
     return v
 
 
-@nb.njit(cache=True)
+@kernel
 def best_road_nb(s, topo, prm, p, x, want_spot):
     """The most useful legal road for p and its value (edge -1 when none is legal).
 
@@ -431,7 +415,7 @@ def best_road_nb(s, topo, prm, p, x, want_spot):
         owner = s[S_NODE_OWNER + n]
         if owner >= 0 and owner != p:
             continue  # roads never continue through an opponent's building
-        if owner != p and _own_roads_at_nb(s, topo, p, n, -1) == 0:
+        if owner != p and _own_roads_at_nb(s, p, n) == 0:
             continue
         for k in range(3):
             e = topo[T_NODE_EDGES + 3 * n + k]
@@ -445,7 +429,7 @@ def best_road_nb(s, topo, prm, p, x, want_spot):
     return best, best_v
 
 
-@nb.njit(cache=True)
+@kernel
 def _army_in_reach_nb(s, p):
     # Knights played plus held would take Largest Army within two more cards.
     holder = s[S_ARMY]
@@ -456,7 +440,7 @@ def _army_in_reach_nb(s, p):
     return mine + 2 >= need
 
 
-@nb.njit(cache=True)
+@kernel
 def plan_nb(s, topo, prm, p, x):
     """Rank the four builds for p; return the top kind (-1 if none is wanted).
 
@@ -468,7 +452,7 @@ def plan_nb(s, topo, prm, p, x):
     Army is within reach.
     """
     set_left = s[S_SETTLEMENTS_LEFT + p]
-    spot = set_left > 0 and _spot_exists_nb(s, topo, p)
+    spot = set_left > 0 and s[S_OPEN_SPOTS + p] > 0
     w_road = 0.0
     if s[S_ROADS_LEFT + p] > 0:
         w_road = prm[P_W_ROAD]
@@ -502,7 +486,7 @@ def plan_nb(s, topo, prm, p, x):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def _bank_trade_nb(s, p, kind, complete):
     """A maritime trade (give, get) toward ``kind``, giving only cards the build does not
     use; with ``complete`` only if such trades can finish the build now. (-1, -1) if none."""
@@ -537,7 +521,7 @@ def _bank_trade_nb(s, p, kind, complete):
     return give, get
 
 
-@nb.njit(cache=True)
+@kernel
 def _affordable_from_nb(s, p, kind, reserve):
     # p can pay ``kind`` without touching the cards reserved for build ``reserve``.
     for r in range(5):
@@ -549,7 +533,7 @@ def _affordable_from_nb(s, p, kind, reserve):
     return True
 
 
-@nb.njit(cache=True)
+@kernel
 def _set_act_nb(act, kind, a, b):
     for i in range(ACT_SIZE):
         act[i] = 0
@@ -558,7 +542,7 @@ def _set_act_nb(act, kind, a, b):
     act[2] = b
 
 
-@nb.njit(cache=True)
+@kernel
 def _offer_nb(prm, s, topo, rules, p, kind, act, x):
     """Fill ``act`` with a player-trade offer toward ``kind``; return False if none.
 
@@ -588,7 +572,7 @@ def _offer_nb(prm, s, topo, rules, p, kind, act, x):
     # Ask the candidates in turn, starting with the (made mod n)-th: a partner is
     # worth asking if it has the wanted card to spare and lacks one of p's spare cards
     # for its own next build (the table talk of a real game).
-    y = np.empty(SCRATCH)
+    y = x[SCRATCH:]
     start = made % n_cand
     partner = -1
     give = -1
@@ -628,7 +612,7 @@ def _offer_nb(prm, s, topo, rules, p, kind, act, x):
 # --- development cards ---------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def robber_on_own_nb(s, topo, p):
     """The robber sits on a producing hex where p has a building."""
     h = s[S_ROBBER]
@@ -640,7 +624,7 @@ def robber_on_own_nb(s, topo, p):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def _knight_wanted_nb(prm, s, topo, rules, p):
     if prm[P_KNIGHT] >= 0.5 or robber_on_own_nb(s, topo, p):
         return True
@@ -651,8 +635,8 @@ def _knight_wanted_nb(prm, s, topo, rules, p):
     return False
 
 
-@nb.njit(cache=True)
-def _monopoly_pick_nb(s, p, x):
+@kernel
+def _monopoly_pick_nb(s, p):
     # The resource opponents hold most of; ties go to the one p lacks most.
     best = 0
     best_v = -1.0
@@ -668,7 +652,7 @@ def _monopoly_pick_nb(s, p, x):
     return best, int(best_v + 0.5)
 
 
-@nb.njit(cache=True)
+@kernel
 def _dev_to_play_nb(prm, s, topo, rules, p, x, top):
     """The development card p plays now in the action phase, or -1."""
     if s[S_DEV_PLAYED] != 0:
@@ -676,7 +660,7 @@ def _dev_to_play_nb(prm, s, topo, rules, p, x, top):
     if can_play_dev_nb(s, p, KNIGHT) and _knight_wanted_nb(prm, s, topo, rules, p):
         return KNIGHT
     if can_play_dev_nb(s, p, MONOPOLY):
-        _, held = _monopoly_pick_nb(s, p, x)
+        _, held = _monopoly_pick_nb(s, p)
         if held >= prm[P_MONOPOLY_MIN]:
             return MONOPOLY
     if can_play_dev_nb(s, p, INVENTION):
@@ -696,7 +680,7 @@ def _dev_to_play_nb(prm, s, topo, rules, p, x, top):
 # --- the decisions ---------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def pre_roll_nb(prm, s, topo, rules, p):
     """Play a knight before rolling to free p's own hex or take Largest Army; else -1."""
     if can_play_dev_nb(s, p, KNIGHT) and _knight_wanted_nb(prm, s, topo, rules, p):
@@ -704,8 +688,8 @@ def pre_roll_nb(prm, s, topo, rules, p):
     return -1
 
 
-@nb.njit(cache=True)
-def action_nb(prm, s, topo, rules, rng, p, act):
+@kernel
+def action_nb(prm, s, topo, rules, rng, p, act, x):
     """Fill ``act`` with p's next action-phase action.
 
     In order: a development card worth playing now; the best-ranked build p can pay
@@ -718,7 +702,6 @@ def action_nb(prm, s, topo, rules, rng, p, act):
     if total < 2 and not dev_free:
         _set_act_nb(act, ACT_END, 0, 0)
         return
-    x = np.empty(SCRATCH)
     top = plan_nb(s, topo, prm, p, x)
     if dev_free:
         card = _dev_to_play_nb(prm, s, topo, rules, p, x, top)
@@ -787,15 +770,14 @@ def action_nb(prm, s, topo, rules, rng, p, act):
     _set_act_nb(act, ACT_END, 0, 0)
 
 
-@nb.njit(cache=True)
-def discard_nb(prm, s, topo, p, k, out):
+@kernel
+def discard_nb(prm, s, topo, p, k, out, x):
     """Choose ``k`` cards to discard into ``out``, keeping the cards of p's next builds.
 
     Each card goes from the resource with the largest excess over what the top build
     needs (plus half of what the second build needs); ties go to the resource p
     produces most, as it comes back soonest.
     """
-    x = np.empty(SCRATCH)
     top = plan_nb(s, topo, prm, p, x)
     second = -1
     second_v = 0.0
@@ -804,30 +786,28 @@ def discard_nb(prm, s, topo, p, k, out):
             second_v = x[X_SCORE + j]
             second = j
     production_nb(s, topo, p, x)
-    hand = np.empty(5, dtype=np.int64)
     for r in range(5):
-        hand[r] = s[S_HAND + 5 * p + r]
         out[r] = 0
     for _ in range(k):
         best = -1
         best_v = -1e18
         for r in range(5):
-            if hand[r] == 0:
+            held = s[S_HAND + 5 * p + r] - out[r]
+            if held == 0:
                 continue
             want = 0.0
             if top >= 0:
                 want += COSTS[5 * top + r]
             if second >= 0:
                 want += 0.5 * COSTS[5 * second + r]
-            v = hand[r] - want + 0.001 * x[X_PROD + r]
+            v = held - want + 0.001 * x[X_PROD + r]
             if v > best_v:
                 best_v = v
                 best = r
-        hand[best] -= 1
         out[best] += 1
 
 
-@nb.njit(cache=True)
+@kernel
 def robber_hex_nb(prm, s, topo, rng, p, mask):
     """Where p moves the robber, among ``mask``.
 
@@ -887,7 +867,7 @@ def robber_hex_nb(prm, s, topo, rng, p, mask):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def _touches_nb(s, topo, p, h):
     for j in range(6):
         if s[S_NODE_OWNER + topo[T_HEX_NODES + 6 * h + j]] == p:
@@ -895,7 +875,7 @@ def _touches_nb(s, topo, p, h):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def victim_nb(prm, s, rng, p, victims, n_victims):
     """Whom p robs: the leader (policy 0) or the largest hand; random for policy 2."""
     policy = int(prm[P_ROBBER] + 0.5)
@@ -915,18 +895,17 @@ def victim_nb(prm, s, rng, p, victims, n_victims):
     return best
 
 
-@nb.njit(cache=True)
-def free_road_nb(prm, s, topo, p):
+@kernel
+def free_road_nb(prm, s, topo, p, x):
     """Where a Road Building road goes: the most useful legal edge, -1 if none is legal."""
-    x = np.empty(SCRATCH)
     scarcity_nb(s, prm, x)
     production_nb(s, topo, p, x)
     e, _ = best_road_nb(s, topo, prm, p, x, s[S_SETTLEMENTS_LEFT + p] > 0)
     return e
 
 
-@nb.njit(cache=True)
-def invention_nb(prm, s, topo, p, out):
+@kernel
+def invention_nb(prm, s, topo, p, out, x):
     """Two cards from the supply: what the best nearly complete build misses, then the
     resource p produces least of."""
     for r in range(5):
@@ -935,7 +914,6 @@ def invention_nb(prm, s, topo, p, out):
     for r in range(5):
         bank_total += s[S_BANK + r]
     want = min(2, bank_total)
-    x = np.empty(SCRATCH)
     plan_nb(s, topo, prm, p, x)
     production_nb(s, topo, p, x)
     target = -1
@@ -965,22 +943,20 @@ def invention_nb(prm, s, topo, p, out):
         taken += 1
 
 
-@nb.njit(cache=True)
+@kernel
 def monopoly_nb(prm, s, topo, p):
     """The resource opponents hold most of (ties: the one p holds least of)."""
-    x = np.empty(1)
-    r, _ = _monopoly_pick_nb(s, p, x)
+    r, _ = _monopoly_pick_nb(s, p)
     return r
 
 
-@nb.njit(cache=True)
-def accept_nb(prm, s, topo, rules, q, p, act):
+@kernel
+def accept_nb(prm, s, topo, rules, q, p, act, x):
     """Whether q accepts p's offer: it must bring q's next build closer (or keep it as
     close and give q more cards than it pays), and p must show fewer than
     ``accept_vp_limit`` victory points."""
     if prm[P_ACCEPT] < 0.5 or visible_vp_nb(s, p) >= prm[P_ACCEPT_VP]:
         return False
-    x = np.empty(SCRATCH)
     top = plan_nb(s, topo, prm, q, x)
     if top < 0:
         return False
