@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from catansim import topology as T
 from catansim.core import layout as L
-from catansim.core.rules_nb import route_length_nb
+from catansim.core.rules_nb import derive_piece_fields_nb, route_length_nb
 
 EDGE_NODES = [tuple(map(int, pair)) for pair in T.EDGE_NODES]
 NODE_ADJ_EDGES = {n: [] for n in range(54)}
@@ -54,6 +54,7 @@ def make_state(owner_of_edge, owner_of_node):
     s[L.S_NODE_OWNER : L.S_NODE_OWNER + 54] = owner_of_node
     s[L.S_NODE_LEVEL : L.S_NODE_LEVEL + 54] = np.where(np.asarray(owner_of_node) >= 0, 1, 0)
     s[L.S_EDGE_OWNER : L.S_EDGE_OWNER + 72] = owner_of_edge
+    derive_piece_fields_nb(s, T.TOPO)  # the search reads each player's roads per node
     return s
 
 

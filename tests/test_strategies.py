@@ -147,10 +147,10 @@ def test_setup_road_points_at_the_best_next_spot():
         legal[e] = node in (a, b)
     e = choose_setup_road_nb(sid(), p, g.s, TOPO, g.rules, g.rng, g.work, 0, node, legal)
     assert legal[e]
-    from catansim.core.strategies_nb import SCRATCH, node_score_nb, production_nb, scarcity_nb
+    from catansim.core.strategies_nb import WORK_SIZE, node_score_nb, production_nb, scarcity_nb
     from catansim.topology import NODE_NEIGHBOURS
 
-    x = np.zeros(SCRATCH)
+    x = np.zeros(WORK_SIZE)
     scarcity_nb(g.s, p, x)
     production_nb(g.s, TOPO, 0, x)
 

@@ -380,43 +380,27 @@ def route_length_nb(s, topo, p):
 
     Depth-first search with an explicit stack (at most 15 roads deep) in the state's
     ``route_stack`` and ``route_marks`` scratch. A longest trail can always be taken to
-    start at a node where p has an odd number of roads or an opponent has a building (a
-    trail starting at any other node could be extended backwards, or is closed and can
-    start anywhere on it), so only those nodes start a search, plus one node of any
-    ring that no search reached.
+    start at a node where p has an odd number of roads (``node_roads``) or an opponent
+    has a building (a trail starting at any other node could be extended backwards, or
+    is closed and can start anywhere on it), so each of those nodes starts one search,
+    plus one node of any ring that no search reached.
     """
-    for i in range(2 * N_EDGES):
-        s[S_ROUTE_MARKS + i] = 0
+    # The searches leave "in the current trail" clear; reset "ever used".
+    for e in range(N_EDGES):
+        s[S_ROUTE_MARKS + N_EDGES + e] = 0
+    roads = S_NODE_ROADS + N_NODES * p
     best = 0
-    for rnd in range(2):
-        for e0 in range(N_EDGES):
-            if s[S_EDGE_OWNER + e0] != p:
-                continue
-            if rnd == 1 and s[S_ROUTE_MARKS + N_EDGES + e0]:
-                continue
-            for j in range(2):
-                start = topo[T_EDGE_NODES + 2 * e0 + j]
-                if rnd == 0 and not _trail_end_nb(s, topo, p, start):
-                    continue
-                length = _longest_from_nb(s, topo, p, start)
-                if length > best:
-                    best = length
-                if rnd == 1:
-                    break
+    for n in range(N_NODES):
+        degree = s[roads + n]
+        if degree == 0:
+            continue
+        owner = s[S_NODE_OWNER + n]
+        if degree % 2 == 1 or (owner >= 0 and owner != p):
+            best = max(best, _longest_from_nb(s, topo, p, n))
+    for e in range(N_EDGES):
+        if s[S_EDGE_OWNER + e] == p and s[S_ROUTE_MARKS + N_EDGES + e] == 0:
+            best = max(best, _longest_from_nb(s, topo, p, topo[T_EDGE_NODES + 2 * e]))
     return best
-
-
-@kernel
-def _trail_end_nb(s, topo, p, n):
-    owner = s[S_NODE_OWNER + n]
-    if owner >= 0 and owner != p:
-        return True
-    degree = 0
-    for k in range(3):
-        e = topo[T_NODE_EDGES + 3 * n + k]
-        if e >= 0 and s[S_EDGE_OWNER + e] == p:
-            degree += 1
-    return degree % 2 == 1
 
 
 @kernel

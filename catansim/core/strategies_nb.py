@@ -151,8 +151,12 @@ X_MISSING = 14  # [4] cards missing for each build kind
 X_ORDER = 18  # [4] build kinds by falling score
 SCRATCH = 22
 # The work array a game lends its players (float64[WORK_SIZE]): a decision uses the
-# first SCRATCH slots; a trade offer plans the partner's builds in the second half.
-WORK_SIZE = 2 * SCRATCH
+# first SCRATCH slots; a trade offer plans the partner's builds in the next SCRATCH;
+# then MEMO_SLOTS memos of the scarcity factors (key = scarcity_weight + 1, then the
+# 5 factors; key 0 = empty). A work array serves one board: a game allocates its own.
+W_MEMO = 2 * SCRATCH
+MEMO_SLOTS = 4
+WORK_SIZE = W_MEMO + 6 * MEMO_SLOTS
 
 
 @inline_kernel
@@ -168,8 +172,20 @@ def scarcity_nb(s, prm, x):
     """Write each resource's scarcity factor into ``x[X_SCAR:X_SCAR+5]``.
 
     factor_r = clip(mean pips per resource / pips of r on this board, 0.5, 2) raised to
-    ``scarcity_weight``: resources that are rare on this board count more.
+    ``scarcity_weight``: resources that are rare on this board count more. ``x`` is the
+    game's work array; the factors are memoised in it per weight (they depend on
+    nothing else on one board).
     """
+    w = prm[P_SCARCITY]
+    free = -1
+    for i in range(MEMO_SLOTS):
+        m = W_MEMO + 6 * i
+        if x[m] == w + 1.0:
+            for r in range(5):
+                x[X_SCAR + r] = x[m + 1 + r]
+            return
+        if x[m] == 0.0 and free < 0:
+            free = i
     for r in range(5):
         x[X_SCAR + r] = 0.0
     total = 0.0
@@ -180,11 +196,13 @@ def scarcity_nb(s, prm, x):
             x[X_SCAR + t] += pips
             total += pips
     mean = total / 5.0
-    w = prm[P_SCARCITY]
+    m = W_MEMO + 6 * (free if free >= 0 else 0)
+    x[m] = w + 1.0
     for r in range(5):
         f = mean / x[X_SCAR + r] if x[X_SCAR + r] > 0 else 2.0
         f = min(2.0, max(0.5, f))
         x[X_SCAR + r] = f**w if w != 1.0 else f
+        x[m + 1 + r] = x[X_SCAR + r]
 
 
 @kernel
@@ -204,7 +222,7 @@ def production_nb(s, topo, p, x):
                     x[X_PROD + t] += level * _pips_nb(s[S_HEX_NUMBER + h])
 
 
-@kernel
+@inline_kernel
 def node_score_nb(s, topo, prm, p, n, x, in_game):
     """Placement value of node ``n`` for player p (see docs/strategies.md).
 
@@ -820,16 +838,27 @@ def robber_hex_nb(prm, s, topo, rng, p, mask):
     policy = int(prm[P_ROBBER] + 0.5)
     leader = -1
     lead_v = -1
+    holding = 0  # bit q: q holds cards
     for q in range(n):
+        size = hand_size_nb(s, q)
+        if size > 0:
+            holding |= 1 << q
         if q == p:
             continue
-        v = 100 * visible_vp_nb(s, q) + hand_size_nb(s, q)
+        v = 100 * visible_vp_nb(s, q) + size
         if v > lead_v:
             lead_v = v
             leader = q
+    own = 0  # bit h: p has a building at hex h
+    for node in range(N_NODES):
+        if s[S_NODE_OWNER + node] == p:
+            for k in range(3):
+                h = topo[T_NODE_HEXES + 3 * node + k]
+                if h >= 0:
+                    own |= 1 << h
     n_ok = 0
     for h in range(N_HEXES):
-        if mask[h] and not _touches_nb(s, topo, p, h):
+        if mask[h] and not own & (1 << h):
             n_ok += 1
     pick = randint_nb(rng, STREAM_PLAYER0 + p, n_ok) if policy == 2 and n_ok > 0 else -1
     best = -1
@@ -837,8 +866,7 @@ def robber_hex_nb(prm, s, topo, rng, p, mask):
     for h in range(N_HEXES):
         if not mask[h]:
             continue
-        own = _touches_nb(s, topo, p, h)
-        if n_ok > 0 and own:
+        if n_ok > 0 and own & (1 << h):
             continue
         if policy == 2:
             if pick == 0:
@@ -859,20 +887,12 @@ def robber_hex_nb(prm, s, topo, rng, p, mask):
                 v += level * pips + 0.1
             else:
                 v += (0.1 if policy == 0 else 1.0) * level * pips
-                if hand_size_nb(s, q) > 0:
+                if holding & (1 << q):
                     v += 0.05
         if v > best_v:
             best_v = v
             best = h
     return best
-
-
-@kernel
-def _touches_nb(s, topo, p, h):
-    for j in range(6):
-        if s[S_NODE_OWNER + topo[T_HEX_NODES + 6 * h + j]] == p:
-            return True
-    return False
 
 
 @kernel
