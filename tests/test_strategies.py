@@ -147,12 +147,11 @@ def test_setup_road_points_at_the_best_next_spot():
         legal[e] = node in (a, b)
     e = choose_setup_road_nb(sid(), p, g.s, TOPO, g.rules, g.rng, g.work, 0, node, legal)
     assert legal[e]
-    from catansim.core.strategies_nb import WORK_SIZE, node_score_nb, production_nb, scarcity_nb
+    from catansim.core.strategies_nb import WORK_SIZE, locate_nb, node_score_nb
     from catansim.topology import NODE_NEIGHBOURS
 
     x = np.zeros(WORK_SIZE)
-    scarcity_nb(g.s, p, x)
-    production_nb(g.s, TOPO, 0, x)
+    locate_nb(g.s, TOPO, p, 0, x)
 
     def reach(edge):
         a, b = EDGE_NODES[edge]
@@ -352,3 +351,74 @@ def test_config_file_errors(tmp_path):
         load_strategies(bad)
     with pytest.raises(CatansimError, match="strategy 'nobody': unknown; allowed:"):
         resolve("nobody")
+
+
+# --- the placement score against a plain-Python oracle --------------------------------------
+
+
+def _score_oracle(s, prm, p, n, in_game):
+    """docs/strategies.md's node score, from the state alone (no memo, no scratch)."""
+    from catansim.core.strategies_nb import PARAM_INDEX as I
+    from catansim.topology import NODE_EDGES, NODE_HEXES
+
+    def pips(num):
+        return 0 if num <= 0 else 6 - abs(7 - num)
+
+    terrain = s[L.S_HEX_TERRAIN : L.S_HEX_TERRAIN + 19]
+    number = s[L.S_HEX_NUMBER : L.S_HEX_NUMBER + 19]
+    board_pips = [sum(pips(number[h]) for h in range(19) if terrain[h] == r) for r in range(5)]
+    mean = sum(board_pips) / 5.0
+    w = prm[I["scarcity_weight"]]
+    scar = [min(2.0, max(0.5, mean / bp if bp > 0 else 2.0)) for bp in board_pips]
+    scar = [f**w if w != 1.0 else f for f in scar]
+    prod = [0.0] * 5
+    for m in range(54):
+        if s[L.S_NODE_OWNER + m] == p:
+            for h in NODE_HEXES[m]:
+                if h >= 0 and terrain[h] < 5:
+                    prod[terrain[h]] += s[L.S_NODE_LEVEL + m] * pips(number[h])
+    hexes = [h for h in NODE_HEXES[n] if h >= 0 and terrain[h] < 5]
+    value = 0.0
+    for h in hexes:
+        value += pips(number[h]) * prm[I["wood_target"] + terrain[h]] * scar[terrain[h]]
+    at = {int(terrain[h]) for h in hexes}
+    score = prm[I["pips_weight"]] * value + prm[I["diversity_weight"]] * len(at)
+    if any(prod):
+        score += prm[I["complement_weight"]] * sum(1 for r in at if prod[r] == 0)
+    kind = s[L.S_NODE_HARBOR + n]
+    if kind >= 0 and prm[I["harbor_weight"]] > 0 and s[L.S_HARBORS + 6 * p + kind] == 0:
+        hv = 1.0 if kind == 5 else (prod[kind] + sum(pips(number[h]) for h in hexes
+                                                     if terrain[h] == kind)) / 4.0
+        score += prm[I["harbor_weight"]] * hv
+    if in_game and prm[I["block_weight"]] > 0:
+        for e in NODE_EDGES[n]:
+            if e >= 0 and s[L.S_EDGE_OWNER + e] not in (-1, p):
+                score += prm[I["block_weight"]]
+    return score
+
+
+def test_node_scores_match_the_formula_with_one_work_array_for_many_rows():
+    # Six rows share one work array (more than its memo slots), in changing order, on
+    # a position with buildings, harbors and roads: the memoised scores stay exact.
+    from catansim.core.strategies_nb import WORK_SIZE, locate_nb, node_score_nb
+
+    s = _midgame_state()
+    rng = np.random.default_rng(5)
+    rows = [resolve(n).params for n in ("default", "builder", "city", "army", "trader",
+                                        "expander")]
+    rows.append(rows[0] * rng.uniform(0.5, 1.5, rows[0].shape))
+    work = np.zeros(WORK_SIZE)
+    for i in rng.permutation(np.arange(40) % len(rows)):
+        prm, p = rows[i], int(i % 4)
+        locate_nb(s, TOPO, prm, p, work)
+        for n in range(54):
+            for in_game in (False, True):
+                got = node_score_nb(s, TOPO, prm, p, n, work, in_game)
+                assert got == pytest.approx(_score_oracle(s, prm, p, n, in_game), rel=1e-12)
+
+
+def _midgame_state():
+    from catansim.sim import play_game
+
+    return play_game(11, strategies=("default", "trader", "city", "army"),
+                     rules=Rules(max_turns=40), log=False).state

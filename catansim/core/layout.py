@@ -51,6 +51,7 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("hex_number", N_HEXES, "number disc of each hex, 0 for the desert"),
     ("harbor_kind", N_HARBORS, "kind of each harbor slot: 0-4 resource 2:1, 5 generic 3:1"),
     ("node_harbor", N_NODES, "harbor kind usable from each node, -1 none"),
+    ("node_resources", N_NODES, "bit r set if a hex producing resource r touches the node"),
     ("number_hexes", 13 * 2, "hexes showing number n at [2n], [2n+1], -1 padded"),
     # --- pieces ---
     ("node_owner", N_NODES, "seat with a building on the node, -1 empty"),
@@ -75,7 +76,7 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("route_len", P, "length of the player's longest route"),
     # --- scratch: meaningless between kernel calls ---
     ("route_stack", 3 * 16, "Longest Route search stack: (node, next k, edge) per depth"),
-    ("route_marks", 2 * N_EDGES, "Longest Route search: road in the current trail | ever used"),
+    ("route_marks", 2 * N_EDGES, "Longest Route search: roads in the current trail, then roads ever used"),
     # --- counters: the per-game result record ---
     ("c_turns", 1, "turns played"),
     ("c_winner", 1, "winning seat, -1 none"),
@@ -145,6 +146,7 @@ S_HEX_TERRAIN = STATE_OFFSETS["hex_terrain"]
 S_HEX_NUMBER = STATE_OFFSETS["hex_number"]
 S_HARBOR_KIND = STATE_OFFSETS["harbor_kind"]
 S_NODE_HARBOR = STATE_OFFSETS["node_harbor"]
+S_NODE_RESOURCES = STATE_OFFSETS["node_resources"]
 S_NUMBER_HEXES = STATE_OFFSETS["number_hexes"]
 S_NODE_OWNER = STATE_OFFSETS["node_owner"]
 S_NODE_LEVEL = STATE_OFFSETS["node_level"]

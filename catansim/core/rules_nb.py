@@ -78,6 +78,7 @@ from .layout import (
     S_NODE_LEVEL,
     S_NODE_OPEN,
     S_NODE_OWNER,
+    S_NODE_RESOURCES,
     S_NODE_ROADS,
     S_NUMBER_HEXES,
     S_OPEN_SPOTS,
@@ -144,6 +145,13 @@ def load_board_nb(s, topo, board):
         s[S_HARBOR_KIND + i] = kind
         s[S_NODE_HARBOR + topo[T_HARBOR_NODES + 2 * i]] = kind
         s[S_NODE_HARBOR + topo[T_HARBOR_NODES + 2 * i + 1]] = kind
+    for n in range(N_NODES):
+        seen = 0
+        for k in range(3):
+            h = topo[T_NODE_HEXES + 3 * n + k]
+            if h >= 0 and s[S_HEX_TERRAIN + h] < 5:
+                seen |= 1 << s[S_HEX_TERRAIN + h]
+        s[S_NODE_RESOURCES + n] = seen
 
 
 @kernel

@@ -47,6 +47,7 @@ from .layout import (
     S_NODE_HARBOR,
     S_NODE_LEVEL,
     S_NODE_OWNER,
+    S_NODE_RESOURCES,
     S_NODE_ROADS,
     S_OFFERS,
     S_OPEN_SPOTS,
@@ -149,14 +150,26 @@ X_PROD = 5  # [5] the player's pips per resource (cities twice)
 X_SCORE = 10  # [4] priority of each build kind
 X_MISSING = 14  # [4] cards missing for each build kind
 X_ORDER = 18  # [4] build kinds by falling score
-SCRATCH = 22
+X_PMASK = 22  # bit mask of the resources p produces (set with X_PROD)
+X_BASE = 23  # offset in the work array of the node base scores in use (see locate_nb)
+SCRATCH = 24
 # The work array a game lends its players (float64[WORK_SIZE]): a decision uses the
-# first SCRATCH slots; a trade offer plans the partner's builds in the next SCRATCH;
-# then MEMO_SLOTS memos of the scarcity factors (key = scarcity_weight + 1, then the
-# 5 factors; key 0 = empty). A work array serves one board: a game allocates its own.
+# first SCRATCH slots; a trade offer plans the partner's builds in the next SCRATCH.
+# Then memos that depend only on the board and a few parameters, so a work array
+# serves one board (a game allocates its own), each in MEMO_SLOTS slots (key 0 =
+# empty): the scarcity factors (key = scarcity_weight + 1, then the 5 factors), and
+# the base score of every node (key = 1, then the BASE_KEY parameters it depends on,
+# then the 54 scores).
 W_MEMO = 2 * SCRATCH
 MEMO_SLOTS = 4
-WORK_SIZE = W_MEMO + 6 * MEMO_SLOTS
+W_BASE = W_MEMO + 6 * MEMO_SLOTS
+BASE_KEY = 8  # pips, diversity and scarcity weights and the five resource targets
+BASE_STRIDE = 1 + BASE_KEY + N_NODES
+WORK_SIZE = W_BASE + BASE_STRIDE * MEMO_SLOTS
+
+
+# Number of set bits of a 5-bit resource mask.
+_BITS5 = tuple(bin(i).count("1") for i in range(32))
 
 
 @inline_kernel
@@ -207,7 +220,8 @@ def scarcity_nb(s, prm, x):
 
 @kernel
 def production_nb(s, topo, p, x):
-    """Write p's production in pips per resource (cities count twice) into ``x[X_PROD:]``."""
+    """Write p's production in pips per resource (cities count twice) into ``x[X_PROD:]``,
+    and the mask of the resources p produces into ``x[X_PMASK]``."""
     for r in range(5):
         x[X_PROD + r] = 0.0
     for n in range(N_NODES):
@@ -220,11 +234,63 @@ def production_nb(s, topo, p, x):
                 t = s[S_HEX_TERRAIN + h]
                 if t < 5:
                     x[X_PROD + t] += level * _pips_nb(s[S_HEX_NUMBER + h])
+    mask = 0
+    for r in range(5):
+        if x[X_PROD + r] > 0:
+            mask |= 1 << r
+    x[X_PMASK] = mask
+
+
+@kernel
+def locate_nb(s, topo, prm, p, x):
+    """Prepare placement scoring for p in ``x``: the scarcity factors, p's production,
+    and the base score of every node (memoised in the work array ``x`` per parameter
+    values: it depends only on the board, the pips, diversity and scarcity weights and
+    the resource targets)."""
+    scarcity_nb(s, prm, x)
+    production_nb(s, topo, p, x)
+    free = -1
+    for i in range(MEMO_SLOTS):
+        m = W_BASE + BASE_STRIDE * i
+        if x[m] == 0.0:
+            if free < 0:
+                free = i
+            continue
+        same = x[m + 1] == prm[P_PIPS] and x[m + 2] == prm[P_DIVERSITY]
+        same = same and x[m + 3] == prm[P_SCARCITY]
+        for r in range(5):
+            same = same and x[m + 4 + r] == prm[P_TARGET + r]
+        if same:
+            x[X_BASE] = m + 1 + BASE_KEY
+            return
+    m = W_BASE + BASE_STRIDE * (free if free >= 0 else 0)
+    x[m] = 1.0
+    x[m + 1] = prm[P_PIPS]
+    x[m + 2] = prm[P_DIVERSITY]
+    x[m + 3] = prm[P_SCARCITY]
+    for r in range(5):
+        x[m + 4 + r] = prm[P_TARGET + r]
+    base = m + 1 + BASE_KEY
+    for n in range(N_NODES):
+        prod = 0.0
+        for k in range(3):
+            h = topo[T_NODE_HEXES + 3 * n + k]
+            if h < 0:
+                continue
+            t = s[S_HEX_TERRAIN + h]
+            if t >= 5:
+                continue
+            pips = _pips_nb(s[S_HEX_NUMBER + h])
+            prod += pips * prm[P_TARGET + t] * x[X_SCAR + t]
+        distinct = _BITS5[s[S_NODE_RESOURCES + n]]
+        x[base + n] = prm[P_PIPS] * prod + prm[P_DIVERSITY] * distinct
+    x[X_BASE] = base
 
 
 @inline_kernel
 def node_score_nb(s, topo, prm, p, n, x, in_game):
-    """Placement value of node ``n`` for player p (see docs/strategies.md).
+    """Placement value of node ``n`` for player p (see docs/strategies.md); ``x`` must
+    have been prepared by ``locate_nb`` for p.
 
     score = pips_weight * sum_h pips_h * target_r * scarcity_r
           + diversity_weight * distinct resources at n
@@ -232,31 +298,10 @@ def node_score_nb(s, topo, prm, p, n, x, in_game):
           + harbor_weight * harbor value
           + block_weight * opponents' roads touching n (in game only)
     """
-    seen = 0  # bit mask of the resources at n
-    prod = 0.0
-    for k in range(3):
-        h = topo[T_NODE_HEXES + 3 * n + k]
-        if h < 0:
-            continue
-        t = s[S_HEX_TERRAIN + h]
-        if t >= 5:
-            continue
-        pips = _pips_nb(s[S_HEX_NUMBER + h])
-        prod += pips * prm[P_TARGET + t] * x[X_SCAR + t]
-        seen |= 1 << t
-    distinct = 0
-    new = 0
-    has_any = False
-    for r in range(5):
-        if x[X_PROD + r] > 0:
-            has_any = True
-        if seen & (1 << r):
-            distinct += 1
-            if x[X_PROD + r] == 0:
-                new += 1
-    score = prm[P_PIPS] * prod + prm[P_DIVERSITY] * distinct
-    if has_any:
-        score += prm[P_COMPLEMENT] * new
+    score = x[int(x[X_BASE]) + n]
+    produced = int(x[X_PMASK])
+    if produced != 0:
+        score += prm[P_COMPLEMENT] * _BITS5[s[S_NODE_RESOURCES + n] & ~produced & 31]
     kind = s[S_NODE_HARBOR + n]
     if kind >= 0 and prm[P_HARBOR] > 0 and s[S_HARBORS + 6 * p + kind] == 0:
         if kind == 5:
@@ -301,8 +346,7 @@ def city_value_nb(s, topo, prm, n):
 @kernel
 def setup_settlement_nb(prm, s, topo, p, legal, x):
     """The best-scoring legal starting node (``node_score_nb`` with p's production so far)."""
-    scarcity_nb(s, prm, x)
-    production_nb(s, topo, p, x)
+    locate_nb(s, topo, prm, p, x)
     best = -1
     best_v = -1e18
     for n in range(N_NODES):
@@ -317,8 +361,7 @@ def setup_settlement_nb(prm, s, topo, p, legal, x):
 @kernel
 def setup_road_nb(prm, s, topo, p, node, legal, x):
     """The legal road from ``node`` pointing at the best spot two edges away."""
-    scarcity_nb(s, prm, x)
-    production_nb(s, topo, p, x)
+    locate_nb(s, topo, prm, p, x)
     best = -1
     best_v = -1e18
     for e in range(N_EDGES):
@@ -756,8 +799,7 @@ def action_nb(prm, s, topo, rules, rng, p, act, x):
                 return
             continue
         if not located:
-            scarcity_nb(s, prm, x)
-            production_nb(s, topo, p, x)
+            locate_nb(s, topo, prm, p, x)
             located = True
         if k == K_SETTLEMENT:
             n = best_spot_nb(s, topo, prm, p, x)
@@ -918,8 +960,7 @@ def victim_nb(prm, s, rng, p, victims, n_victims):
 @kernel
 def free_road_nb(prm, s, topo, p, x):
     """Where a Road Building road goes: the most useful legal edge, -1 if none is legal."""
-    scarcity_nb(s, prm, x)
-    production_nb(s, topo, p, x)
+    locate_nb(s, topo, prm, p, x)
     e, _ = best_road_nb(s, topo, prm, p, x, s[S_SETTLEMENTS_LEFT + p] > 0)
     return e
 
