@@ -16,7 +16,12 @@ from hypothesis import strategies as st
 
 from catansim import topology as T
 from catansim.core import layout as L
-from catansim.core.rules_nb import derive_piece_fields_nb, route_length_nb
+from catansim.core.rules_nb import (
+    derive_piece_fields_nb,
+    put_road_nb,
+    route_after_road_nb,
+    route_length_nb,
+)
 
 EDGE_NODES = [tuple(map(int, pair)) for pair in T.EDGE_NODES]
 NODE_ADJ_EDGES = {n: [] for n in range(54)}
@@ -137,3 +142,35 @@ def test_route_length_property(edges, buildings):
     for n, q in buildings:
         node_owner[n] = q
     check(edge_owner, node_owner, 1)
+
+
+def test_route_after_each_new_road_matches_the_oracle():
+    """The engine updates a route road by road (``route_after_road_nb``: one search from
+    the far end when the road enters new land); after every road it must equal the
+    brute-force oracle, including roads that close rings, join pieces or end at an
+    opponent's building."""
+    rng = random.Random(99)
+    pendant = 0
+    for _ in range(600):
+        node_owner = [-1] * 54
+        for _ in range(rng.randint(0, 8)):
+            node_owner[rng.randrange(54)] = rng.randrange(1, 3)  # opponents of player 0
+        s = make_state([-1] * 72, node_owner)
+        mine = []
+        node = rng.randrange(54)
+        for _ in range(rng.randint(1, 15)):
+            if rng.random() < 0.1:
+                node = rng.randrange(54)
+            free = [e for e in NODE_ADJ_EDGES[node] if s[L.S_EDGE_OWNER + e] < 0]
+            if not free:
+                break
+            e = rng.choice(free)
+            a, b = EDGE_NODES[e]
+            pendant += min(s[L.S_NODE_ROADS + a], s[L.S_NODE_ROADS + b]) == 0
+            put_road_nb(s, T.TOPO, 0, e)
+            s[L.S_ROUTE_LEN] = route_after_road_nb(s, T.TOPO, 0, e)
+            mine.append(e)
+            blocked = {n for n in range(54) if node_owner[n] >= 0}
+            assert s[L.S_ROUTE_LEN] == oracle_route(mine, blocked), (mine, sorted(blocked))
+            node = b if a == node else a
+    assert pendant > 1000  # the single-search path ran many times

@@ -76,7 +76,7 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("route_len", P, "length of the player's longest route"),
     # --- scratch: meaningless between kernel calls ---
     ("route_stack", 3 * 16, "Longest Route search stack: (node, next k, edge) per depth"),
-    ("route_marks", 2 * N_EDGES, "Longest Route search: roads in the current trail, then roads ever used"),
+    ("route_marks", 2 * N_EDGES, "Longest Route search: roads in the trail, then roads ever used"),
     # --- counters: the per-game result record ---
     ("c_turns", 1, "turns played"),
     ("c_winner", 1, "winning seat, -1 none"),

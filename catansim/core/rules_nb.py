@@ -343,8 +343,42 @@ def build_road_nb(s, topo, log, p, e, free):
         pay_nb(s, p, 1, 1, 0, 0, 0)
     put_road_nb(s, topo, p, e)
     log_event_nb(s, log, EV_BUILD_ROAD, p, e, 1 if free else 0, 0)
-    s[S_ROUTE_LEN + p] = route_length_nb(s, topo, p)
+    s[S_ROUTE_LEN + p] = route_after_road_nb(s, topo, p, e)
     update_longest_route_nb(s, log)
+
+
+@kernel
+def route_after_road_nb(s, topo, p, e):
+    """p's longest route just after road ``e`` was placed (``s[S_ROUTE_LEN + p]`` still
+    holds the length before it).
+
+    Usually one end of e has no other road of p (a road into new land). Then a longest
+    trail either avoids e, and is as long as before, or ends with e, and is e plus the
+    longest trail from the other end that avoids e: one search instead of all of them.
+    Otherwise (e joins roads at both ends, or would pass an opponent's building) the
+    whole network is searched again.
+    """
+    a = topo[T_EDGE_NODES + 2 * e]
+    b = topo[T_EDGE_NODES + 2 * e + 1]
+    roads = S_NODE_ROADS + N_NODES * p
+    pivot = -1
+    if s[roads + b] == 1 and _passable_nb(s, p, a):
+        pivot = a
+    elif s[roads + a] == 1 and _passable_nb(s, p, b):
+        pivot = b
+    if pivot < 0:
+        return route_length_nb(s, topo, p)
+    s[S_ROUTE_MARKS + e] = 1  # the search from the pivot must not take e
+    longest = _longest_from_nb(s, topo, p, pivot)
+    s[S_ROUTE_MARKS + e] = 0
+    return max(s[S_ROUTE_LEN + p], 1 + longest)
+
+
+@kernel
+def _passable_nb(s, p, n):
+    # p's trails may pass through node n: no opponent's building on it.
+    owner = s[S_NODE_OWNER + n]
+    return owner < 0 or owner == p
 
 
 @kernel
