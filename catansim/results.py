@@ -654,6 +654,12 @@ def render_docs() -> str:
         "and seat 0 starts. Resources: " + ", ".join(RESOURCE_NAMES) + "; development "
         "cards: " + ", ".join(DEV_CARD_NAMES) + ".",
         "",
+        "On disk (`catansim run`) each part of each table is one Parquet file with",
+        "these dtypes in its pandas metadata and a `catansim` metadata key (experiment,",
+        "seeds, game range). Compression is zstd at level 1; columns are dictionary",
+        "encoded except `game` (delta encoded) and `seed` and `board_id` (plain), which",
+        "a dictionary would only make larger and slower to write.",
+        "",
     ]
     for table in ("games", "players"):
         out += [f"## {table}", "", "| column | dtype | meaning |", "|---|---|---|"]

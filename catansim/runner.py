@@ -165,6 +165,22 @@ def _part_metadata(exp: Experiment, task: Task, table: str) -> dict:
     }
 
 
+# Parquet encodings: the game index (consecutive) packs to almost nothing with delta
+# encoding, seeds and board ids (random 63-bit) gain nothing from a dictionary, and
+# every other column (small counts, names) keeps the default dictionary encoding;
+# zstd at its default level 1. Smaller files and less CPU than dictionaries everywhere.
+_DELTA_COLUMNS = ("game",)
+_PLAIN_COLUMNS = ("seed", "board_id")
+
+
+def _parquet_options(t) -> dict:
+    names = t.column_names
+    encoding = {c: "DELTA_BINARY_PACKED" for c in _DELTA_COLUMNS if c in names}
+    encoding.update({c: "PLAIN" for c in _PLAIN_COLUMNS if c in names})
+    return dict(compression="zstd", use_dictionary=[c for c in names if c not in encoding],
+                column_encoding=encoding or None)
+
+
 def write_part(root: Path, exp: Experiment, task: Task, games, players) -> None:
     """Write one part atomically: players first, games (the completion mark) last.
 
@@ -181,7 +197,7 @@ def write_part(root: Path, exp: Experiment, task: Task, games, players) -> None:
         t = t.replace_schema_metadata(meta)
         final = root / table / f"{task.stem}.parquet"
         tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
-        pq.write_table(t, tmp, compression="zstd")
+        pq.write_table(t, tmp, **_parquet_options(t))
         os.replace(tmp, final)
 
 
