@@ -344,8 +344,7 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
             if address:
                 parts = _dask_parts(exp, pending, address, n_threads)
             else:
-                parts = ((t, partial(part_tables, exp, t, play_task(exp, t, n_threads)))
-                         for t in pending)
+                parts = ((t, _Played(exp, t, play_task(exp, t, n_threads))) for t in pending)
             written = _write_all(root, exp, parts, bar, on_part)
         finally:
             bar.close()
@@ -360,6 +359,21 @@ def _bar(exp: Experiment, total: int, initial: int, progress: bool):
     return tqdm(total=total, initial=initial, unit="game", unit_scale=True, smoothing=0.1,
                 desc=f"{exp.name}" + (f" ({n_var} variants)" if n_var > 1 else ""),
                 disable=not progress, dynamic_ncols=True)
+
+
+class _Played:
+    """A played part whose tables are made once, on the writer thread (``make_tables``).
+
+    It lets go of the kernel's arrays as soon as the tables are built, so that they
+    are not kept while the tables are written.
+    """
+
+    def __init__(self, exp: Experiment, task: Task, played: list):
+        self._args = (exp, task, played)
+
+    def __call__(self):
+        args, self._args = self._args, None
+        return part_tables(*args)
 
 
 def _finish_part(root: Path, exp: Experiment, task: Task, make_tables) -> None:
