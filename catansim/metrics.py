@@ -71,49 +71,61 @@ def _slot_land_hexes() -> np.ndarray:
 
 
 SLOT_LAND_HEXES = _slot_land_hexes()  # (9, 3)
-FEATURE_CHUNK = 65536  # boards per block, to bound the (n, 54, 3) temporaries
+FEATURE_CHUNK = 65536  # boards per block, to bound the (54, 3, n) temporaries
 
 
 def _features_block(v: np.ndarray) -> dict[str, np.ndarray]:
+    # Works on the transposed vectors, (slot, board) with boards contiguous, so each
+    # step is a few whole-row operations over all boards rather than a gather per
+    # board. Integer sums are exact in int16 (at most 58 pips); the two float
+    # features (pips_std, top5_node_pips) come from the same integers, in the same
+    # layout for the std, as the per-board version had (outputs are bit-identical).
     n = v.shape[0]
-    terrain = v[:, B_TERRAIN : B_TERRAIN + N_HEXES]
-    number = v[:, B_NUMBER : B_NUMBER + N_HEXES]
-    harbor = v[:, B_HARBOR : B_HARBOR + N_HARBORS]
-    pips = PIPS_TABLE[number]
+    vt = np.ascontiguousarray(v.T)  # (BOARD_SIZE, n)
+    terrain = vt[B_TERRAIN : B_TERRAIN + N_HEXES]
+    number = vt[B_NUMBER : B_NUMBER + N_HEXES]
+    harbor = vt[B_HARBOR : B_HARBOR + N_HARBORS]
+    pips_pad = np.zeros((N_HEXES + 1, n), dtype=np.int16)  # row _SEA stays 0
+    pips = pips_pad[:N_HEXES]
+    pips[...] = PIPS_TABLE[number]
     out: dict[str, np.ndarray] = {}
 
-    res_pips = np.stack([(pips * (terrain == r)).sum(axis=1) for r in range(N_RESOURCES)], 1)
+    res_pips = np.empty((n, N_RESOURCES), dtype=np.int64)  # C-ordered as before: std()
+    for r in range(N_RESOURCES):  # below then sums in the same order
+        res_pips[:, r] = (pips * (terrain == r)).sum(axis=0, dtype=np.int16)
     for r, name in enumerate(RESOURCE_NAMES):
-        out[f"pips_{name}"] = res_pips[:, r].astype(np.int64)
+        out[f"pips_{name}"] = res_pips[:, r].copy()
     out["pips_std"] = res_pips.std(axis=1)
     lo = res_pips.min(axis=1)
     out["pips_max_min_ratio"] = np.divide(res_pips.max(axis=1), lo, where=lo > 0,
                                           out=np.full(n, np.inf))
 
     a, b = LAND_PAIRS[:, 0], LAND_PAIRS[:, 1]
-    red = np.isin(number, RED_NUMBERS)
-    out["red_adjacent_pairs"] = (red[:, a] & red[:, b]).sum(axis=1)
-    out["same_terrain_pairs"] = (terrain[:, a] == terrain[:, b]).sum(axis=1)
-    out["same_number_pairs"] = ((number[:, a] == number[:, b]) & (number[:, a] > 0)).sum(axis=1)
+    red = (number == RED_NUMBERS[0]) | (number == RED_NUMBERS[1])
+    out["red_adjacent_pairs"] = (red[a] & red[b]).sum(axis=0)
+    out["same_terrain_pairs"] = (terrain[a] == terrain[b]).sum(axis=0)
+    number_a = number[a]
+    out["same_number_pairs"] = ((number_a == number[b]) & (number_a > 0)).sum(axis=0)
 
-    pips_pad = np.concatenate([pips, np.zeros((n, 1), pips.dtype)], axis=1)
-    node_pips = pips_pad[:, _NODE_HEXES_PAD].sum(axis=2)  # (n, 54)
-    out["best_node_pips"] = node_pips.max(axis=1).astype(np.int64)
-    out["top5_node_pips"] = np.partition(node_pips, -5, axis=1)[:, -5:].mean(axis=1)
+    node_pips = pips_pad[_NODE_HEXES_PAD].sum(axis=1, dtype=np.int16)  # (54, n)
+    out["best_node_pips"] = node_pips.max(axis=0).astype(np.int64)
+    top5 = np.partition(np.ascontiguousarray(node_pips.T), -5, axis=1)[:, -5:]
+    out["top5_node_pips"] = top5.mean(axis=1)
 
-    desert = np.argmax(terrain == Terrain.desert, axis=1)
+    desert = np.argmax(terrain == Terrain.desert, axis=0)
     out["desert_hex"] = desert.astype(np.int64)
     out["desert_ring"] = _HEX_RING[desert]
 
-    terrain_pad = np.concatenate([terrain, np.full((n, 1), -1, terrain.dtype)], axis=1)
-    rows = np.arange(n)[:, None]
+    boards = np.arange(n)
+    terrain_pad = np.concatenate([terrain, np.full((1, n), -1, terrain.dtype)])
+    slot_terrain = terrain_pad[SLOT_LAND_HEXES]  # (9, 3, n); the sea pads as -1
+    slot_pips = pips_pad[SLOT_LAND_HEXES]  # (9, 3, n)
+    slot_node_pips = node_pips[T.HARBOR_NODES].max(axis=1).ravel()  # (9, n) flat
     for r, name in enumerate(RESOURCE_NAMES):
-        slot = np.argmax(harbor == r, axis=1)
-        ends = T.HARBOR_NODES[slot]  # (n, 2)
-        out[f"harbor_node_pips_{name}"] = node_pips[rows, ends].max(axis=1).astype(np.int64)
-        hexes = SLOT_LAND_HEXES[slot]  # (n, 3)
-        match = (terrain_pad[rows, hexes] == r) * pips_pad[rows, hexes]
-        out[f"harbor_match_pips_{name}"] = match.sum(axis=1).astype(np.int64)
+        at = np.argmax(harbor == r, axis=0) * n + boards  # (slot, board) in a flat (9, n)
+        out[f"harbor_node_pips_{name}"] = slot_node_pips[at].astype(np.int64)
+        match = (slot_pips * (slot_terrain == r)).sum(axis=1, dtype=np.int16).ravel()
+        out[f"harbor_match_pips_{name}"] = match[at].astype(np.int64)
     return out
 
 

@@ -8,10 +8,12 @@ Layout of a dataset folder (``results/NAME/`` by default)::
 
 The work is the games ``0 .. games-1`` cut into batches of ``batch_size``
 (``start``/``stop`` game indices, zero-padded to 12 digits) times the variants.
-Each part is computed by ``play_batch`` (all cores, numba ``prange``), turned
-into frames (``catansim.results``) and written to a hidden temporary file in
-the same folder, then renamed with ``os.replace``: the players part first, the
-games part last, so **a part is complete exactly when its games file exists**
+Each part is played by ``play_batch`` (all cores, numba ``prange``) on the main
+thread; a writer thread turns it into pyarrow tables (``results.games_table``,
+straight from the arrays) while the next part plays, and writes each table to a
+hidden temporary file in the same folder, then renames it with ``os.replace``:
+the players part first, the games part last, so **a part is complete exactly
+when its games file exists**
 (``load`` ignores a players file without its games file). Rerunning skips
 complete parts; a run stopped at any moment loses at most the parts in flight.
 
@@ -28,6 +30,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -77,32 +80,57 @@ def plan(exp: Experiment) -> list[Task]:
 # --- computing a part ---------------------------------------------------------------
 
 
-def compute_task(exp: Experiment, task: Task, n_threads: int | None = None):
-    """Play one part's games and return its ``(games, players)`` frames.
+def play_task(exp: Experiment, task: Task, n_threads: int | None = None) -> list:
+    """Play one part's games: ``[(BatchResult, game indices), ...]``, one per seat shift.
 
     Runs on the local machine or on a Dask worker (it registers the experiment's
     strategies config first). Seats rotate by game index when ``exp.rotate``.
     """
-    from .results import games_frame, players_frame
     from .sim import batch_seeds, play_batch
 
     exp.apply_strategy_defs()
     idx = np.arange(task.start, task.stop, dtype=np.int64)
     seeds = batch_seeds(exp.seed, task.n_games, task.start)
     shifts = exp.n_shifts(task.variant)
-    kw = dict(variant=task.variant, variants=exp.variant_names,
-              strategy_names=exp.strategy_names)
-    games, players = [], []
+    played = []
     for shift in range(shifts):
         sel = (idx % shifts) == shift if shifts > 1 else slice(None)
         batch = play_batch(seeds[sel], exp.settings(task.variant, shift), n_threads=n_threads)
-        games.append(games_frame(batch, idx[sel], **kw))
-        players.append(players_frame(batch, idx[sel], **kw))
-    if shifts == 1:
-        return games[0], players[0]
-    g = pd.concat(games, ignore_index=True).sort_values("game", kind="stable")
-    p = pd.concat(players, ignore_index=True).sort_values("game", kind="stable")
-    return g.reset_index(drop=True), p.reset_index(drop=True)
+        played.append((batch, idx[sel]))
+    return played
+
+
+def _labels(exp: Experiment, task: Task) -> dict:
+    return dict(variant=task.variant, variants=exp.variant_names,
+                strategy_names=exp.strategy_names)
+
+
+def part_tables(exp: Experiment, task: Task, played: list):
+    """The ``(games, players)`` pyarrow Tables of a played part (see ``play_task``).
+
+    Built from the arrays without pandas (``results.games_table``); equal to
+    ``pa.Table.from_pandas`` of the frames of ``compute_task``.
+    """
+    from .results import games_table, players_table
+
+    batches, index = [b for b, _ in played], [i for _, i in played]
+    return (games_table(batches, index, **_labels(exp, task)),
+            players_table(batches, index, **_labels(exp, task)))
+
+
+def compute_task(exp: Experiment, task: Task, n_threads: int | None = None):
+    """Play one part's games and return its ``(games, players)`` frames, in game order."""
+    from .results import games_frame, players_frame
+
+    played = play_task(exp, task, n_threads)
+    batches, index = [b for b, _ in played], [i for _, i in played]
+    return (games_frame(batches, index, **_labels(exp, task)),
+            players_frame(batches, index, **_labels(exp, task)))
+
+
+def compute_tables(exp: Experiment, task: Task, n_threads: int | None = None):
+    """``compute_task`` as pyarrow Tables (what Dask workers send back to be written)."""
+    return part_tables(exp, task, play_task(exp, task, n_threads))
 
 
 # --- writing ------------------------------------------------------------------------
@@ -137,20 +165,39 @@ def _part_metadata(exp: Experiment, task: Task, table: str) -> dict:
     }
 
 
-def write_part(root: Path, exp: Experiment, task: Task, games: pd.DataFrame,
-               players: pd.DataFrame) -> None:
-    """Write one part atomically: players first, games (the completion mark) last."""
+# Parquet encodings: the game index (consecutive) packs to almost nothing with delta
+# encoding, seeds and board ids (random 63-bit) gain nothing from a dictionary, and
+# every other column (small counts, names) keeps the default dictionary encoding;
+# zstd at its default level 1. Smaller files and less CPU than dictionaries everywhere.
+_DELTA_COLUMNS = ("game",)
+_PLAIN_COLUMNS = ("seed", "board_id")
+
+
+def _parquet_options(t) -> dict:
+    names = t.column_names
+    encoding = {c: "DELTA_BINARY_PACKED" for c in _DELTA_COLUMNS if c in names}
+    encoding.update({c: "PLAIN" for c in _PLAIN_COLUMNS if c in names})
+    return dict(compression="zstd", use_dictionary=[c for c in names if c not in encoding],
+                column_encoding=encoding or None)
+
+
+def write_part(root: Path, exp: Experiment, task: Task, games, players) -> None:
+    """Write one part atomically: players first, games (the completion mark) last.
+
+    ``games`` and ``players`` are pyarrow Tables (``part_tables``) or pandas frames.
+    """
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    for table, df in (("players", players), ("games", games)):
-        t = pa.Table.from_pandas(df, preserve_index=False)
+    for table, data in (("players", players), ("games", games)):
+        t = data if isinstance(data, pa.Table) else pa.Table.from_pandas(data,
+                                                                         preserve_index=False)
         meta = dict(t.schema.metadata or {})
         meta[b"catansim"] = json.dumps(_part_metadata(exp, task, table)).encode()
         t = t.replace_schema_metadata(meta)
         final = root / table / f"{task.stem}.parquet"
         tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
-        pq.write_table(t, tmp, compression="zstd")
+        pq.write_table(t, tmp, **_parquet_options(t))
         os.replace(tmp, final)
 
 
@@ -297,7 +344,7 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
             if address:
                 parts = _dask_parts(exp, pending, address, n_threads)
             else:
-                parts = ((t, *compute_task(exp, t, n_threads)) for t in pending)
+                parts = ((t, _Played(exp, t, play_task(exp, t, n_threads))) for t in pending)
             written = _write_all(root, exp, parts, bar, on_part)
         finally:
             bar.close()
@@ -314,12 +361,35 @@ def _bar(exp: Experiment, total: int, initial: int, progress: bool):
                 disable=not progress, dynamic_ncols=True)
 
 
-def _write_all(root: Path, exp: Experiment, parts, bar, on_part) -> tuple[int, int]:
-    """Write parts on a writer thread while the next part is computed.
+class _Played:
+    """A played part whose tables are made once, on the writer thread (``make_tables``).
 
-    At most one part is being written while the next is computed, so memory
-    holds about two batches. An exception (Ctrl-C included) in the main thread
-    still lets the write in flight finish (the executor joins on exit).
+    It lets go of the kernel's arrays as soon as the tables are built, so that they
+    are not kept while the tables are written.
+    """
+
+    def __init__(self, exp: Experiment, task: Task, played: list):
+        self._args = (exp, task, played)
+
+    def __call__(self):
+        args, self._args = self._args, None
+        return part_tables(*args)
+
+
+def _finish_part(root: Path, exp: Experiment, task: Task, make_tables) -> None:
+    """Writer thread: make the part's tables, then write them."""
+    write_part(root, exp, task, *make_tables())
+
+
+def _write_all(root: Path, exp: Experiment, parts, bar, on_part) -> tuple[int, int]:
+    """Build and write parts on a writer thread while the next part is played.
+
+    ``parts`` yields ``(task, make_tables)``; ``make_tables()`` returns the part's
+    ``(games, players)`` tables and runs on the writer thread, so that building the
+    tables of a played part overlaps the next kernel call (which releases the GIL).
+    At most one part is being built and written while the next is played, so memory
+    holds about two batches. An exception (Ctrl-C included) in the main thread still
+    lets the part in flight finish (the executor joins on exit).
     """
     written = games_done = 0
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="catansim-writer") as writer:
@@ -335,9 +405,9 @@ def _write_all(root: Path, exp: Experiment, parts, bar, on_part) -> tuple[int, i
             if on_part is not None:
                 on_part(task)
 
-        for task, games, players in parts:
-            fut = writer.submit(write_part, root, exp, task, games, players)
-            del games, players
+        for task, make_tables in parts:
+            fut = writer.submit(_finish_part, root, exp, task, make_tables)
+            del make_tables
             if inflight is not None:
                 finish()
             inflight = (task, fut)
@@ -347,7 +417,8 @@ def _write_all(root: Path, exp: Experiment, parts, bar, on_part) -> tuple[int, i
 
 
 def _dask_parts(exp: Experiment, pending: list[Task], address: str, n_threads):
-    """Yield ``(task, games, players)`` computed on a Dask cluster, a bounded number in flight."""
+    """Yield ``(task, make_tables)`` for parts computed on a Dask cluster (tables built
+    on the workers), a bounded number in flight."""
     try:
         from dask.distributed import Client, as_completed
     except ImportError:
@@ -365,19 +436,19 @@ def _dask_parts(exp: Experiment, pending: list[Task], address: str, n_threads):
         by_key: dict[str, Task] = {}
 
         def submit(t):
-            fut = client.submit(compute_task, exp, t, n_threads, key=f"catansim-{key}-{t.stem}",
-                                pure=False, retries=2)
+            fut = client.submit(compute_tables, exp, t, n_threads,
+                                key=f"catansim-{key}-{t.stem}", pure=False, retries=2)
             by_key[fut.key] = t
             return fut
 
         ac = as_completed([submit(queue.pop(0)) for _ in range(min(limit, len(queue)))])
         for fut in ac:
             task = by_key.pop(fut.key)
-            games, players = fut.result()
+            tables = fut.result()
             fut.release()
             if queue:
                 ac.add(submit(queue.pop(0)))
-            yield task, games, players
+            yield task, partial(tuple, tables)
     finally:
         client.close()
 

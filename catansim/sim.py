@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -339,6 +340,27 @@ def play_batch(seeds, settings: GameSettings, n_threads: int | None = None) -> B
 
 
 SEED_BLOCK = 1 << 16
+_SEED_CACHE_MIN = 1024  # requests of at least this many seeds of a block use the cache
+
+
+def _block_seeds(base_seed: int, block: int, stop: int) -> np.ndarray:
+    """Seeds ``0 .. stop-1`` of a block (int64; a read-only view when cached)."""
+    if stop < _SEED_CACHE_MIN:
+        words = np.random.SeedSequence(base_seed, spawn_key=(block,)).generate_state(
+            stop, dtype=np.uint64)
+        return (words >> np.uint64(1)).astype(np.int64)
+    return _full_block_seeds(base_seed, block)[:stop]
+
+
+@functools.lru_cache(maxsize=8)
+def _full_block_seeds(base_seed: int, block: int) -> np.ndarray:
+    # a whole block costs ~10 ms; a run's parts (and its variants, which play the same
+    # seeds) reuse it instead of regenerating the block's prefix for every part
+    words = np.random.SeedSequence(base_seed, spawn_key=(block,)).generate_state(
+        SEED_BLOCK, dtype=np.uint64)
+    out = (words >> np.uint64(1)).astype(np.int64)
+    out.flags.writeable = False
+    return out
 
 
 def batch_seeds(base_seed: int, n_games: int, start: int = 0) -> np.ndarray:
@@ -355,9 +377,6 @@ def batch_seeds(base_seed: int, n_games: int, start: int = 0) -> np.ndarray:
     while i < start + n_games:
         block, offset = divmod(i, SEED_BLOCK)
         take = min(SEED_BLOCK - offset, start + n_games - i)
-        words = np.random.SeedSequence(base_seed, spawn_key=(block,)).generate_state(
-            offset + take, dtype=np.uint64
-        )[offset:]
-        out[i - start : i - start + take] = (words >> np.uint64(1)).astype(np.int64)
+        out[i - start : i - start + take] = _block_seeds(base_seed, block, offset + take)[offset:]
         i += take
     return out

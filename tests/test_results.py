@@ -124,3 +124,45 @@ def test_win_rates_have_wilson_intervals(batch4):
     assert ((w.ci_low <= w.win_rate) & (w.win_rate <= w.ci_high)).all()
     summary = R.summarize(R.games_frame(batch4), p)
     assert set(summary) == {"by_strategy", "by_seat", "length", "vp_sources"}
+
+
+@pytest.mark.parametrize("which", ["batch4", "batch3"])
+def test_arrow_tables_equal_the_frames_through_from_pandas(which, request):
+    """The runner writes games_table/players_table: the same schema (pandas metadata
+    included) and values as pyarrow's conversion of the frames."""
+    import pyarrow as pa
+
+    b = request.getfixturevalue(which)
+    kw = dict(game_index=np.arange(100, 100 + b.seeds.size), variant="v", variants=["u", "v"],
+              strategy_names=["army", "builder", "city", "default", "random"])
+    for frame, table in ((R.games_frame, R.games_table), (R.players_frame, R.players_table)):
+        expected = pa.Table.from_pandas(frame(b, **kw), preserve_index=False)
+        got = table(b, **kw)
+        assert got.schema.equals(expected.schema, check_metadata=True)
+        assert got.equals(expected)
+        pd.testing.assert_frame_equal(got.to_pandas(), expected.to_pandas())
+
+
+def test_rotated_batches_make_one_table_in_game_order():
+    """Batches of one part played with shifted seats (as the runner plays rotations)
+    give the concatenation of their frames sorted by game."""
+    names = ("default", "random", "builder", "city")
+    idx = np.arange(50, 71)
+    seeds = batch_seeds(8, idx.size, 50)
+    batches, index = [], []
+    for shift in range(4):
+        sel = idx % 4 == shift
+        st = GameSettings(n_players=4, strategies=names[-shift:] + names[:-shift])
+        batches.append(play_batch(seeds[sel], st))
+        index.append(idx[sel])
+    kw = dict(strategy_names=sorted(names))
+    for frame in (R.games_frame, R.players_frame):
+        parts = [frame(b, i, **kw) for b, i in zip(batches, index, strict=True)]
+        expected = (pd.concat(parts, ignore_index=True).sort_values("game", kind="stable")
+                    .reset_index(drop=True))
+        pd.testing.assert_frame_equal(frame(batches, index, **kw), expected)
+    g = R.games_frame(batches, index)
+    assert list(g.game) == list(idx) and list(g.seed) == list(seeds)
+    assert list(g.strategy_0.cat.categories) == sorted(names)
+    with pytest.raises(ValueError, match="one index array per batch"):
+        R.games_frame(batches)
