@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -302,7 +303,8 @@ class RunReport:
     parts_skipped: int
     parts_written: int
     games_written: int
-    seconds: float
+    seconds: float  # playing and writing the parts, after the kernels were ready
+    warmup_seconds: float = 0.0  # compiling (first use) or loading the kernels
 
 
 def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: int | None = None,
@@ -336,11 +338,12 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
         prepare_dataset(exp, root, tasks)
         pending = [t for t in tasks if not part_done(root, t)]
         done_games = sum(t.n_games for t in tasks) - sum(t.n_games for t in pending)
+        address = scheduler if scheduler is not None else exp.scheduler
+        warmup = _warm_up(exp, pending[0], n_threads, progress) if pending and not address else 0.0
         t0 = time.perf_counter()
         bar = _bar(exp, sum(t.n_games for t in tasks), done_games, progress)
         written = (0, 0)
         try:
-            address = scheduler if scheduler is not None else exp.scheduler
             if address:
                 parts = _dask_parts(exp, pending, address, n_threads)
             else:
@@ -349,7 +352,34 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
         finally:
             bar.close()
     return RunReport(root, len(tasks), len(tasks) - len(pending), written[0], written[1],
-                     time.perf_counter() - t0)
+                     time.perf_counter() - t0, warmup)
+
+
+def _warm_up(exp: Experiment, task: Task, n_threads, progress: bool) -> float:
+    """Play one game so that the kernels are compiled (first use on a machine, about a
+    minute) or loaded from Numba's cache before the progress bar starts: the bar and
+    the run's rate then count games only. Returns the seconds it took."""
+    from .sim import batch_seeds, play_batch
+
+    if progress and not _kernels_cached():
+        print("compiling the kernels (once per machine, about a minute; cached afterwards)...",
+              file=sys.stderr, flush=True)
+    t = time.perf_counter()
+    play_batch(batch_seeds(exp.seed, 1, task.start), exp.settings(task.variant, 0),
+               n_threads=n_threads)
+    return time.perf_counter() - t
+
+
+def _kernels_cached() -> bool:
+    """Whether Numba's on-disk cache holds the batch kernel (best effort: True if unsure)."""
+    from .core.engine_nb import play_batch_nb
+
+    if play_batch_nb.signatures:
+        return True
+    try:
+        return os.path.exists(play_batch_nb._cache._cache_file._index_path)
+    except AttributeError:  # a Numba without this private attribute: say nothing
+        return True
 
 
 def _bar(exp: Experiment, total: int, initial: int, progress: bool):

@@ -113,7 +113,10 @@ def test_interrupted_run_resumes_without_gap_or_duplicate(reference, tmp_path, e
     assert 3 <= n_done <= 4
     report = run_experiment(exp, out=out, progress=False)
     assert report.parts_skipped == n_done and report.parts_written == len(plan(exp)) - n_done
+    assert report.warmup_seconds > 0  # the kernels were readied before the timed games
     _same(catansim.load(out), reference)
+    again = run_experiment(exp, out=out, progress=False)
+    assert again.parts_written == 0 and again.warmup_seconds == 0.0  # nothing to play
 
 
 def test_killed_cli_run_resumes(reference, tmp_path, exp_file):

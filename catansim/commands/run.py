@@ -33,9 +33,11 @@ def command(experiment, games, seed, scheduler, threads, out, batch_size, no_pro
     report = run_experiment(exp, n_threads=threads, progress=not no_progress)
     rate = report.games_written / report.seconds if report.seconds > 0 else 0.0
     skipped = f", {report.parts_skipped} already done" if report.parts_skipped else ""
+    compiled = (f"; the kernels took {report.warmup_seconds:.0f} s to compile first"
+                if report.warmup_seconds >= 5 else "")
     click.echo(f"{report.root}: {report.parts_written} parts written{skipped} "
                f"({report.parts_total} in all); {report.games_written} games in "
-               f"{report.seconds:.1f} s ({rate:,.0f} games/s)")
+               f"{report.seconds:.1f} s ({rate:,.0f} games/s){compiled}")
     if summary:
         _print_summary(report.root, exp)
 
