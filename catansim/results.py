@@ -552,6 +552,14 @@ def wilson_ci(wins, games, confidence: float = 0.95) -> tuple[np.ndarray, np.nda
     return lo, hi
 
 
+def _win_table(counts: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
+    # counts: index the group, columns games and wins.
+    g = counts[["games", "wins"]].astype(np.int64)
+    g["ci_low"], g["ci_high"] = wilson_ci(g["wins"], g["games"], confidence)
+    g["win_rate"] = g["wins"] / g["games"]
+    return g[["games", "wins", "win_rate", "ci_low", "ci_high"]]
+
+
 def win_rates(players: pd.DataFrame, by: str, confidence: float = 0.95) -> pd.DataFrame:
     """Win rate per group of a players table, with Wilson confidence intervals.
 
@@ -570,17 +578,98 @@ def win_rates(players: pd.DataFrame, by: str, confidence: float = 0.95) -> pd.Da
         Index ``by``; columns ``games`` (seat-games), ``wins``, ``win_rate``, ``ci_low``,
         ``ci_high``.
     """
-    g = players.groupby(by, observed=True)["won"].agg(games="size", wins="sum")
-    g["ci_low"], g["ci_high"] = wilson_ci(g["wins"], g["games"], confidence)
-    g["win_rate"] = g["wins"] / g["games"]
-    return g[["games", "wins", "win_rate", "ci_low", "ci_high"]]
+    counts = players.groupby(by, observed=True)["won"].agg(games="size", wins="sum")
+    return _win_table(counts, confidence)
 
 
 VP_SOURCES = ("vp_settlements", "vp_cities", "vp_longest", "vp_army", "vp_cards")
+SUMMARY_COLUMNS = {
+    "games": ["variant", "game", "turns", "end_reason"],
+    "players": ["variant", "game", "seat", "strategy", "won", "vp", *VP_SOURCES],
+}
+
+
+class Summary:
+    """The tables of ``summarize``, accumulated a part at a time.
+
+    ``add(games, players)`` takes the games and players rows of any set of games
+    (``SUMMARY_COLUMNS`` suffice); ``tables()`` gives what ``summarize`` of all the
+    rows added would give. It keeps counts and sums only (game lengths as a
+    histogram of turns), so summarising a dataset needs the memory of one part
+    whatever the number of games.
+    """
+
+    def __init__(self):
+        self._turns = np.zeros(1, dtype=np.int64)  # games by number of turns
+        self._turn_limit = 0
+        self._wins: dict[str, pd.DataFrame] = {}
+        self._vp: dict[str, pd.DataFrame] = {}
+
+    @staticmethod
+    def _plus(old, new):
+        return new if old is None else old.add(new, fill_value=0)
+
+    def add(self, games: pd.DataFrame, players: pd.DataFrame) -> Summary:
+        counts = np.bincount(games["turns"].to_numpy(np.int64))
+        if counts.size > self._turns.size:
+            counts[: self._turns.size] += self._turns
+            self._turns = counts
+        else:
+            self._turns[: counts.size] += counts
+        self._turn_limit += int((games["end_reason"] == "turn_limit").sum())
+        for by in ("strategy", "seat"):
+            c = players.groupby(by, observed=True)["won"].agg(games="size", wins="sum")
+            self._wins[by] = self._plus(self._wins.get(by), c)
+        cols = ["vp", *VP_SOURCES]
+        for who, rows in (("all seats", players), ("winners", players[players["won"]])):
+            grouped = rows.groupby("strategy", observed=True)
+            sums = grouped[cols].sum().astype(np.int64)
+            sums["_n"] = grouped.size()
+            self._vp[who] = self._plus(self._vp.get(who), sums)
+        return self
+
+    def _quantile(self, q: float) -> float:
+        # pandas' default (linear) quantile of the turns, from their histogram.
+        cum = np.cumsum(self._turns)
+        pos = (cum[-1] - 1) * q
+        lo, hi = int(np.floor(pos)), int(np.ceil(pos))
+        x_lo = float(np.searchsorted(cum, lo, side="right"))
+        x_hi = float(np.searchsorted(cum, hi, side="right"))
+        return x_lo + (x_hi - x_lo) * (pos - lo)
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """The summary tables (see ``summarize``)."""
+        n = int(self._turns.sum())
+        t = np.arange(self._turns.size, dtype=float)
+        if n:
+            mean = float((t * self._turns).sum() / n)
+            std = float(np.sqrt((self._turns * (t - mean) ** 2).sum() / (n - 1))) if n > 1 \
+                else np.nan
+            stats = [mean, std, self._quantile(0.1), self._quantile(0.5), self._quantile(0.9),
+                     float(np.flatnonzero(self._turns)[-1]), self._turn_limit / n]
+        else:
+            stats = [np.nan] * 7
+        length = pd.DataFrame(
+            {k: [v] for k, v in zip(("mean", "std", "p10", "median", "p90", "max",
+                                     "turn_limit_share"), stats, strict=True)},
+            index=pd.Index(["turns"], name=""))
+        length.insert(0, "games", [n])
+        vp = pd.concat({who: self._vp_means(who) for who in ("all seats", "winners")},
+                       names=["who", "strategy"])
+        return {
+            "by_strategy": _win_table(self._wins["strategy"]),
+            "by_seat": _win_table(self._wins["seat"]),
+            "length": length.round(2),
+            "vp_sources": vp.round(2),
+        }
+
+    def _vp_means(self, who: str) -> pd.DataFrame:
+        sums = self._vp[who]
+        return sums[["vp", *VP_SOURCES]].div(sums["_n"], axis=0)
 
 
 def summarize(games: pd.DataFrame, players: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """The summary tables ``catansim simulate`` prints.
+    """The summary tables ``catansim simulate`` and ``catansim run`` print.
 
     Returns
     -------
@@ -588,27 +677,9 @@ def summarize(games: pd.DataFrame, players: pd.DataFrame) -> dict[str, pd.DataFr
         ``by_strategy`` and ``by_seat`` (``win_rates``), ``length`` (turns: mean,
         standard deviation, quantiles, share ending at the turn limit, no winner) and
         ``vp_sources`` (mean VP by source per strategy, for all seats and for winners).
+        ``Summary`` builds the same tables a part at a time.
     """
-    turns = games["turns"].astype(float)
-    length = pd.DataFrame({
-        "games": [len(games)],
-        "mean": [turns.mean()],
-        "std": [turns.std()],
-        "p10": [turns.quantile(0.1)],
-        "median": [turns.median()],
-        "p90": [turns.quantile(0.9)],
-        "max": [turns.max()],
-        "turn_limit_share": [float((games["end_reason"] == "turn_limit").mean())],
-    }, index=pd.Index(["turns"], name="")).round(2)
-    vp_all = players.groupby("strategy", observed=True)[["vp", *VP_SOURCES]].mean()
-    vp_win = players[players["won"]].groupby("strategy", observed=True)[["vp", *VP_SOURCES]].mean()
-    vp = pd.concat({"all seats": vp_all, "winners": vp_win}, names=["who", "strategy"]).round(2)
-    return {
-        "by_strategy": win_rates(players, "strategy"),
-        "by_seat": win_rates(players, "seat"),
-        "length": length,
-        "vp_sources": vp,
-    }
+    return Summary().add(games, players).tables()
 
 
 def format_summary(tables: dict[str, pd.DataFrame]) -> str:

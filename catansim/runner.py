@@ -535,6 +535,36 @@ def load(path, columns: dict | None = None, variants=None) -> tuple[pd.DataFrame
     return out[0], out[1]
 
 
+def summarize_dataset(path, variants=None) -> dict[str, dict[str, pd.DataFrame]]:
+    """The summary tables (``results.summarize``) of each variant of a dataset, read a
+    part at a time: memory stays that of one part whatever the number of games.
+
+    Returns
+    -------
+    dict
+        ``{variant: tables}`` for the variants with complete parts, in dataset order.
+    """
+    import pyarrow.parquet as pq
+
+    from .results import SUMMARY_COLUMNS, Summary
+
+    root = Path(path)
+    if not (root / "games").is_dir():
+        raise CatansimError(f"{root}: not a catansim dataset (no games/ folder)")
+    out: dict[str, Summary] = {}
+    for stem in sorted(_existing_stems(root)):
+        variant = stem.split("-")[1]
+        if variants is not None and variant not in variants:
+            continue
+        games, players = (
+            pq.read_table(root / table / f"{stem}.parquet",
+                          columns=SUMMARY_COLUMNS[table]).to_pandas()
+            for table in TABLES)
+        out.setdefault(variant, Summary()).add(games, players)
+    names = list(variants) if variants is not None else list(out)
+    return {v: out[v].tables() for v in names if v in out}
+
+
 def read_manifest(path) -> dict:
     """The ``manifest.json`` of a dataset."""
     mpath = Path(path) / MANIFEST

@@ -242,3 +242,22 @@ def test_quickstart_is_runnable_shortened(tmp_path):
     report = run_experiment(exp, out=tmp_path / "q", progress=False)
     assert report.games_written == 8
     assert os.path.exists(tmp_path / "q" / "manifest.json")
+
+
+def test_summary_read_part_by_part_equals_the_summary_of_the_loaded_dataset(tmp_path, exp_file):
+    from catansim.results import summarize
+    from catansim.runner import summarize_dataset
+
+    exp = load_experiment(exp_file)
+    out = tmp_path / "o"
+    run_experiment(exp, out=out, progress=False)  # 3 parts per variant, the last one short
+    by_part = summarize_dataset(out)
+    assert list(by_part) == ["baseline", "friendly"]
+    games, players = catansim.load(out)
+    for variant, tables in by_part.items():
+        whole = summarize(games[games.variant == variant], players[players.variant == variant])
+        for name, table in whole.items():
+            pd.testing.assert_frame_equal(tables[name], table)
+    assert list(summarize_dataset(out, ["friendly"])) == ["friendly"]
+    with pytest.raises(CatansimError, match="not a catansim dataset"):
+        summarize_dataset(tmp_path)

@@ -42,23 +42,10 @@ def command(experiment, games, seed, scheduler, threads, out, batch_size, no_pro
         _print_summary(report.root, exp)
 
 
-SUMMARY_LIMIT = 5_000_000  # games per variant; above this, load the dataset yourself
-
-
 def _print_summary(root, exp) -> None:
-    from ..results import format_summary, summarize
-    from ..runner import load
+    from ..results import format_summary
+    from ..runner import summarize_dataset
 
-    if exp.games > SUMMARY_LIMIT:
-        click.echo(f"(no summary above {SUMMARY_LIMIT:,} games; use catansim.load('{root}'))")
-        return
-    games, players = load(root, columns={
-        "games": ["variant", "game", "turns", "end_reason"],
-        "players": ["variant", "game", "seat", "strategy", "won", "vp", "vp_settlements",
-                    "vp_cities", "vp_longest", "vp_army", "vp_cards"]})
-    for variant in exp.variant_names:
-        g = games[games.variant == variant]
-        p = players[players.variant == variant]
-        if not len(g):
-            continue
-        click.echo(f"\n[{variant}] {len(g):,} games\n{format_summary(summarize(g, p))}")
+    for variant, tables in summarize_dataset(root, exp.variant_names).items():
+        n = int(tables["length"]["games"].iloc[0])
+        click.echo(f"\n[{variant}] {n:,} games\n{format_summary(tables)}")
