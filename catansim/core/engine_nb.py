@@ -119,7 +119,6 @@ from .layout import (
     S_NODE_LEVEL,
     S_NODE_OPEN,
     S_NODE_OWNER,
-    S_NODE_ROADS,
     S_OFFERS,
     S_OPEN_SPOTS,
     S_ROADS_LEFT,
@@ -153,6 +152,7 @@ from .rules_nb import (
     discard_nb,
     distance_ok_nb,
     hand_size_nb,
+    invention_cards_nb,
     load_board_nb,
     log_event_nb,
     maritime_rate_nb,
@@ -163,6 +163,7 @@ from .rules_nb import (
     put_road_nb,
     put_settlement_nb,
     random_card_nb,
+    roads_at_nb,
     robber_hex_mask_nb,
     route_length_nb,
     setup_road_ok_nb,
@@ -398,12 +399,12 @@ def count_violations_nb(s, topo, rules):
                 e = topo[T_NODE_EDGES + 3 * m + k]
                 if e >= 0 and s[S_EDGE_OWNER + e] == q:
                     roads += 1
-            if s[S_NODE_ROADS + N_NODES * q + m] != roads:
+            if roads_at_nb(s, q, m) != roads:
                 bad += 1
     for q in range(MAX_PLAYERS):
         spots = 0
         for m in range(N_NODES):
-            if s[S_NODE_OPEN + m] and s[S_NODE_ROADS + N_NODES * q + m] > 0:
+            if s[S_NODE_OPEN + m] and roads_at_nb(s, q, m) > 0:
                 spots += 1
         if s[S_OPEN_SPOTS + q] != spots:
             bad += 1
@@ -577,14 +578,12 @@ def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims,
     elif card == INVENTION:
         choose_invention_nb(strat[p], params[p], s, topo, rules, rng, work, p, bundle)
         total = 0
-        bank_total = 0
         ok = True
         for r in range(5):
             total += bundle[r]
-            bank_total += s[S_BANK + r]
             if bundle[r] < 0 or bundle[r] > s[S_BANK + r]:
                 ok = False
-        if not ok or total != min(2, bank_total):
+        if not ok or total != invention_cards_nb(s):
             s[C_ILLEGAL] += 1
             for r in range(5):
                 bundle[r] = 0

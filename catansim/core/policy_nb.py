@@ -22,7 +22,7 @@ from .actions_nb import can_play_dev_nb, legal_actions_nb, unpack_nb
 from .jit import kernel
 from .layout import S_BANK, S_HAND
 from .rng_nb import STREAM_PLAYER0, randint_nb, uniform_nb
-from .rules_nb import can_place_road_nb
+from .rules_nb import can_place_road_nb, invention_cards_nb
 from .strategies_nb import (
     accept_nb,
     action_nb,
@@ -165,10 +165,7 @@ def choose_invention_nb(sid, prm, s, topo, rules, rng, work, p, out):
     stream = STREAM_PLAYER0 + p
     for r in range(5):
         out[r] = 0
-    bank_total = 0
-    for r in range(5):
-        bank_total += s[S_BANK + r]
-    want = min(2, bank_total)
+    want = invention_cards_nb(s)
     # Uniform over the multisets the supply can give: count them, then take the k-th.
     count = 0
     for a in range(5):

@@ -29,7 +29,7 @@ from ..topology import (
     T_NODE_HEXES,
     T_NODE_NEIGHBOURS,
 )
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .layout import (
     B_HARBOR,
     B_NUMBER,
@@ -201,6 +201,15 @@ def hand_size_nb(s, p):
 
 
 @kernel
+def invention_cards_nb(s):
+    """How many cards Invention takes: two, or what the supply still holds if fewer."""
+    total = 0
+    for r in range(5):
+        total += s[S_BANK + r]
+    return min(2, total)
+
+
+@kernel
 def can_afford_nb(s, p, c0, c1, c2, c3, c4):
     h = S_HAND + 5 * p
     return s[h] >= c0 and s[h + 1] >= c1 and s[h + 2] >= c2 and s[h + 3] >= c3 and s[h + 4] >= c4
@@ -231,9 +240,15 @@ def distance_ok_nb(s, n):
     return s[S_NODE_OPEN + n] != 0
 
 
+@inline_kernel
+def roads_at_nb(s, p, n):
+    """How many of p's roads end at node ``n`` (0-3)."""
+    return s[S_NODE_ROADS + N_NODES * p + n]
+
+
 @kernel
 def touches_own_road_nb(s, p, n):
-    return s[S_NODE_ROADS + N_NODES * p + n] > 0
+    return roads_at_nb(s, p, n) > 0
 
 
 @kernel
@@ -251,7 +266,7 @@ def _road_end_connects_nb(s, p, n):
     owner = s[S_NODE_OWNER + n]
     if owner >= 0:
         return owner == p
-    return s[S_NODE_ROADS + N_NODES * p + n] > 0
+    return roads_at_nb(s, p, n) > 0
 
 
 @kernel
@@ -296,7 +311,7 @@ def _close_node_nb(s, n):
         return
     s[S_NODE_OPEN + n] = 0
     for q in range(MAX_PLAYERS):
-        if s[S_NODE_ROADS + N_NODES * q + n] > 0:
+        if roads_at_nb(s, q, n) > 0:
             s[S_OPEN_SPOTS + q] -= 1
 
 
@@ -308,7 +323,7 @@ def put_road_nb(s, topo, p, e):
     for j in range(2):
         n = topo[T_EDGE_NODES + 2 * e + j]
         s[S_NODE_ROADS + N_NODES * p + n] += 1
-        if s[S_NODE_ROADS + N_NODES * p + n] == 1 and s[S_NODE_OPEN + n]:
+        if roads_at_nb(s, p, n) == 1 and s[S_NODE_OPEN + n]:
             s[S_OPEN_SPOTS + p] += 1
 
 
@@ -332,7 +347,7 @@ def derive_piece_fields_nb(s, topo):
                 s[S_NODE_ROADS + N_NODES * q + topo[T_EDGE_NODES + 2 * e + j]] += 1
     for q in range(MAX_PLAYERS):
         for n in range(N_NODES):
-            if s[S_NODE_ROADS + N_NODES * q + n] > 0 and s[S_NODE_OPEN + n]:
+            if roads_at_nb(s, q, n) > 0 and s[S_NODE_OPEN + n]:
                 s[S_OPEN_SPOTS + q] += 1
 
 
@@ -360,11 +375,10 @@ def route_after_road_nb(s, topo, p, e):
     """
     a = topo[T_EDGE_NODES + 2 * e]
     b = topo[T_EDGE_NODES + 2 * e + 1]
-    roads = S_NODE_ROADS + N_NODES * p
     pivot = -1
-    if s[roads + b] == 1 and _passable_nb(s, p, a):
+    if roads_at_nb(s, p, b) == 1 and _passable_nb(s, p, a):
         pivot = a
-    elif s[roads + a] == 1 and _passable_nb(s, p, b):
+    elif roads_at_nb(s, p, a) == 1 and _passable_nb(s, p, b):
         pivot = b
     if pivot < 0:
         return route_length_nb(s, topo, p)
@@ -430,10 +444,9 @@ def route_length_nb(s, topo, p):
     # The searches leave "in the current trail" clear; reset "ever used".
     for e in range(N_EDGES):
         s[S_ROUTE_MARKS + N_EDGES + e] = 0
-    roads = S_NODE_ROADS + N_NODES * p
     best = 0
     for n in range(N_NODES):
-        degree = s[roads + n]
+        degree = roads_at_nb(s, p, n)
         if degree == 0:
             continue
         owner = s[S_NODE_OWNER + n]

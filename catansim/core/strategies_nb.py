@@ -48,7 +48,6 @@ from .layout import (
     S_NODE_LEVEL,
     S_NODE_OWNER,
     S_NODE_RESOURCES,
-    S_NODE_ROADS,
     S_OFFERS,
     S_OPEN_SPOTS,
     S_ROADS_LEFT,
@@ -59,7 +58,9 @@ from .rng_nb import STREAM_PLAYER0, randint_nb
 from .rules_nb import (
     distance_ok_nb,
     hand_size_nb,
+    invention_cards_nb,
     maritime_rate_nb,
+    roads_at_nb,
     visible_vp_nb,
 )
 
@@ -145,7 +146,7 @@ COSTS = (1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 2, 3, 0, 0, 1, 1, 1)
 
 
 # Scratch layout of one decision (float64[SCRATCH]): see ``_plan_nb``.
-X_SCAR = 0  # [5] scarcity factor ** scarcity_weight
+X_SCAR = 0  # [5] scarcity factor ** scarcity_weight (while locate_nb fills a memo)
 X_PROD = 5  # [5] the player's pips per resource (cities twice)
 X_SCORE = 10  # [4] priority of each build kind
 X_MISSING = 14  # [4] cards missing for each build kind
@@ -155,14 +156,11 @@ X_BASE = 23  # offset in the work array of the node base scores in use (see loca
 SCRATCH = 24
 # The work array a game lends its players (float64[WORK_SIZE]): a decision uses the
 # first SCRATCH slots; a trade offer plans the partner's builds in the next SCRATCH.
-# Then memos that depend only on the board and a few parameters, so a work array
-# serves one board (a game allocates its own), each in MEMO_SLOTS slots (key 0 =
-# empty): the scarcity factors (key = scarcity_weight + 1, then the 5 factors), and
-# the base score of every node (key = 1, then the BASE_KEY parameters it depends on,
-# then the 54 scores).
-W_MEMO = 2 * SCRATCH
+# Then MEMO_SLOTS memos of the base score of every node, which depends only on the
+# board and a few parameters, so a work array serves one board (a game allocates its
+# own): key (1, or 0 = empty), the BASE_KEY parameters, the 54 scores.
 MEMO_SLOTS = 4
-W_BASE = W_MEMO + 6 * MEMO_SLOTS
+W_BASE = 2 * SCRATCH
 BASE_KEY = 8  # pips, diversity and scarcity weights and the five resource targets
 BASE_STRIDE = 1 + BASE_KEY + N_NODES
 WORK_SIZE = W_BASE + BASE_STRIDE * MEMO_SLOTS
@@ -185,20 +183,8 @@ def scarcity_nb(s, prm, x):
     """Write each resource's scarcity factor into ``x[X_SCAR:X_SCAR+5]``.
 
     factor_r = clip(mean pips per resource / pips of r on this board, 0.5, 2) raised to
-    ``scarcity_weight``: resources that are rare on this board count more. ``x`` is the
-    game's work array; the factors are memoised in it per weight (they depend on
-    nothing else on one board).
+    ``scarcity_weight``: resources that are rare on this board count more.
     """
-    w = prm[P_SCARCITY]
-    free = -1
-    for i in range(MEMO_SLOTS):
-        m = W_MEMO + 6 * i
-        if x[m] == w + 1.0:
-            for r in range(5):
-                x[X_SCAR + r] = x[m + 1 + r]
-            return
-        if x[m] == 0.0 and free < 0:
-            free = i
     for r in range(5):
         x[X_SCAR + r] = 0.0
     total = 0.0
@@ -209,13 +195,11 @@ def scarcity_nb(s, prm, x):
             x[X_SCAR + t] += pips
             total += pips
     mean = total / 5.0
-    m = W_MEMO + 6 * (free if free >= 0 else 0)
-    x[m] = w + 1.0
+    w = prm[P_SCARCITY]
     for r in range(5):
         f = mean / x[X_SCAR + r] if x[X_SCAR + r] > 0 else 2.0
         f = min(2.0, max(0.5, f))
         x[X_SCAR + r] = f**w if w != 1.0 else f
-        x[m + 1 + r] = x[X_SCAR + r]
 
 
 @kernel
@@ -243,11 +227,10 @@ def production_nb(s, topo, p, x):
 
 @kernel
 def locate_nb(s, topo, prm, p, x):
-    """Prepare placement scoring for p in ``x``: the scarcity factors, p's production,
-    and the base score of every node (memoised in the work array ``x`` per parameter
-    values: it depends only on the board, the pips, diversity and scarcity weights and
-    the resource targets)."""
-    scarcity_nb(s, prm, x)
+    """Prepare placement scoring for p in ``x``: p's production, and the base score of
+    every node (memoised in the work array ``x`` per parameter values: it depends only
+    on the board, the pips, diversity and scarcity weights and the resource targets;
+    the scarcity factors are computed only to fill a memo)."""
     production_nb(s, topo, p, x)
     free = -1
     for i in range(MEMO_SLOTS):
@@ -264,6 +247,7 @@ def locate_nb(s, topo, prm, p, x):
             x[X_BASE] = m + 1 + BASE_KEY
             return
     m = W_BASE + BASE_STRIDE * (free if free >= 0 else 0)
+    scarcity_nb(s, prm, x)
     x[m] = 1.0
     x[m + 1] = prm[P_PIPS]
     x[m + 2] = prm[P_DIVERSITY]
@@ -426,16 +410,11 @@ def best_city_nb(s, topo, prm, p):
 
 
 @inline_kernel
-def _own_roads_at_nb(s, p, n):
-    return s[S_NODE_ROADS + N_NODES * p + n]
-
-
-@inline_kernel
 def _road_value_nb(s, topo, prm, p, x, e, near, far, want_spot):
     # Value of a legal road e joining p's network at ``near`` and reaching ``far``.
     v = 0.0
     far_owner = s[S_NODE_OWNER + far]
-    far_open = far_owner < 0 and _own_roads_at_nb(s, p, far) == 0
+    far_open = far_owner < 0 and roads_at_nb(s, p, far) == 0
     if want_spot and far_open:
         if distance_ok_nb(s, far):
             v = node_score_nb(s, topo, prm, p, far, x, True)
@@ -447,7 +426,7 @@ def _road_value_nb(s, topo, prm, p, x, e, near, far, want_spot):
                     if distance_ok_nb(s, m2):
                         v = max(v, 0.7 * node_score_nb(s, topo, prm, p, m2, x, True))
     if far_open and prm[P_ROUTE] > 0:
-        if s[S_NODE_OWNER + near] == p or _own_roads_at_nb(s, p, near) <= 1:
+        if s[S_NODE_OWNER + near] == p or roads_at_nb(s, p, near) <= 1:
             v += prm[P_ROUTE]
     if prm[P_BLOCK] > 0 and far_owner < 0:
         for k in range(3):
@@ -476,7 +455,7 @@ def best_road_nb(s, topo, prm, p, x, want_spot):
         owner = s[S_NODE_OWNER + n]
         if owner >= 0 and owner != p:
             continue  # roads never continue through an opponent's building
-        if owner != p and _own_roads_at_nb(s, p, n) == 0:
+        if owner != p and roads_at_nb(s, p, n) == 0:
             continue
         for k in range(3):
             e = topo[T_NODE_EDGES + 3 * n + k]
@@ -971,10 +950,7 @@ def invention_nb(prm, s, topo, p, out, x):
     resource p produces least of."""
     for r in range(5):
         out[r] = 0
-    bank_total = 0
-    for r in range(5):
-        bank_total += s[S_BANK + r]
-    want = min(2, bank_total)
+    want = invention_cards_nb(s)
     plan_nb(s, topo, prm, p, x)
     production_nb(s, topo, p, x)
     target = -1
