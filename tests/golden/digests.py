@@ -1,0 +1,227 @@
+"""Digests of a fixed set of games, logs, datasets, summaries and tournaments.
+
+A refactoring must not change a single game: ``tests/test_digests.py`` recomputes
+every digest below and compares it with ``digests.json``. The set covers every
+strategy preset and mixed tables, 3 and 4 players, every layout, forced openings
+and every rule setting (counters of each game, field by field), full event logs
+and their narratives, datasets written by ``catansim run`` (both tables, dtypes
+included) with their printed summaries, ``catansim simulate`` and tournaments.
+
+Counters are hashed per field, and only the fields named in ``digests.json``:
+a new counter field leaves the old digests valid, a changed decision does not.
+Regenerate ONLY when a change is meant to change games (a rules fix), then review
+which digests changed::
+
+    .venv/bin/python tests/golden/digests.py --write
+    git diff tests/golden/digests.json
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).parent
+DIGESTS = HERE / "digests.json"
+
+# name: (n_players, strategies, layout, rules, openings, games)
+COUNTER_SETS = {
+    "default-4": (4, ["default"], "variable", {}, None, 300),
+    "random-4": (4, ["random"], "variable", {}, None, 150),
+    "builder-4": (4, ["builder"], "variable", {}, None, 200),
+    "expander-4": (4, ["expander"], "variable", {}, None, 200),
+    "city-4": (4, ["city"], "variable", {}, None, 200),
+    "army-4": (4, ["army"], "variable", {}, None, 200),
+    "trader-4": (4, ["trader"], "variable", {}, None, 200),
+    "mixed-4": (4, ["builder", "city", "expander", "army"], "variable", {}, None, 200),
+    "mixed-random-4": (4, ["default", "random", "trader", "city"], "random_numbers", {}, None,
+                       200),
+    "default-3": (3, ["default"], "variable", {}, None, 200),
+    "mixed-3": (3, ["army", "trader", "default"], "random_numbers", {}, None, 200),
+    "beginner-4": (4, ["default"], "beginner", {}, None, 200),
+    "beginner-3": (3, ["city", "builder", "default"], "beginner", {}, None, 200),
+    "forced-4": (4, ["default"], "variable", {}, {0: (14, 16, 39, 55), 2: (5, -1)}, 200),
+    "friendly-4": (4, ["default"], "variable", {"robber": "friendly"}, None, 200),
+    "robber-off-4": (4, ["army"], "variable", {"robber": "off"}, None, 200),
+    "strict-bank7-4": (4, ["default"], "variable",
+                       {"shortage": "strict", "bank_per_resource": 7}, None, 200),
+    "shortage-off-bank5-3": (3, ["city"], "variable",
+                             {"shortage": "off", "bank_per_resource": 5}, None, 200),
+    "official-bank9-4": (4, ["expander", "city", "city", "trader"], "variable",
+                         {"bank_per_resource": 9}, None, 200),
+    "unlimited-nodiscard-4": (4, ["default"], "variable",
+                              {"bank_per_resource": None, "discard_limit": None}, None, 200),
+    "discard0-vp12-4": (4, ["trader"], "variable", {"discard_limit": 0, "vp_to_win": 12}, None,
+                        150),
+    "vp5-cap40-3": (3, ["random", "default", "army"], "variable",
+                    {"vp_to_win": 5, "max_turns": 40}, None, 200),
+}
+
+# name: (seed, n_players, strategies, layout, rules)
+LOG_GAMES = {
+    "default-4-official": (11, 4, ["default"], "variable", {}),
+    "mixed-4-friendly": (12, 4, ["army", "trader", "city", "builder"], "variable",
+                         {"robber": "friendly", "bank_per_resource": 8}),
+    "random-3-strict": (13, 3, ["random"], "random_numbers",
+                        {"shortage": "strict", "bank_per_resource": 6}),
+    "beginner-3": (14, 3, ["default", "expander", "random"], "beginner", {}),
+    "default-4-unlimited": (15, 4, ["default"], "variable",
+                            {"bank_per_resource": None, "discard_limit": None}),
+    "city-4-robber-off": (16, 4, ["city"], "variable", {"robber": "off", "vp_to_win": 8}),
+}
+
+EXPERIMENTS = ("quickstart", "robber_variants", "strategy_mix", "fixed_board", "shortage",
+               "seat_order")
+EXPERIMENT_GAMES = 240
+EXPERIMENT_BATCH = 100
+
+SIMULATE_ARGS = (
+    ["--games", "300", "--seed", "4"],
+    ["--games", "240", "--players", "3", "--strategies", "army,city,trader", "--rotate",
+     "--rule", "robber=friendly"],
+    ["--games", "200", "--board", "variable:42", "--rule", "bank_per_resource=7"],
+)
+
+
+def _sha(*chunks) -> str:
+    h = hashlib.sha256()
+    for c in chunks:
+        h.update(c if isinstance(c, bytes) else str(c).encode())
+    return h.hexdigest()[:20]
+
+
+def _frame_digest(df) -> str:
+    import pandas as pd
+
+    dtypes = ";".join(f"{c}:{t}" for c, t in df.dtypes.items())
+    cats = ";".join(f"{c}:{list(df[c].cat.categories)}" for c in df.columns
+                    if isinstance(df[c].dtype, pd.CategoricalDtype))
+    values = pd.util.hash_pandas_object(df, index=False).to_numpy().tobytes()
+    return _sha(dtypes, cats, values)
+
+
+def _openings(spec):
+    if spec is None:
+        return None
+    out = np.full(16, -1, dtype=np.int32)
+    for seat, values in spec.items():
+        out[4 * seat : 4 * seat + len(values)] = values
+    return out
+
+
+def counter_fields() -> list[str]:
+    from catansim.core import layout as L
+
+    return [name for name, _, _ in L.STATE_FIELDS if name.startswith("c_")]
+
+
+def counter_digests(fields) -> dict[str, str]:
+    from catansim.core import layout as L
+    from catansim.rules import Rules
+    from catansim.sim import GameSettings, batch_seeds, play_batch
+
+    out = {}
+    for i, (name, (n, strategies, layout, rules, openings, games)) in enumerate(
+            COUNTER_SETS.items()):
+        settings = GameSettings(n_players=n, strategies=tuple(strategies), layout=layout,
+                                rules=Rules(**rules), openings=_openings(openings))
+        res = play_batch(batch_seeds(900 + i, games), settings)
+        chunks = [res.boards.tobytes()]
+        for f in fields:
+            off = L.STATE_OFFSETS[f] - L.S_COUNTERS
+            chunks += [f, np.ascontiguousarray(res.counters[:, off:off + L.STATE_LENGTHS[f]])
+                       .tobytes()]
+        out[name] = _sha(*chunks)
+    return out
+
+
+def log_digests() -> dict[str, str]:
+    from catansim.gamelog import event_rows_to_dicts, make_header
+    from catansim.replay import narrative
+    from catansim.rules import Rules
+    from catansim.sim import play_game
+
+    out = {}
+    for name, (seed, n, strategies, layout, rules) in LOG_GAMES.items():
+        g = play_game(seed, n_players=n, strategies=strategies, layout=layout,
+                      rules=Rules(**rules), log=True)
+        header = make_header(g.seed, g.n_players, g.strategies, g.rules, g.board)
+        events = event_rows_to_dicts(g.events, g.n_players)
+        text = "\n".join(json.dumps(x, sort_keys=True) for x in [header, *events])
+        out[f"log:{name}"] = _sha(text)
+        out[f"narrative:{name}"] = _sha(narrative(header, events))
+    return out
+
+
+def dataset_digests(tmp: Path) -> dict[str, str]:
+    import catansim
+    from catansim.experiment import load_experiment
+    from catansim.results import format_summary
+    from catansim.runner import run_experiment, summarize_dataset
+
+    root = HERE.parent.parent / "experiments"
+    out = {}
+    for name in EXPERIMENTS:
+        exp = load_experiment(root / f"{name}.toml").with_overrides(
+            games=EXPERIMENT_GAMES, batch_size=EXPERIMENT_BATCH)
+        run_experiment(exp, out=tmp / name, progress=False)
+        games, players = catansim.load(tmp / name)
+        out[f"dataset:{name}:games"] = _frame_digest(games)
+        out[f"dataset:{name}:players"] = _frame_digest(players)
+        text = "\n".join(f"[{v}]\n{format_summary(t)}"
+                         for v, t in summarize_dataset(tmp / name).items())
+        out[f"summary:{name}"] = _sha(text)
+    return out
+
+
+def command_digests() -> dict[str, str]:
+    from click.testing import CliRunner
+
+    from catansim.cli import cli
+
+    runner = CliRunner()
+    out = {}
+    commands = {f"simulate:{i}": ["simulate", *a] for i, a in enumerate(SIMULATE_ARGS)}
+    commands["tournament"] = ["tournament", "--games", "200", "--seed", "5", "--quiet"]
+    commands["tournament-3"] = ["tournament", "--strategies", "default,army,random",
+                                "--players", "3", "--games", "150", "--quiet"]
+    commands["matrix"] = ["tournament", "--strategies", "default,army,city", "--games", "120",
+                          "--matrix", "--seed", "2", "--quiet"]
+    commands["play"] = ["play", "--seed", "40", "--games", "5", "--strategies",
+                        "default,city,army,random", "--rule", "robber=friendly"]
+    for name, argv in commands.items():
+        res = runner.invoke(cli, argv, catch_exceptions=False)
+        assert res.exit_code == 0, (name, res.output)
+        out[f"command:{name}"] = _sha(res.output)
+    return out
+
+
+def compute(tmp: Path, fields) -> dict[str, str]:
+    out = {}
+    out.update(counter_digests(fields))
+    out.update(log_digests())
+    out.update(dataset_digests(tmp))
+    out.update(command_digests())
+    return out
+
+
+def main(argv) -> None:
+    import tempfile
+
+    if argv != ["--write"]:
+        print(__doc__)
+        raise SystemExit(2)
+    fields = counter_fields()
+    with tempfile.TemporaryDirectory() as tmp:
+        digests = compute(Path(tmp), fields)
+    DIGESTS.write_text(json.dumps({"counter_fields": fields, "digests": digests}, indent=1)
+                       + "\n")
+    print(f"wrote {DIGESTS}: {len(digests)} digests")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
