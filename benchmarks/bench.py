@@ -4,7 +4,7 @@ Usage::
 
     .venv/bin/python benchmarks/bench.py [--games 20000] [--e2e-games 200000] [--players 4]
 
-Measures (``catansim.bench``): compile time cold (empty NUMBA_CACHE_DIR) and warm
+Measures (``catansim.runs.bench``): compile time cold (empty NUMBA_CACHE_DIR) and warm
 (from cache) in fresh processes, games/s on 1 core and on all cores after compiling,
 and the end-to-end rate of ``catansim run`` with Parquet written, extrapolated to
 1,000,000 games.
@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from catansim import bench
+from catansim.runs import bench
 
 
 def main(argv=None) -> None:

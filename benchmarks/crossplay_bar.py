@@ -5,7 +5,7 @@ Usage::
     .venv/bin/python benchmarks/crossplay_bar.py [--games 10000] [--seed 3] [--threads 1]
 
 Plays the cross-play matrix of the archetypes and ``default``
-(``catansim.tournament.cross_play``) and prints, for every (strategy, opponent) pair,
+(``catansim.runs.tournament.cross_play``) and prints, for every (strategy, opponent) pair,
 the win rate of the strategy against three copies of the opponent in each seat and
 pooled, marked ``-`` when the 95% Wilson interval lies wholly below the fair share
 (significantly worse) and ``+`` when wholly above. The bar holds when
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import argparse
 
-from catansim.tournament import cross_play
+from catansim.runs.tournament import cross_play
 
 NAMES = ("builder", "expander", "city", "army", "trader", "default")
 

@@ -5,7 +5,7 @@ with -1. Everything is pure Python/numpy; the kernels receive the flat
 ``TOPO`` array (offsets ``T_*``) as an argument, never as a global.
 
 Coordinates are axial ``(q, r)``, ``s = -q - r``, pointy-top, ``r`` growing
-downward (as in ``shared/spec/game-log.md`` and the beginner board). The 19
+downward (as in the game-log format, ``docs/game-log.md``, and the beginner board). The 19
 land hexes are those with ``max(|q|, |r|, |s|) <= 2``, numbered row by row
 (top to bottom), left to right::
 
@@ -28,6 +28,7 @@ import math
 import numpy as np
 
 from .constants import N_EDGES, N_HARBORS, N_HEXES, N_NODES
+from .errors import CatansimError
 
 SQRT3 = math.sqrt(3.0)
 # Axial neighbour directions: E, NE, NW, W, SW, SE.
@@ -181,7 +182,7 @@ HEX_NEIGHBOURS = np.array(
 )  # (19, 6) land neighbours in DIRECTIONS order, -1 for sea
 
 # Harbor slots on the frame, clockwise from the top-left, as (land hex, sea hex)
-# (positions from shared/rules/beginner-board.md).
+# (positions of the "Starting Set-up for Beginners" map, ``catansim/data/beginner-board.json``).
 HARBOR_SLOT_HEXES = (
     ((0, -2), (0, -3)),
     ((1, -2), (2, -3)),
@@ -289,3 +290,29 @@ for _arr in (HEX_COORDS, HEX_XY, HEX_NODES, NODE_XY, NODE_HEX_COORDS, NODE_HEXES
 
 assert HEX_COORDS.shape[0] == N_HEXES and NODE_XY.shape[0] == N_NODES
 assert EDGE_NODES.shape[0] == N_EDGES
+
+# --- lookups by geometry: a node is its three hexes, an edge its two nodes -----------
+NODE_BY_HEXES = {frozenset(map(tuple, trio.tolist())): n for n, trio in enumerate(NODE_HEX_COORDS)}
+EDGE_BY_NODES = {frozenset(map(int, pair)): e for e, pair in enumerate(EDGE_NODES)}
+SLOT_BY_EDGE = {int(e): s for s, e in enumerate(HARBOR_EDGES)}
+
+
+def node_of_hexes(hexes) -> int:
+    """Our node index for three axial hex coordinates ``(q, r)`` meeting at a corner."""
+    key = frozenset(tuple(int(c) for c in h) for h in hexes)
+    if key not in NODE_BY_HEXES:
+        raise CatansimError(f"node: hexes {sorted(key)} do not meet at a corner; allowed: "
+                            "three axial (q, r) coordinates of hexes that share a corner")
+    return NODE_BY_HEXES[key]
+
+
+def edge_between_hexes(a, b) -> int:
+    """Our edge index for the side shared by hexes ``a`` and ``b`` (axial ``(q, r)``)."""
+    want = {tuple(int(c) for c in a), tuple(int(c) for c in b)}
+    for e, (u, v) in enumerate(EDGE_NODES):
+        shared = {tuple(c) for c in NODE_HEX_COORDS[u].tolist()} & {
+            tuple(c) for c in NODE_HEX_COORDS[v].tolist()}
+        if shared == want:
+            return e
+    raise CatansimError(f"edge: hexes {tuple(a)} and {tuple(b)} do not share a side; allowed: "
+                        "two axial (q, r) coordinates of side-sharing hexes")

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from catansim import topology as T
-from catansim.boards import beginner_board, edge_between_hexes, node_of_hexes
+from catansim.board import beginner_board
 from catansim.core import layout as L
 from catansim.core.actions_nb import ACT_SIZE, is_legal_action_nb
 from catansim.core.engine_nb import (
@@ -46,9 +46,10 @@ from catansim.core.rules_nb import (
     vp_nb,
 )
 from catansim.core.strategies_nb import WORK_SIZE
-from catansim.gamelog import event_rows_to_dicts
+from catansim.logs import event_rows_to_dicts
 from catansim.rules import Rules
 from catansim.strategies import seat_arrays
+from catansim.topology import edge_between_hexes, node_of_hexes
 
 TOPO = T.TOPO
 WOOD, BRICK, WOOL, WHEAT, ORE = range(5)

@@ -4,8 +4,8 @@ import pandas as pd
 import pytest
 
 import catansim
-from catansim.experiment import parse_experiment
-from catansim.runner import run_experiment
+from catansim.runs.experiment import parse_experiment
+from catansim.runs.runner import run_experiment
 
 distributed = pytest.importorskip("dask.distributed")
 
@@ -44,7 +44,7 @@ def test_dask_run_resumes_a_local_run(cluster, tmp_path):
 
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
-    monkeypatch.setattr("catansim.runner.CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr("catansim.runs.runner.CONNECT_TIMEOUT", "1s")
     exp = parse_experiment({"games": 5})
     with pytest.raises(catansim.errors.CatansimError, match="cannot connect"):
         run_experiment(exp, out=tmp_path / "x", scheduler="tcp://127.0.0.1:1", progress=False)

@@ -5,9 +5,9 @@ import matplotlib.image as mpimg
 import numpy as np
 import pytest
 
-from catansim.boards import beginner_board, beginner_openings, make_board, pieces_from_openings
+from catansim.board import beginner_board, beginner_openings, make_board, pieces_from_openings
+from catansim.board.metrics import node_table
 from catansim.cli import main
-from catansim.metrics import node_table
 from catansim.plotting import TERRAIN_COLOURS, draw_board, save_board_png
 from catansim.plotting.board import RED_NUMBER_COLOUR, SEAT_COLOURS
 

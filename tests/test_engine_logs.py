@@ -1,4 +1,4 @@
-"""The independent checker (``catansim.replay``) as an oracle for the engine.
+"""The independent checker (``catansim.logs``) as an oracle for the engine.
 
 Hundreds of engine games under many rule settings are logged, written, read
 back and checked event by event; the replayed final state must equal the
@@ -15,10 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 from catansim.cli import cli, main
-from catansim.gamelog import event_rows_to_dicts, make_header, read_log, write_log
-from catansim.replay import LogError, replay
+from catansim.engine import play_game
+from catansim.logs import LogError, event_rows_to_dicts, make_header, read_log, replay, write_log
 from catansim.rules import Rules
-from catansim.sim import play_game
 
 CONFIGS = {
     "official-4": (4, "variable", {}),

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from catansim.errors import CatansimError
-from catansim.experiment import load_experiment, parse_experiment
+from catansim.runs.experiment import load_experiment, parse_experiment
 
 EXPERIMENTS = sorted(Path(__file__).resolve().parent.parent.glob("experiments/*.toml"))
 
@@ -67,7 +67,7 @@ def test_result_hash_ignores_games_output_and_scheduler(tmp_path):
 
 
 def test_fixed_board_from_a_seed_and_from_a_file(tmp_path):
-    from catansim.boards import make_board
+    from catansim.board import make_board
 
     exp = _load(tmp_path, 'games = 5\nboard = "random_numbers:9"\n')
     assert exp.layout == "given" and exp.board == make_board("random_numbers", 9)

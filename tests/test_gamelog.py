@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from catansim.boards import beginner_board
+from catansim.board import beginner_board
 from catansim.core import layout as L
 from catansim.errors import CatansimError
-from catansim.gamelog import event_rows_to_dicts, make_header, read_log, write_log
+from catansim.logs import event_rows_to_dicts, make_header, read_log, write_log
 from catansim.rules import Rules
 
 

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from catansim.gamelog import read_log
-from catansim.replay import replay
+from catansim.logs import read_log, replay
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 _spec = importlib.util.spec_from_file_location("golden_regenerate",

@@ -15,8 +15,8 @@ import pytest
 from catansim.core import layout as L
 from catansim.core.engine_nb import count_violations_nb, play_batch_nb
 from catansim.core.rules_nb import derive_piece_fields_nb
+from catansim.engine import GameSettings, batch_seeds, play_batch, play_game
 from catansim.rules import Rules
-from catansim.sim import GameSettings, batch_seeds, play_batch, play_game
 from catansim.topology import TOPO
 
 DEV_COUNTS = (14, 5, 2, 2, 2)

@@ -5,10 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from catansim import metrics
 from catansim import topology as T
-from catansim.boards import beginner_board, generate_vectors, make_board, node_of_hexes
-from catansim.metrics import (
+from catansim.board import beginner_board, generate_vectors, make_board, metrics
+from catansim.board.metrics import (
     best_nodes,
     board_features,
     board_metrics,
@@ -18,6 +17,7 @@ from catansim.metrics import (
     node_table,
     resource_table,
 )
+from catansim.topology import node_of_hexes
 
 
 def ways(n):

@@ -13,14 +13,15 @@ import copy
 import pytest
 
 from catansim import topology as T
-from catansim.boards import beginner_board, edge_between_hexes, node_of_hexes
-from catansim.replay import (
+from catansim.board import beginner_board
+from catansim.logs.checker import (
     LogError,
     longest_route_holder,
     longest_trail,
     narrative,
     replay,
 )
+from catansim.topology import edge_between_hexes, node_of_hexes
 
 
 def N(*hexes):

@@ -6,8 +6,8 @@ import pytest
 
 from catansim import results as R
 from catansim.core import layout as L
+from catansim.engine import BatchResult, GameSettings, batch_seeds, play_batch, play_game
 from catansim.rules import Rules
-from catansim.sim import BatchResult, GameSettings, batch_seeds, play_batch, play_game
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +48,7 @@ def test_every_counter_field_is_in_a_table():
 
 
 def test_docs_are_in_sync():
-    assert R.DOCS_PATH.read_text() == R.render_docs(), "run: python -m catansim.results"
+    assert R.schema.DOCS_PATH.read_text() == R.render_docs(), "run: python -m catansim.results"
 
 
 def test_values_come_from_the_right_slots(batch4):
@@ -94,8 +94,8 @@ def test_three_player_games_leave_seat_3_empty(batch3):
 
 
 def test_fixed_board_features_are_the_boards(batch3):
-    from catansim.boards import make_board
-    from catansim.metrics import board_features
+    from catansim.board import make_board
+    from catansim.board.metrics import board_features
 
     board = make_board("variable", 5)
     b = play_batch(batch_seeds(1, 5), GameSettings(layout="given", board=board))

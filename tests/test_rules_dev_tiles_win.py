@@ -35,8 +35,8 @@ from catansim.core.actions_nb import (
     ACT_TRADE_BANK,
 )
 from catansim.core.rules_nb import visible_vp_nb
+from catansim.engine import play_game
 from catansim.rules import Rules
-from catansim.sim import play_game
 
 A = Game.action
 TOP = [3, 0, 4, 1, 5, 2, 6, 10]

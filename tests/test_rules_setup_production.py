@@ -11,11 +11,11 @@ import pytest
 from helpers import BRICK, ORE, WHEAT, WOOD, Game, H, N, bundle, hex_nodes
 
 from catansim import topology as T
-from catansim.boards import _beginner_data
+from catansim.board.beginner import _beginner_data
 from catansim.constants import RESOURCE_NAMES, TERRAIN_RESOURCE
 from catansim.core import layout as L
+from catansim.engine import play_game
 from catansim.rules import Rules
-from catansim.sim import play_game
 
 ADJ = {n: {int(m) for m in T.NODE_NEIGHBOURS[n] if m >= 0} for n in range(54)}
 
@@ -27,7 +27,7 @@ def setup_events(result):
 
 
 def _dicts(result):
-    from catansim.gamelog import event_rows_to_dicts
+    from catansim.logs import event_rows_to_dicts
     return event_rows_to_dicts(result.events, result.n_players)
 
 

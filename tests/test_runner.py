@@ -13,10 +13,11 @@ import pytest
 
 import catansim
 from catansim.cli import main
+from catansim.engine import batch_seeds, play_game
 from catansim.errors import CatansimError
-from catansim.experiment import load_experiment, parse_experiment
-from catansim.runner import plan, read_manifest, run_experiment
-from catansim.sim import batch_seeds, play_game
+from catansim.results import read_manifest
+from catansim.runs.experiment import load_experiment, parse_experiment
+from catansim.runs.runner import plan, run_experiment
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -219,7 +220,7 @@ def test_cli_simulate_prints_the_summary(capsys):
 
 def test_memory_is_bounded_by_the_batch(tmp_path):
     """The runner keeps at most two batches of frames: more games, same peak frames."""
-    import catansim.runner as R
+    import catansim.runs.runner as R
 
     sizes = []
     real = R.write_part
@@ -245,8 +246,7 @@ def test_quickstart_is_runnable_shortened(tmp_path):
 
 
 def test_summary_read_part_by_part_equals_the_summary_of_the_loaded_dataset(tmp_path, exp_file):
-    from catansim.results import summarize
-    from catansim.runner import summarize_dataset
+    from catansim.results import summarize, summarize_dataset
 
     exp = load_experiment(exp_file)
     out = tmp_path / "o"

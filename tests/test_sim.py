@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
+from catansim.engine import GameSettings, play_game
 from catansim.errors import CatansimError
-from catansim.sim import GameSettings, play_game
 from catansim.topology import NODE_EDGES
 
 
@@ -113,7 +113,7 @@ def test_play_command_forces_openings(tmp_path):
     ],
 )
 def test_opening_strings_errors(items, message):
-    from catansim.sim import openings_from_strings
+    from catansim.engine import openings_from_strings
 
     with pytest.raises(CatansimError, match=message):
         openings_from_strings(items, 4)

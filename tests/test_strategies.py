@@ -22,9 +22,9 @@ from catansim.core.policy_nb import (
 )
 from catansim.core.rules_nb import node_pips_nb
 from catansim.core.strategies_nb import PARAM_FIELDS
+from catansim.engine import GameSettings, batch_seeds, play_batch
 from catansim.errors import CatansimError
 from catansim.rules import Rules
-from catansim.sim import GameSettings, batch_seeds, play_batch
 from catansim.strategies import (
     ARCHETYPES,
     PRESETS,
@@ -418,7 +418,7 @@ def test_node_scores_match_the_formula_with_one_work_array_for_many_rows():
 
 
 def _midgame_state():
-    from catansim.sim import play_game
+    from catansim.engine import play_game
 
     return play_game(11, strategies=("default", "trader", "city", "army"),
                      rules=Rules(max_turns=40), log=False).state

@@ -7,9 +7,9 @@ import pytest
 from click.testing import CliRunner
 
 from catansim.cli import cli
+from catansim.engine import batch_seeds
 from catansim.errors import CatansimError
-from catansim.sim import batch_seeds
-from catansim.tournament import cross_play, seat_rotations, tournament, wilson_ci
+from catansim.runs.tournament import cross_play, seat_rotations, tournament, wilson_ci
 
 
 @pytest.mark.parametrize("n_players", [3, 4])

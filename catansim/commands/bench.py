@@ -16,8 +16,8 @@ import click
 @click.option("--no-compile", is_flag=True, help="Skip the cold/warm compile measurement.")
 def command(games, players, strategies, e2e_games, no_compile):
     """Measure games/s on 1 core and all cores, end to end with Parquet, and compile times."""
-    from .. import bench
-    from ..sim import GameSettings
+    from ..engine import GameSettings
+    from ..runs import bench
 
     names = tuple(s.strip() for s in strategies.split(",")) if strategies else None
     GameSettings(n_players=int(players), strategies=names or bench.DEFAULT_STRATEGIES)

@@ -27,7 +27,7 @@ LAYOUT_NAMES = ("beginner", "variable", "random_numbers")
               help="Resolution of the PNG.")
 def command(layout, seed, board_file, out, indices, players, show_metrics, dpi):
     """Draw a board (terrains, numbers, harbors; beginner: starting pieces) to a PNG."""
-    from ..boards import beginner_openings, make_board, parse_board, pieces_from_openings
+    from ..board import beginner_openings, make_board, parse_board, pieces_from_openings
     from ..constants import SEAT_COLOURS_3, SEAT_COLOURS_4
 
     n_players = int(players)
@@ -56,7 +56,7 @@ def command(layout, seed, board_file, out, indices, players, show_metrics, dpi):
     if show_metrics:
         import pandas as pd
 
-        from ..metrics import best_nodes, board_metrics, resource_table
+        from ..board.metrics import best_nodes, board_metrics, resource_table
 
         with pd.option_context("display.width", 120, "display.max_columns", 20):
             click.echo("\nmetrics:")

@@ -42,7 +42,7 @@ def parse_strategies(raw: str, n_players: int) -> tuple[str, ...]:
 
 def result_line(game) -> str:
     """One line: seed, winner (or the turn limit), turns and every seat's VP."""
-    from ..replay import seat_names
+    from ..logs import seat_names
 
     colours = seat_names(game.n_players)
     vp = "/".join(str(v) for v in game.vp)
@@ -76,7 +76,7 @@ def result_line(game) -> str:
 def command(seed_raw, players, strategies, layout, board_file, rule_items, opening_items,
             log_path, games, log_dir):
     """Play one game (or N games) with the engine and write the event log(s)."""
-    from ..gamelog import event_rows_to_dicts, make_header, write_log
+    from ..logs import event_rows_to_dicts, make_header, write_log
     from ..rules import Rules
 
     seed = parse_seed(seed_raw)
@@ -96,14 +96,14 @@ def command(seed_raw, players, strategies, layout, board_file, rule_items, openi
                             "(use --log-dir DIR for several games)")
     rules = Rules.from_strings(list(rule_items))
 
-    from ..sim import GameSettings, openings_from_strings, play_game
+    from ..engine import GameSettings, openings_from_strings, play_game
 
     openings = openings_from_strings(opening_items, players) if opening_items else None
     if openings is not None and board_file is None and layout == "beginner":
         raise CatansimError("--opening: the beginner layout fixes every opening; allowed with "
                             "variable, random_numbers or --board")
     if board_file is not None:
-        from ..boards import parse_board
+        from ..board import parse_board
 
         settings = GameSettings(n_players=players, strategies=names, layout="given",
                                 board=parse_board(board_file), rules=rules, openings=openings)

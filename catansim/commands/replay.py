@@ -17,8 +17,7 @@ def command(log_file, png_path, no_check, quiet):
     Every rule is checked first (unless --no-check); a log that breaks one is
     reported as a one-line error naming the event and the rule.
     """
-    from ..gamelog import read_log
-    from ..replay import narrative, replay, seat_names, standings
+    from ..logs import narrative, read_log, replay, seat_names, standings
 
     header, events = read_log(log_file)
     result = replay(header, events, check=not no_check)
@@ -37,7 +36,7 @@ def command(log_file, png_path, no_check, quiet):
     if not no_check:
         click.echo(f"checked: {len(events)} events follow the rules")
     if png_path is not None:
-        from ..boards import Board
+        from ..board import Board
         from ..plotting.board import save_board_png
 
         board = Board.from_header(result.board)

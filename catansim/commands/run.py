@@ -25,8 +25,8 @@ def command(experiment, games, seed, scheduler, threads, out, batch_size, no_pro
 
     Rerunning the same command resumes: complete parts are kept, the rest is played.
     """
-    from ..experiment import load_experiment
-    from ..runner import run_experiment
+    from ..runs.experiment import load_experiment
+    from ..runs.runner import run_experiment
 
     exp = load_experiment(experiment).with_overrides(
         games=games, seed=seed, output=out, scheduler=scheduler, batch_size=batch_size)
@@ -43,8 +43,7 @@ def command(experiment, games, seed, scheduler, threads, out, batch_size, no_pro
 
 
 def _print_summary(root, exp) -> None:
-    from ..results import format_summary
-    from ..runner import summarize_dataset
+    from ..results import format_summary, summarize_dataset
 
     for variant, tables in summarize_dataset(root, exp.variant_names).items():
         n = int(tables["length"]["games"].iloc[0])

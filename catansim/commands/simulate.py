@@ -28,10 +28,10 @@ def command(games, players, strategies, layout, board, rule_items, rotate, seed,
     """Play GAMES games in memory and print win rates (95% Wilson CIs), length, VP sources."""
     import pandas as pd
 
-    from ..experiment import parse_experiment
     from ..results import format_summary, summarize
     from ..rules import Rules
-    from ..runner import compute_task, plan
+    from ..runs.experiment import parse_experiment
+    from ..runs.runner import compute_task, plan
 
     data = {"name": "simulate", "games": games, "players": int(players), "seed": seed,
             "layout": layout, "rotate": rotate,

@@ -50,7 +50,7 @@ def command(raw, games, players, seed_raw, matrix, config, threads, quiet):
     Every deal (board, dice, deck) is played once per seat rotation, so each strategy
     sits in every seat equally often on the same boards and dice.
     """
-    from .. import tournament as T
+    from ..runs import tournament as T
     from ..strategies import load_strategies
 
     seed = parse_seed(seed_raw)

@@ -4,7 +4,7 @@ These only accept NumPy arrays and other Numba-compatible types. Topology tables
 come in through the flat ``topo`` array (``catansim.topology.TOPO``, offsets
 ``T_*``); randomness comes only from stream ``STREAM_BOARD`` of the game's ``rng``
 (filled by ``seed_streams_nb``), so a game with seed S gets the same board as
-``catansim.boards.make_board(layout, S)``.
+``catansim.board.make_board(layout, S)``.
 
 Board vector layout (``catansim.core.layout``): ``B_TERRAIN`` terrain code per
 hex [19], ``B_NUMBER`` number disc per hex, 0 for the desert [19], ``B_HARBOR``

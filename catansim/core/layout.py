@@ -249,7 +249,7 @@ SHORTAGE_OFF = 2
 
 # --- event log: int32 rows of LOG_WIDTH ----------------------------------------
 # Column 0 is the event code, column 1 the acting seat (-1 none); the rest is
-# the payload below. ``catansim.gamelog`` turns rows into JSON Lines.
+# the payload below. ``catansim.logs`` turns rows into JSON Lines.
 LOG_WIDTH = 32
 EV_SETUP_SETTLEMENT = 1  # a=node
 EV_SETUP_ROAD = 2  # a=edge

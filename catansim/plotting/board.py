@@ -17,7 +17,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Patch, Polygon, RegularPolygon
 
 from .. import topology as T
-from ..boards import Board
+from ..board import Board
 from ..constants import (
     HARBOR_ANY,
     N_EDGES,

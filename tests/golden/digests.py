@@ -121,8 +121,8 @@ def counter_fields() -> list[str]:
 
 def counter_digests(fields) -> dict[str, str]:
     from catansim.core import layout as L
+    from catansim.engine import GameSettings, batch_seeds, play_batch
     from catansim.rules import Rules
-    from catansim.sim import GameSettings, batch_seeds, play_batch
 
     out = {}
     for i, (name, (n, strategies, layout, rules, openings, games)) in enumerate(
@@ -140,10 +140,9 @@ def counter_digests(fields) -> dict[str, str]:
 
 
 def log_digests() -> dict[str, str]:
-    from catansim.gamelog import event_rows_to_dicts, make_header
-    from catansim.replay import narrative
+    from catansim.engine import play_game
+    from catansim.logs import event_rows_to_dicts, make_header, narrative
     from catansim.rules import Rules
-    from catansim.sim import play_game
 
     out = {}
     for name, (seed, n, strategies, layout, rules) in LOG_GAMES.items():
@@ -159,9 +158,9 @@ def log_digests() -> dict[str, str]:
 
 def dataset_digests(tmp: Path) -> dict[str, str]:
     import catansim
-    from catansim.experiment import load_experiment
-    from catansim.results import format_summary
-    from catansim.runner import run_experiment, summarize_dataset
+    from catansim.results import format_summary, summarize_dataset
+    from catansim.runs.experiment import load_experiment
+    from catansim.runs.runner import run_experiment
 
     root = HERE.parent.parent / "experiments"
     out = {}
@@ -173,7 +172,7 @@ def dataset_digests(tmp: Path) -> dict[str, str]:
         out[f"dataset:{name}:games"] = _frame_digest(games)
         out[f"dataset:{name}:players"] = _frame_digest(players)
         text = "\n".join(f"[{v}]\n{format_summary(t)}"
-                         for v, t in summarize_dataset(tmp / name).items())
+                         for v, t in summarize_dataset(tmp / name, exp.variant_names).items())
         out[f"summary:{name}"] = _sha(text)
     return out
 

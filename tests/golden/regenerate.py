@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from catansim.gamelog import event_rows_to_dicts, make_header, write_log
+from catansim.engine import play_game
+from catansim.logs import event_rows_to_dicts, make_header, write_log
 from catansim.rules import Rules
-from catansim.sim import play_game
 
 HERE = Path(__file__).parent
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import boards as B
+from . import board as B
+from .checks import check_seed
 from .core import layout as L
 from .errors import CatansimError
 from .rules import Rules
@@ -230,7 +231,7 @@ class GameResult:
 
     def header(self) -> dict:
         """The game-log header of this game."""
-        from .gamelog import make_header
+        from .logs import make_header
 
         return make_header(self.seed, self.n_players, list(self.strategies), self.rules, self.board)
 
@@ -258,7 +259,7 @@ def play_game(
     The game is a pure function of ``seed`` and the settings: the batch kernel
     plays exactly the same game for the same seed.
     """
-    seed = B.check_seed(seed)
+    seed = check_seed(seed)
     if settings is None:
         if board is not None and layout == "variable":
             layout = "given"
@@ -371,7 +372,7 @@ def batch_seeds(base_seed: int, n_games: int, start: int = 0) -> np.ndarray:
     seeds do not depend on how games are split into batches, and any game of a run can
     be replayed alone with ``catansim play --seed``.
     """
-    base_seed = B.check_seed(base_seed, "base seed")
+    base_seed = check_seed(base_seed, "base seed")
     out = np.empty(n_games, dtype=np.int64)
     i = start
     while i < start + n_games:

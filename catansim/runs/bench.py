@@ -18,14 +18,14 @@ DEFAULT_STRATEGIES = ("default",)
 _COMPILE_SNIPPET = """
 import time
 t = time.perf_counter()
-from catansim.sim import GameSettings, batch_seeds, play_batch
+from catansim.engine import GameSettings, batch_seeds, play_batch
 play_batch(batch_seeds(0, 2), GameSettings(n_players={players}, strategies={strategies!r}))
 print(time.perf_counter() - t)
 """
 
 
 def settings(players: int = 4, strategies: tuple[str, ...] | None = None):
-    from .sim import GameSettings
+    from ..engine import GameSettings
 
     return GameSettings(n_players=players, strategies=tuple(strategies or DEFAULT_STRATEGIES))
 
@@ -33,7 +33,7 @@ def settings(players: int = 4, strategies: tuple[str, ...] | None = None):
 def games_per_second(n_games: int, players: int = 4, strategies=None, n_threads: int | None = None,
                      seed: int = 12345, repeats: int = 1) -> float:
     """Kernel throughput (``play_batch``) after compiling; best of ``repeats``."""
-    from .sim import batch_seeds, play_batch
+    from ..engine import batch_seeds, play_batch
 
     st = settings(players, strategies)
     play_batch(batch_seeds(seed, 4), st, n_threads=n_threads)  # compile / load from cache

@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from . import topology as T
-from .constants import (
+from .. import topology as T
+from ..constants import (
     CITIES_PER_PLAYER,
     COST_CITY,
     COST_DEV_CARD,
@@ -35,7 +35,7 @@ from .constants import (
     SETTLEMENTS_PER_PLAYER,
     TERRAIN_NAMES,
 )
-from .errors import CatansimError
+from ..errors import CatansimError
 
 KNOWN_RULES = ("vp_to_win", "bank_per_resource", "discard_limit", "robber", "shortage", "max_turns")
 TERRAIN_RESOURCE = {

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .constants import DEV_CARD_NAMES, RESOURCE_NAMES
-from .core import layout as L
-from .errors import CatansimError
+from ..constants import DEV_CARD_NAMES, RESOURCE_NAMES
+from ..core import layout as L
+from ..errors import CatansimError
 
 LOG_FORMAT = "catansim-log"
 LOG_VERSION = 1
@@ -36,7 +36,7 @@ def make_header(seed, n_players, strategies, rules, board) -> dict:
         Strategy name of each seat.
     rules : catansim.rules.Rules
         Rule settings; all six keys are written, ``null`` for unlimited / none.
-    board : catansim.boards.Board
+    board : catansim.board.Board
         The board; written as ``board.to_header()``.
 
     Returns

@@ -1,4 +1,4 @@
-"""Board layouts: the ``Board`` value, layout generation, user boards and the beginner set-up.
+"""The ``Board`` value and the seeded layouts.
 
 A board is three small arrays over our numbering (``catansim.topology``):
 ``terrain[19]`` (``constants.Terrain`` codes), ``number[19]`` (0 for the desert)
@@ -6,51 +6,45 @@ and ``harbor[9]`` (kind per harbor slot: 0-4 a 2:1 harbor of that resource, 5 a
 generic 3:1). The engine takes it as one int32 vector (``Board.vector``, layout
 ``B_*`` in ``catansim.core.layout``).
 
-Layouts (``make_board``):
+Layouts (``make_board``, ``LAYOUTS``):
 
-- ``beginner``: the fixed "Starting Set-up for Beginners" map, with forced
-  openings (``beginner_openings``).
+- ``beginner``: the fixed "Starting Set-up for Beginners" map (``board.beginner``).
 - ``variable``: 6th-edition set-up; terrains and harbors shuffled, number discs in
   A-R order along a spiral from a random corner.
 - ``random_numbers``: terrains, numbers and harbors shuffled, never two 6/8 hexes
   side by side.
 
-User boards (``parse_board``) are described in ``docs/boards.md``.
+Seeded layouts are drawn by the compiled core (``core.board_nb``) from a game's
+board stream, so ``make_board(layout, seed)`` is exactly the board a game with
+that seed plays on.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-import re
-import tomllib
 from collections import Counter
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 
-from . import topology as T
-from .constants import (
+from .. import topology as T
+from ..checks import check_seed
+from ..constants import (
     HARBOR_ANY,
     HARBOR_KIND_NAMES,
     HARBOR_KINDS_STANDARD,
-    MAX_PLAYERS,
     N_EDGES,
     N_HARBORS,
     N_HEXES,
     N_NODES,
     NUMBER_DISCS_AR,
     RESOURCE_NAMES,
-    SEAT_COLOURS_3,
-    SEAT_COLOURS_4,
     TERRAIN_COUNTS,
     TERRAIN_NAMES,
     TERRAIN_RESOURCE,
     Terrain,
 )
-from .core.layout import (
+from ..core.layout import (
     B_HARBOR,
     B_NUMBER,
     B_TERRAIN,
@@ -58,9 +52,8 @@ from .core.layout import (
     LAYOUT_GIVEN,
     LAYOUT_RANDOM_NUMBERS,
     LAYOUT_VARIABLE,
-    OPENING_WIDTH,
 )
-from .errors import CatansimError
+from ..errors import CatansimError
 
 # Layout name -> kernel code (``generate_board_nb``); the beginner map is a given board.
 LAYOUTS = {
@@ -68,27 +61,15 @@ LAYOUTS = {
     "variable": LAYOUT_VARIABLE,
     "random_numbers": LAYOUT_RANDOM_NUMBERS,
 }
-SEED_LIMIT = 2**63
+# Layouts that draw a new board from each game's seed.
+SEEDED_LAYOUTS = tuple(name for name, code in LAYOUTS.items() if code != LAYOUT_GIVEN)
 
-# One-letter terrain codes of the beginner map notation (G = grain fields).
-TERRAIN_LETTERS = {"F": "forest", "H": "hills", "P": "pasture", "G": "fields", "M": "mountains",
-                   "D": "desert"}
-_TERRAIN_CODE = {name: i for i, name in enumerate(TERRAIN_NAMES)}
-_TERRAIN_CODE.update({k.lower(): _TERRAIN_CODE[v] for k, v in TERRAIN_LETTERS.items()})
-_HARBOR_CODE = {name: i for i, name in enumerate(HARBOR_KIND_NAMES)}
-_HARBOR_CODE["3:1"] = HARBOR_ANY
+# Harbor kind names (and "3:1") -> harbor kind code.
+HARBOR_CODES = {name: i for i, name in enumerate(HARBOR_KIND_NAMES)}
+HARBOR_CODES["3:1"] = HARBOR_ANY
 _NUMBER_DISCS = Counter(NUMBER_DISCS_AR)
-_ALLOWED_TERRAINS = "forest (F), hills (H), pasture (P), fields (G), mountains (M), desert (D)"
-_ALLOWED_HARBORS = "any (3:1), wood, brick, wool, wheat, ore"
-_ALLOWED_NUMBERS = "2-6 or 8-12 (none for the desert)"
-_NO_NUMBER = (None, 0, "-", "")
-
-# Node / edge lookup by geometry: a node is its three hexes, an edge its two nodes.
-_NODE_BY_HEXES = {
-    frozenset(map(tuple, trio.tolist())): n for n, trio in enumerate(T.NODE_HEX_COORDS)
-}
-_EDGE_BY_NODES = {frozenset(map(int, pair)): e for e, pair in enumerate(T.EDGE_NODES)}
-_SLOT_BY_EDGE = {int(e): s for s, e in enumerate(T.HARBOR_EDGES)}
+ALLOWED_HARBORS = "any (3:1), wood, brick, wool, wheat, ore"
+ALLOWED_NUMBERS = "2-6 or 8-12 (none for the desert)"
 
 
 def _fail(msg: str) -> None:
@@ -128,7 +109,7 @@ def validate_board(terrain, number, harbor, where: str = "board") -> None:
               f"got {_terrain_counts_text(counts)}")
     for h, (t, n) in enumerate(zip(terrain.tolist(), number.tolist(), strict=True)):
         if n != 0 and not (2 <= n <= 12 and n != 7):
-            _fail(f"{where}.numbers[{h}]: {n} is not a number disc; allowed: {_ALLOWED_NUMBERS}")
+            _fail(f"{where}.numbers[{h}]: {n} is not a number disc; allowed: {ALLOWED_NUMBERS}")
         if t == Terrain.desert and n != 0:
             _fail(f"{where}.numbers[{h}]: hex {h} is the desert and takes no number "
                   f"(null); got {n}")
@@ -146,7 +127,7 @@ def validate_board(terrain, number, harbor, where: str = "board") -> None:
     for s, k in enumerate(harbor.tolist()):
         if not 0 <= k <= HARBOR_ANY:
             _fail(f"{where}.harbors[{s}]: unknown harbor kind code {k}; allowed: 0-5 "
-                  f"({_ALLOWED_HARBORS})")
+                  f"({ALLOWED_HARBORS})")
     if sorted(harbor.tolist()) != sorted(HARBOR_KINDS_STANDARD):
         got_h = Counter(HARBOR_KIND_NAMES[k] for k in harbor.tolist())
         _fail(f"{where}.harbors: expected one 2:1 harbor per resource and 4 'any' (3:1); "
@@ -307,23 +288,23 @@ class Board:
         node_map = []
         for i, trio in enumerate(nodes):
             key = frozenset(tuple(int(c) for c in hx) for hx in trio)
-            if key not in _NODE_BY_HEXES:
+            if key not in T.NODE_BY_HEXES:
                 _fail(f"header.board.nodes[{i}]: {trio} is not three hexes meeting at a corner")
-            node_map.append(_NODE_BY_HEXES[key])
+            node_map.append(T.NODE_BY_HEXES[key])
         harbor = np.full(N_HARBORS, -1, dtype=np.int32)
         if len(harbors) != N_HARBORS:
             _fail(f"header.board.harbors: expected {N_HARBORS} harbors, got {len(harbors)}")
         for i, hb in enumerate(harbors):
             a, b = edges[int(hb["edge"])]
-            e = _EDGE_BY_NODES.get(frozenset((node_map[a], node_map[b])), -1)
-            slot = _SLOT_BY_EDGE.get(e, -1)
+            e = T.EDGE_BY_NODES.get(frozenset((node_map[a], node_map[b])), -1)
+            slot = T.SLOT_BY_EDGE.get(e, -1)
             if slot < 0 or harbor[slot] >= 0:
                 _fail(f"header.board.harbors[{i}]: edge {hb['edge']} is not a free harbor slot; "
                       "allowed: the 9 standard harbor positions")
-            if hb["kind"] not in _HARBOR_CODE:
+            if hb["kind"] not in HARBOR_CODES:
                 _fail(f"header.board.harbors[{i}].kind: unknown harbor kind {hb['kind']!r}; "
-                      f"allowed: {_ALLOWED_HARBORS}")
-            harbor[slot] = _HARBOR_CODE[hb["kind"]]
+                      f"allowed: {ALLOWED_HARBORS}")
+            harbor[slot] = HARBOR_CODES[hb["kind"]]
         board = cls(terrain, number, harbor, layout="header")
         if not 0 <= int(robber) < N_HEXES or theirs_to_ours[int(robber)] != board.robber_hex:
             _fail(f"header.board.robber: hex {robber} is not the desert")
@@ -342,20 +323,10 @@ def board_ids(vectors) -> np.ndarray:
     return (np.frombuffer(digests, dtype="<u8") >> np.uint64(1)).astype(np.int64)
 
 
-def check_seed(seed, field: str = "seed") -> int:
-    """Return ``seed`` as an int after checking it is an integer in [0, 2**63)."""
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
-        _fail(f"{field}: expected an integer in [0, 2**63), got {seed!r}")
-    seed = int(seed)
-    if not 0 <= seed < SEED_LIMIT:
-        _fail(f"{field}: expected an integer in [0, 2**63), got {seed}")
-    return seed
-
-
 def generate_vectors(layout: str, seeds) -> np.ndarray:
     """Board vectors (int32[n, 47]) of a seeded layout for many game seeds."""
-    from .core.board_nb import generate_board_nb
-    from .core.rng_nb import N_STREAMS, seed_streams_nb
+    from ..core.board_nb import generate_board_nb
+    from ..core.rng_nb import N_STREAMS, seed_streams_nb
 
     code = _layout_code(layout)
     if code == LAYOUT_GIVEN:
@@ -393,221 +364,13 @@ def make_board(layout: str, seed: int | None = None) -> Board:
     """
     code = _layout_code(layout)
     if code == LAYOUT_GIVEN:
+        from .beginner import beginner_board
+
         return beginner_board()
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
     seed = check_seed(seed)
     return Board.from_vector(generate_vectors(layout, [seed])[0], layout=layout, seed=seed)
-
-
-def _beginner_data() -> dict:
-    text = resources.files("catansim").joinpath("data/beginner-board.json").read_text()
-    return json.loads(text)
-
-
-def beginner_board() -> Board:
-    """The fixed "Starting Set-up for Beginners" map (``catansim/data/beginner-board.json``)."""
-    data = _beginner_data()
-    terrain = np.zeros(N_HEXES, dtype=np.int32)
-    number = np.zeros(N_HEXES, dtype=np.int32)
-    for hx in data["hexes"]:
-        h = T.hex_index(hx["q"], hx["r"])
-        terrain[h] = TERRAIN_NAMES.index(hx["terrain"])
-        number[h] = hx["number"] or 0
-    harbor = np.zeros(N_HARBORS, dtype=np.int32)
-    slot_of = {(tuple(land), tuple(sea)): s for s, (land, sea) in enumerate(T.HARBOR_SLOT_HEXES)}
-    for hb in data["harbors"]:
-        harbor[slot_of[(tuple(hb["land"]), tuple(hb["sea"]))]] = _HARBOR_CODE[hb["kind"]]
-    return Board(terrain, number, harbor, layout="beginner")
-
-
-def node_of_hexes(hexes) -> int:
-    """Our node index for three axial hex coordinates meeting at a corner."""
-    return _NODE_BY_HEXES[frozenset(tuple(int(c) for c in h) for h in hexes)]
-
-
-def edge_between_hexes(a, b) -> int:
-    """Our edge index for the side shared by hexes ``a`` and ``b`` (axial pairs)."""
-    want = {tuple(a), tuple(b)}
-    for e, (u, v) in enumerate(T.EDGE_NODES):
-        shared = {tuple(c) for c in T.NODE_HEX_COORDS[u].tolist()} & {
-            tuple(c) for c in T.NODE_HEX_COORDS[v].tolist()}
-        if shared == want:
-            return e
-    raise KeyError(f"hexes {a} and {b} are not adjacent")
-
-
-def beginner_openings(n_players: int = 4) -> np.ndarray:
-    """Forced openings of the beginner set-up, int32[16]: (node1, edge1, node2, edge2) per seat.
-
-    Seats are red, blue, white, orange (``SEAT_COLOURS_4``); with 3 players red is
-    left out and the seats are blue, white, orange. ``node2`` is the settlement
-    with the white star, placed second, so the engine pays its starting
-    resources from it. Unused seats are -1.
-    """
-    if n_players not in (3, 4):
-        _fail(f"n_players: expected 3 or 4, got {n_players!r}")
-    colours = SEAT_COLOURS_4 if n_players == 4 else SEAT_COLOURS_3
-    start = _beginner_data()["start"]
-    out = np.full(MAX_PLAYERS * OPENING_WIDTH, -1, dtype=np.int32)
-    for seat, colour in enumerate(colours):
-        st = start[colour]
-        star = st["star_settlement_index"]
-        order = [1 - star, star]  # the starred settlement goes second
-        row = []
-        for i in order:
-            row.append(node_of_hexes(st["settlements"][i]))
-            row.append(edge_between_hexes(*st["roads"][i]))
-        out[OPENING_WIDTH * seat : OPENING_WIDTH * (seat + 1)] = row
-    return out
-
-
-def pieces_from_openings(openings) -> dict:
-    """Board pieces (``node_owner``, ``node_level``, ``edge_owner``) after forced openings."""
-    openings = np.asarray(openings).reshape(-1, OPENING_WIDTH)
-    pieces = {"node_owner": np.full(N_NODES, -1, np.int32),
-              "node_level": np.zeros(N_NODES, np.int32),
-              "edge_owner": np.full(N_EDGES, -1, np.int32)}
-    for seat, (n1, e1, n2, e2) in enumerate(openings.tolist()):
-        for n in (n1, n2):
-            if n >= 0:
-                pieces["node_owner"][n] = seat
-                pieces["node_level"][n] = 1
-        for e in (e1, e2):
-            if e >= 0:
-                pieces["edge_owner"][e] = seat
-    return pieces
-
-
-# --- user boards -----------------------------------------------------------------
-
-def _parse_terrain(tok, where: str) -> int:
-    key = str(tok).strip().lower()
-    if key not in _TERRAIN_CODE:
-        _fail(f"{where}: unknown terrain {tok!r}; allowed: {_ALLOWED_TERRAINS}")
-    return _TERRAIN_CODE[key]
-
-
-def _parse_number(tok, where: str) -> int:
-    if tok in _NO_NUMBER:
-        return 0
-    if isinstance(tok, bool | float) or not re.fullmatch(r"\d+", str(tok).strip()):
-        _fail(f"{where}: {tok!r} is not a number disc; allowed: {_ALLOWED_NUMBERS}")
-    n = int(str(tok).strip())
-    if n != 0 and not (2 <= n <= 12 and n != 7):
-        _fail(f"{where}: {n} is not a number disc; allowed: {_ALLOWED_NUMBERS}")
-    return n
-
-
-def _parse_harbor(tok, where: str) -> int:
-    key = str(tok).strip().lower()
-    if key not in _HARBOR_CODE:
-        _fail(f"{where}: unknown harbor kind {tok!r}; allowed: {_ALLOWED_HARBORS}")
-    return _HARBOR_CODE[key]
-
-
-def _board_from_lists(terrains, numbers, harbors, where: str) -> Board:
-    if not isinstance(terrains, list) or len(terrains) != N_HEXES:
-        n = len(terrains) if isinstance(terrains, list) else type(terrains).__name__
-        _fail(f"{where}.terrains: expected a list of {N_HEXES} hexes, got {n}")
-    if not isinstance(numbers, list) or len(numbers) != N_HEXES:
-        n = len(numbers) if isinstance(numbers, list) else type(numbers).__name__
-        _fail(f"{where}.numbers: expected a list of {N_HEXES} numbers (one per hex), got {n}")
-    terrain = [_parse_terrain(t, f"{where}.terrains[{i}]") for i, t in enumerate(terrains)]
-    number = [_parse_number(n, f"{where}.numbers[{i}]") for i, n in enumerate(numbers)]
-    if harbors is None:
-        harbor = beginner_board().harbor
-    else:
-        if not isinstance(harbors, list) or len(harbors) != N_HARBORS:
-            n = len(harbors) if isinstance(harbors, list) else type(harbors).__name__
-            _fail(f"{where}.harbors: expected a list of {N_HARBORS} harbor kinds, got {n}")
-        harbor = [_parse_harbor(k, f"{where}.harbors[{i}]") for i, k in enumerate(harbors)]
-    validate_board(terrain, number, harbor, where=where)
-    return Board(terrain, number, harbor, layout="user")
-
-
-_TOKEN = re.compile(r"([A-Za-z]+)(-|\d+)?")
-
-
-def _parse_compact(text: str, where: str) -> Board:
-    hex_part, _, harbor_part = text.partition("|")
-    terrains, numbers = [], []
-    for i, tok in enumerate(hex_part.replace("/", " ").split()):
-        m = _TOKEN.fullmatch(tok)
-        if m is None:
-            _fail(f"{where}.terrains[{i}]: cannot read {tok!r}; expected a terrain letter and "
-                  f"a number such as M10 (D for the desert); letters: {_ALLOWED_TERRAINS}")
-        terrains.append(m.group(1))
-        numbers.append(m.group(2))
-    harbors = harbor_part.split() if harbor_part.strip() else None
-    return _board_from_lists(terrains, numbers, harbors, where)
-
-
-def _is_file(text: str) -> bool:
-    if "\n" in text or text.lstrip().startswith("{"):
-        return False
-    try:
-        return Path(text).is_file()
-    except OSError:  # e.g. a board string too long to be a file name
-        return False
-
-
-def parse_board(source) -> Board:
-    """Read a user board from a file or a string.
-
-    Accepted forms (``docs/boards.md``):
-
-    - a JSON or TOML object (file ending ``.json``/``.toml``, or a string starting
-      with ``{``) with ``terrains`` (19 names or letters), ``numbers`` (19; null,
-      0 or ``"-"`` for the desert) and optional ``harbors`` (9 kinds: ``any`` or
-      ``3:1``, ``wood``, ``brick``, ``wool``, ``wheat``, ``ore``), all in hex /
-      harbor-slot index order;
-    - a compact string (or text file) of 19 tokens, letter + number, rows
-      optionally separated by ``/``, e.g. ``"M10 P2 F9 / G12 H6 P4 H10 / ..."``
-      with ``D`` for the desert, optionally followed by ``|`` and 9 harbor kinds.
-
-    Without harbors the beginner map's harbors are used.
-
-    Raises
-    ------
-    CatansimError
-        One line naming the field and the allowed values, for each kind of mistake.
-    """
-    where = "board"
-    text = None
-    if isinstance(source, Path) or (isinstance(source, str) and _is_file(source)):
-        path = Path(source)
-        if not path.is_file():
-            _fail(f"board file: {path} does not exist")
-        where = path.name
-        text = path.read_text()
-        if path.suffix.lower() == ".toml":
-            try:
-                obj = tomllib.loads(text)
-            except tomllib.TOMLDecodeError as exc:
-                raise CatansimError(f"{where}: invalid TOML: {exc}") from None
-            return _board_from_obj(obj, where)
-    elif isinstance(source, str):
-        text = source
-    else:
-        _fail(f"board: expected a file path or a board string, got {type(source).__name__}")
-    if text.lstrip().startswith("{"):
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise CatansimError(f"{where}: invalid JSON: {exc}") from None
-        return _board_from_obj(obj, where)
-    lines = [ln.split("#", 1)[0] for ln in text.splitlines()]
-    return _parse_compact(" ".join(lines), where)
-
-
-def _board_from_obj(obj, where: str) -> Board:
-    if not isinstance(obj, dict) or "terrains" not in obj or "numbers" not in obj:
-        _fail(f"{where}: expected an object with keys terrains, numbers and optional harbors")
-    unknown = set(obj) - {"terrains", "numbers", "harbors"}
-    if unknown:
-        _fail(f"{where}: unknown key {sorted(unknown)[0]!r}; allowed: terrains, numbers, harbors")
-    return _board_from_lists(obj["terrains"], obj["numbers"], obj.get("harbors"), where)
 
 
 def resource_of_terrain(t: int) -> str | None:

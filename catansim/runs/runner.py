@@ -1,31 +1,20 @@
-"""Run an experiment into a Parquet dataset: batches, atomic parts, resume, Dask.
+"""Run an experiment into a dataset: batches, atomic parts, resume, Dask.
 
-Layout of a dataset folder (``results/NAME/`` by default)::
+The work is the games ``0 .. games-1`` cut into parts of ``batch_size`` games
+times the variants (``results.dataset.plan_parts``). Each part is played by
+``play_batch`` (all cores, numba ``prange``) on the main thread; a writer thread
+turns it into pyarrow tables (``results.games_table``, straight from the arrays)
+while the next part plays, and writes it atomically (``results.dataset.write_part``:
+a part is complete exactly when its games file exists). Rerunning skips complete
+parts; a run stopped at any moment loses at most the parts in flight.
 
-    manifest.json                      experiment text, hash, version, seeds, plan
-    games/part-<variant>-<start>-<stop>.parquet     one row per game
-    players/part-<variant>-<start>-<stop>.parquet   one row per seat per game
-
-The work is the games ``0 .. games-1`` cut into batches of ``batch_size``
-(``start``/``stop`` game indices, zero-padded to 12 digits) times the variants.
-Each part is played by ``play_batch`` (all cores, numba ``prange``) on the main
-thread; a writer thread turns it into pyarrow tables (``results.games_table``,
-straight from the arrays) while the next part plays, and writes each table to a
-hidden temporary file in the same folder, then renames it with ``os.replace``:
-the players part first, the games part last, so **a part is complete exactly
-when its games file exists**
-(``load`` ignores a players file without its games file). Rerunning skips
-complete parts; a run stopped at any moment loses at most the parts in flight.
-
-Game ``i`` has seed ``sim.batch_seeds(seed, 1, i)`` whatever the batch size
+Game ``i`` has seed ``engine.batch_seeds(seed, 1, i)`` whatever the batch size
 or the machine, so a local run, a resumed run and a Dask run give identical
-tables.
+tables. The dataset's layout on disk is ``catansim.results.dataset``'s.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import sys
 import time
@@ -35,47 +24,22 @@ from functools import partial
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
-from .errors import CatansimError
+from ..errors import CatansimError
+from ..results import dataset as D
+from ..results.dataset import Part as Task
+from ..results.dataset import load
 from .experiment import Experiment
 
-MANIFEST = "manifest.json"
-FORMAT = "catansim-results"
-FORMAT_VERSION = 1
-TABLES = ("games", "players")
+__all__ = ["RunReport", "Task", "compute_tables", "compute_task", "load", "plan",
+           "play_task", "prepare_dataset", "run_experiment"]
+
 CONNECT_TIMEOUT = "20s"  # to reach a Dask scheduler
-NAME_COLUMNS = {
-    "games": ("variant", "layout", "strategy_0", "strategy_1", "strategy_2", "strategy_3",
-              "end_reason", "winner_strategy"),
-    "players": ("variant", "strategy"),
-}
-
-
-@dataclass(frozen=True)
-class Task:
-    """One part: the games ``start .. stop-1`` of one variant."""
-
-    variant: str
-    start: int
-    stop: int
-
-    @property
-    def stem(self) -> str:
-        return f"part-{self.variant}-{self.start:012d}-{self.stop:012d}"
-
-    @property
-    def n_games(self) -> int:
-        return self.stop - self.start
 
 
 def plan(exp: Experiment) -> list[Task]:
     """All parts of a run, batch-major (every variant of batch 0, then batch 1, ...)."""
-    out = []
-    for start in range(0, exp.games, exp.batch_size):
-        stop = min(start + exp.batch_size, exp.games)
-        out.extend(Task(v, start, stop) for v in exp.variant_names)
-    return out
+    return D.plan_parts(exp.variant_names, exp.games, exp.batch_size)
 
 
 # --- computing a part ---------------------------------------------------------------
@@ -87,7 +51,7 @@ def play_task(exp: Experiment, task: Task, n_threads: int | None = None) -> list
     Runs on the local machine or on a Dask worker (it registers the experiment's
     strategies config first). Seats rotate by game index when ``exp.rotate``.
     """
-    from .sim import batch_seeds, play_batch
+    from ..engine import batch_seeds, play_batch
 
     exp.apply_strategy_defs()
     idx = np.arange(task.start, task.stop, dtype=np.int64)
@@ -112,7 +76,7 @@ def part_tables(exp: Experiment, task: Task, played: list):
     Built from the arrays without pandas (``results.games_table``); equal to
     ``pa.Table.from_pandas`` of the frames of ``compute_task``.
     """
-    from .results import games_table, players_table
+    from ..results import games_table, players_table
 
     batches, index = [b for b, _ in played], [i for _, i in played]
     return (games_table(batches, index, **_labels(exp, task)),
@@ -121,7 +85,7 @@ def part_tables(exp: Experiment, task: Task, played: list):
 
 def compute_task(exp: Experiment, task: Task, n_threads: int | None = None):
     """Play one part's games and return its ``(games, players)`` frames, in game order."""
-    from .results import games_frame, players_frame
+    from ..results import games_frame, players_frame
 
     played = play_task(exp, task, n_threads)
     batches, index = [b for b, _ in played], [i for _, i in played]
@@ -137,22 +101,11 @@ def compute_tables(exp: Experiment, task: Task, n_threads: int | None = None):
 # --- writing ------------------------------------------------------------------------
 
 
-def _atomic_write_bytes(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-
-
-def _part_metadata(exp: Experiment, task: Task, table: str) -> dict:
-    from . import __version__
+def part_metadata(exp: Experiment, task: Task) -> dict:
+    """What each Parquet file of a part records about how it was made."""
+    from .. import __version__
 
     return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "table": table,
         "experiment": exp.name,
         "experiment_file": str(exp.path) if exp.path else None,
         "experiment_text": exp.text,
@@ -162,54 +115,13 @@ def _part_metadata(exp: Experiment, task: Task, table: str) -> dict:
         "variant": task.variant,
         "start": task.start,
         "stop": task.stop,
-        "seeds": f"game i has seed catansim.sim.batch_seeds({exp.seed}, 1, i)",
+        "seeds": f"game i has seed catansim.engine.batch_seeds({exp.seed}, 1, i)",
     }
 
 
-# Parquet encodings: the game index (consecutive) packs to almost nothing with delta
-# encoding, seeds and board ids (random 63-bit) gain nothing from a dictionary, and
-# every other column (small counts, names) keeps the default dictionary encoding;
-# zstd at its default level 1. Smaller files and less CPU than dictionaries everywhere.
-_DELTA_COLUMNS = ("game",)
-_PLAIN_COLUMNS = ("seed", "board_id")
-
-
-def _parquet_options(t) -> dict:
-    names = t.column_names
-    encoding = {c: "DELTA_BINARY_PACKED" for c in _DELTA_COLUMNS if c in names}
-    encoding.update({c: "PLAIN" for c in _PLAIN_COLUMNS if c in names})
-    return dict(compression="zstd", use_dictionary=[c for c in names if c not in encoding],
-                column_encoding=encoding or None)
-
-
 def write_part(root: Path, exp: Experiment, task: Task, games, players) -> None:
-    """Write one part atomically: players first, games (the completion mark) last.
-
-    ``games`` and ``players`` are pyarrow Tables (``part_tables``) or pandas frames.
-    """
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    for table, data in (("players", players), ("games", games)):
-        t = data if isinstance(data, pa.Table) else pa.Table.from_pandas(data,
-                                                                         preserve_index=False)
-        meta = dict(t.schema.metadata or {})
-        meta[b"catansim"] = json.dumps(_part_metadata(exp, task, table)).encode()
-        t = t.replace_schema_metadata(meta)
-        final = root / table / f"{task.stem}.parquet"
-        tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
-        pq.write_table(t, tmp, **_parquet_options(t))
-        os.replace(tmp, final)
-
-
-def part_done(root: Path, task: Task) -> bool:
-    return ((root / "games" / f"{task.stem}.parquet").exists()
-            and (root / "players" / f"{task.stem}.parquet").exists())
-
-
-def _existing_stems(root: Path) -> set[str]:
-    d = root / "games"
-    return {p.stem for p in d.glob("part-*.parquet")} if d.is_dir() else set()
+    """Write one part atomically (``results.dataset.write_part``) with its metadata."""
+    D.write_part(root, task, games, players, part_metadata(exp, task))
 
 
 # --- the dataset folder -------------------------------------------------------------
@@ -226,39 +138,31 @@ def _describe_change(old: dict, new: dict) -> str:
 
 def prepare_dataset(exp: Experiment, root: Path, tasks: list[Task]) -> None:
     """Create or check the dataset folder; refuse to mix results of different settings."""
-    from . import __version__
+    from .. import __version__
 
-    root.mkdir(parents=True, exist_ok=True)
-    for table in TABLES:
-        (root / table).mkdir(exist_ok=True)
-        for tmp in (root / table).glob(".part-*.tmp"):  # left by a killed run
-            tmp.unlink(missing_ok=True)
+    D.make_folders(root)
     key = exp.result_key()
     h = exp.result_hash()
-    mpath = root / MANIFEST
-    if mpath.exists():
-        try:
-            old = json.loads(mpath.read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise CatansimError(f"{mpath}: unreadable manifest ({exc}); use a new --out") from None
+    if (root / D.MANIFEST).exists():
+        old = D.read_manifest(root)
         if old.get("result_hash") != h:
             what = _describe_change(old.get("result_key", {}), key)
             raise CatansimError(
                 f"{root}: holds results of different settings (changed: {what}); "
                 f"cannot resume; use a new --out or delete the folder"
             )
-    elif _existing_stems(root):
-        raise CatansimError(f"{root}: has parts but no {MANIFEST}; use a new --out")
+    elif D.existing_stems(root):
+        raise CatansimError(f"{root}: has parts but no {D.MANIFEST}; use a new --out")
     stems = {t.stem for t in tasks}
-    extra = sorted(_existing_stems(root) - stems)
+    extra = sorted(D.existing_stems(root) - stems)
     if extra:
         raise CatansimError(
             f"{root}: part {extra[0]} does not fit games={exp.games} with "
             f"batch_size={exp.batch_size}; rerun with the games of the earlier run, or a new --out"
         )
-    manifest = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
+    D.write_manifest(root, {
+        "format": D.FORMAT,
+        "format_version": D.FORMAT_VERSION,
         "experiment": exp.name,
         "description": exp.description,
         "experiment_file": str(exp.path) if exp.path else None,
@@ -270,25 +174,9 @@ def prepare_dataset(exp: Experiment, root: Path, tasks: list[Task]) -> None:
         "games": exp.games,
         "batch_size": exp.batch_size,
         "variants": exp.variant_names,
-        "seeds": f"game i has seed catansim.sim.batch_seeds({exp.seed}, 1, i); parts cover "
+        "seeds": f"game i has seed catansim.engine.batch_seeds({exp.seed}, 1, i); parts cover "
                  "game index ranges part-<variant>-<start>-<stop> (stop excluded)",
-    }
-    _atomic_write_bytes(mpath, (json.dumps(manifest, indent=2) + "\n").encode())
-
-
-@contextlib.contextmanager
-def _locked(root: Path):
-    import fcntl
-
-    fh = open(root / ".lock", "w")
-    try:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise CatansimError(f"{root}: another run is writing this dataset") from None
-        yield
-    finally:
-        fh.close()
+    })
 
 
 # --- running ------------------------------------------------------------------------
@@ -334,9 +222,9 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
     tasks = plan(exp)
     exp.apply_strategy_defs()
     root.mkdir(parents=True, exist_ok=True)
-    with _locked(root):
+    with D.locked(root):
         prepare_dataset(exp, root, tasks)
-        pending = [t for t in tasks if not part_done(root, t)]
+        pending = [t for t in tasks if not D.part_done(root, t)]
         done_games = sum(t.n_games for t in tasks) - sum(t.n_games for t in pending)
         address = scheduler if scheduler is not None else exp.scheduler
         warmup = _warm_up(exp, pending[0], n_threads, progress) if pending and not address else 0.0
@@ -359,7 +247,7 @@ def _warm_up(exp: Experiment, task: Task, n_threads, progress: bool) -> float:
     """Play one game so that the kernels are compiled (first use on a machine, about a
     minute) or loaded from Numba's cache before the progress bar starts: the bar and
     the run's rate then count games only. Returns the seconds it took."""
-    from .sim import batch_seeds, play_batch
+    from ..engine import batch_seeds, play_batch
 
     if progress and not _kernels_cached():
         print("compiling the kernels (once per machine, about a minute; cached afterwards)...",
@@ -372,7 +260,7 @@ def _warm_up(exp: Experiment, task: Task, n_threads, progress: bool) -> float:
 
 def _kernels_cached() -> bool:
     """Whether Numba's on-disk cache holds the batch kernel (best effort: True if unsure)."""
-    from .core.engine_nb import play_batch_nb
+    from ..core.engine_nb import play_batch_nb
 
     if play_batch_nb.signatures:
         return True
@@ -481,93 +369,3 @@ def _dask_parts(exp: Experiment, pending: list[Task], address: str, n_threads):
             yield task, partial(tuple, tables)
     finally:
         client.close()
-
-
-# --- reading ------------------------------------------------------------------------
-
-
-def load(path, columns: dict | None = None, variants=None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Read a dataset written by ``catansim run``.
-
-    Parameters
-    ----------
-    path : str or Path
-        The dataset folder (``results/NAME``).
-    columns : dict, optional
-        ``{"games": [...], "players": [...]}`` to read only some columns.
-    variants : sequence of str, optional
-        Read only these variants.
-
-    Returns
-    -------
-    (games, players) : tuple of pandas.DataFrame
-        Sorted by variant and game (and seat); names are categorical. Only
-        complete parts are read.
-    """
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    root = Path(path)
-    gdir = root / "games"
-    if not gdir.is_dir():
-        raise CatansimError(f"{root}: not a catansim dataset (no games/ folder)")
-    stems = sorted(_existing_stems(root))
-    if variants is not None:
-        wanted = set(variants)
-        stems = [s for s in stems if s.split("-")[1] in wanted]
-    out = []
-    for table in TABLES:
-        files = [root / table / f"{s}.parquet" for s in stems
-                 if (root / table / f"{s}.parquet").exists()]
-        cols = (columns or {}).get(table)
-        if files:
-            parts = [pq.read_table(f, columns=cols) for f in files]
-            df = pa.concat_tables(parts, promote_options="permissive").to_pandas()
-        else:
-            df = pd.DataFrame()
-        for c in NAME_COLUMNS[table]:
-            if c in df.columns and not isinstance(df[c].dtype, pd.CategoricalDtype):
-                df[c] = df[c].astype("category")
-        keys = [k for k in ("variant", "game", "seat") if k in df.columns]
-        if keys and len(df):
-            df = df.sort_values(keys, kind="stable").reset_index(drop=True)
-        out.append(df)
-    return out[0], out[1]
-
-
-def summarize_dataset(path, variants=None) -> dict[str, dict[str, pd.DataFrame]]:
-    """The summary tables (``results.summarize``) of each variant of a dataset, read a
-    part at a time: memory stays that of one part whatever the number of games.
-
-    Returns
-    -------
-    dict
-        ``{variant: tables}`` for the variants with complete parts, in dataset order.
-    """
-    import pyarrow.parquet as pq
-
-    from .results import SUMMARY_COLUMNS, Summary
-
-    root = Path(path)
-    if not (root / "games").is_dir():
-        raise CatansimError(f"{root}: not a catansim dataset (no games/ folder)")
-    out: dict[str, Summary] = {}
-    for stem in sorted(_existing_stems(root)):
-        variant = stem.split("-")[1]
-        if variants is not None and variant not in variants:
-            continue
-        games, players = (
-            pq.read_table(root / table / f"{stem}.parquet",
-                          columns=SUMMARY_COLUMNS[table]).to_pandas()
-            for table in TABLES)
-        out.setdefault(variant, Summary()).add(games, players)
-    names = list(variants) if variants is not None else list(out)
-    return {v: out[v].tables() for v in names if v in out}
-
-
-def read_manifest(path) -> dict:
-    """The ``manifest.json`` of a dataset."""
-    mpath = Path(path) / MANIFEST
-    if not mpath.exists():
-        raise CatansimError(f"{path}: no {MANIFEST}; not a catansim dataset")
-    return json.loads(mpath.read_text())

@@ -3,7 +3,7 @@
 Every deal (a game seed: the board, the dice and the development deck all derive
 from it) is played once per seat rotation, so every strategy sits in every seat
 equally often on the same boards and dice. Games run through
-``catansim.sim.play_batch`` (in parallel on all cores); results are pandas
+``catansim.engine.play_batch`` (in parallel on all cores); results are pandas
 DataFrames.
 
 ``tournament`` plays a field of exactly ``n_players`` strategies;
@@ -18,12 +18,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .core import layout as L
-from .errors import CatansimError
-from .results import counter_field, players_frame, wilson_ci
-from .rules import Rules
-from .sim import GameSettings, batch_seeds, play_batch
-from .strategies import resolve
+from ..core import layout as L
+from ..engine import GameSettings, batch_seeds, play_batch
+from ..errors import CatansimError
+from ..results import counter_field, players_frame, wilson_ci
+from ..rules import Rules
+from ..strategies import resolve
 
 CHUNK_DEALS = 20_000  # deals per play_batch call (progress-bar granularity)
 

@@ -37,9 +37,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import topology as T
-from .boards import Board
-from .constants import (
+from .. import topology as T
+from ..constants import (
     HARBOR_ANY,
     HARBOR_KIND_NAMES,
     N_HARBORS,
@@ -51,7 +50,8 @@ from .constants import (
     TERRAIN_RESOURCE,
     Terrain,
 )
-from .core.layout import B_HARBOR, B_NUMBER, B_TERRAIN, BOARD_SIZE
+from ..core.layout import B_HARBOR, B_NUMBER, B_TERRAIN, BOARD_SIZE
+from .layouts import Board
 
 PIPS_TABLE = np.array(PIPS, dtype=np.int16)  # pips by number, 0 for 0 and 7
 RED_NUMBERS = (6, 8)

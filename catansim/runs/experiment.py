@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import CatansimError
+from ..errors import CatansimError
 
 BASELINE = "baseline"
 LAYOUTS = ("variable", "random_numbers", "beginner")
@@ -140,7 +140,7 @@ class Experiment:
 
     def settings(self, variant: str = BASELINE, shift: int = 0):
         """The ``GameSettings`` of the variant's games with seat shift ``shift``."""
-        from .sim import GameSettings
+        from ..engine import GameSettings
 
         v = self.variant(variant)
         layout = "given" if self.board is not None else self.layout
@@ -174,8 +174,8 @@ class Experiment:
 
     def result_key(self) -> dict:
         """Everything that determines the games' results (not: games, output, scheduler)."""
-        from . import __version__
-        from .strategies import seat_arrays
+        from .. import __version__
+        from ..strategies import seat_arrays
 
         self.apply_strategy_defs()
         variants = {}
@@ -207,7 +207,7 @@ class Experiment:
 
 def apply_strategy_defs(defs: dict, where: str = "strategy_defs") -> None:
     """Register strategies defined in a config table via ``strategies.load_strategies``."""
-    from . import strategies
+    from .. import strategies
 
     loader = getattr(strategies, "load_strategies", None)
     if loader is None:
@@ -257,7 +257,7 @@ def _check_str(value, key, ctx: _Ctx, allowed: str) -> str:
 
 
 def _strategies(value, key, ctx: _Ctx, players: int) -> tuple[str, ...]:
-    from .strategies import PRESETS
+    from ..strategies import PRESETS
 
     allowed = ", ".join(sorted(PRESETS))
     if isinstance(value, str):
@@ -279,7 +279,7 @@ def _strategies(value, key, ctx: _Ctx, players: int) -> tuple[str, ...]:
 
 
 def _rules(mapping, key, ctx: _Ctx, base=None):
-    from .rules import _NONE_WORDS, Rules
+    from ..rules import _NONE_WORDS, Rules
 
     if not isinstance(mapping, dict):
         ctx.fail(key, f"expected a table, got {_type_name(mapping)}")
@@ -299,7 +299,7 @@ def _rules(mapping, key, ctx: _Ctx, base=None):
 
 
 def _openings(mapping, key, ctx: _Ctx, players: int) -> np.ndarray:
-    from .sim import validate_openings
+    from ..engine import validate_openings
 
     if not isinstance(mapping, dict):
         ctx.fail(key, f"expected a table seat0..seat3, got {_type_name(mapping)}")
@@ -327,7 +327,7 @@ def _openings(mapping, key, ctx: _Ctx, players: int) -> np.ndarray:
 
 
 def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
-    from . import boards as B
+    from .. import board as B
 
     key = "board"
     if isinstance(value, bool) or not isinstance(value, int | str):

@@ -1,0 +1,73 @@
+"""One-line input checks shared by every layer (experiment files, the CLI, the API).
+
+Each check returns the value it accepts or raises a ``CatansimError`` of one line
+in one wording, ``FIELD: PROBLEM; allowed: WHAT IS ALLOWED``, e.g.
+``players: 5 is not allowed; allowed: 3, 4``.
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+import numpy as np
+
+from .errors import CatansimError
+
+SEED_MAX = 2**63 - 1  # seeds are integers 0 .. 2**63-1 (63 bits, positive int64)
+SEED_ALLOWED = "an integer in [0, 2**63)"
+
+
+def type_name(value) -> str:
+    """How a value's type is named in messages (TOML words: a table, an array)."""
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
+            list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
+
+
+def fail(field: str, problem: str, allowed: str | None = None) -> NoReturn:
+    """Raise the one-line error ``FIELD: PROBLEM[; allowed: ALLOWED]``."""
+    raise CatansimError(f"{field}: {problem}" + (f"; allowed: {allowed}" if allowed else ""))
+
+
+def is_int(value) -> bool:
+    """True for Python and NumPy integers, False for booleans."""
+    return not isinstance(value, bool) and isinstance(value, int | np.integer)
+
+
+def check_int(value, field: str, lo: int, hi: int | None = None, allowed: str | None = None
+              ) -> int:
+    """An integer in ``lo .. hi`` (``hi`` None: no upper bound)."""
+    if allowed is None:
+        allowed = f"an integer >= {lo}" if hi is None else f"an integer in {lo}..{hi}"
+    if not is_int(value):
+        fail(field, f"expected an integer, got {type_name(value)} ({value!r})", allowed)
+    if int(value) < lo or (hi is not None and int(value) > hi):
+        fail(field, f"{value} is out of range", allowed)
+    return int(value)
+
+
+def check_str(value, field: str, allowed: str) -> str:
+    if not isinstance(value, str):
+        fail(field, f"expected a string, got {type_name(value)} ({value!r})", allowed)
+    return value
+
+
+def check_choice(value, field: str, choices) -> str:
+    """One of ``choices`` (strings)."""
+    choices = tuple(choices)
+    if not isinstance(value, str) or value not in choices:
+        fail(field, f"{value!r} is not allowed", ", ".join(choices))
+    return value
+
+
+def check_players(value, field: str = "players") -> int:
+    """3 or 4 seats."""
+    if not is_int(value) or int(value) not in (3, 4):
+        fail(field, f"{value!r} is not allowed", "3, 4")
+    return int(value)
+
+
+def check_seed(value, field: str = "seed") -> int:
+    """A seed: an integer in [0, 2**63)."""
+    if not is_int(value) or not 0 <= int(value) <= SEED_MAX:
+        fail(field, f"{value!r} is not allowed", SEED_ALLOWED)
+    return int(value)

@@ -1,0 +1,13 @@
+"""Runs: experiment files, the resumable runner (local or Dask), tournaments, benchmarks.
+
+What lives here:
+
+- ``experiment``: experiment files (TOML) read and validated into an ``Experiment``;
+- ``runner``: plays an experiment's parts and writes them to a dataset
+  (``catansim.results.dataset``), resumable, locally or on a Dask cluster;
+- ``tournament``: strategies against each other with rotated seats, cross-play;
+- ``bench``: games per second, end to end, compile times.
+
+May import everything below it on the data path: ``engine``, ``strategies``,
+``rules``, ``board``, ``results``. Never ``analysis`` or ``plotting``.
+"""
