@@ -97,3 +97,8 @@ BONUS_TILE_VP = 2
 # Colours used for seats (beginner board: red is left out with 3 players).
 SEAT_COLOURS_4 = ("red", "blue", "white", "orange")
 SEAT_COLOURS_3 = ("blue", "white", "orange")
+
+
+def seat_colours(n_players: int) -> tuple[str, ...]:
+    """Colour of each seat: red, blue, white, orange; red sits out with 3 players."""
+    return SEAT_COLOURS_4 if n_players == 4 else SEAT_COLOURS_3

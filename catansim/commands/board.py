@@ -28,7 +28,7 @@ LAYOUT_NAMES = ("beginner", "variable", "random_numbers")
 def command(layout, seed, board_file, out, indices, players, show_metrics, dpi):
     """Draw a board (terrains, numbers, harbors; beginner: starting pieces) to a PNG."""
     from ..board import beginner_openings, make_board, parse_board, pieces_from_openings
-    from ..constants import SEAT_COLOURS_3, SEAT_COLOURS_4
+    from ..constants import seat_colours
 
     n_players = int(players)
     if board_file is not None:
@@ -44,7 +44,7 @@ def command(layout, seed, board_file, out, indices, players, show_metrics, dpi):
     pieces = colours = None
     if board.layout == "beginner":
         pieces = pieces_from_openings(beginner_openings(n_players))
-        colours = SEAT_COLOURS_4 if n_players == 4 else SEAT_COLOURS_3
+        colours = seat_colours(n_players)
 
     from ..plotting import save_board_png
 

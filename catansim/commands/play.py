@@ -42,9 +42,9 @@ def parse_strategies(raw: str, n_players: int) -> tuple[str, ...]:
 
 def result_line(game) -> str:
     """One line: seed, winner (or the turn limit), turns and every seat's VP."""
-    from ..logs import seat_names
+    from ..constants import seat_colours
 
-    colours = seat_names(game.n_players)
+    colours = seat_colours(game.n_players)
     vp = "/".join(str(v) for v in game.vp)
     if game.winner is None:
         outcome = f"turn limit after {game.turns} turns, no winner"

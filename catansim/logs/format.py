@@ -1,4 +1,4 @@
-"""Game logs: the public JSON Lines format of ``shared/spec/game-log.md`` (version 1).
+"""Game logs: the public JSON Lines format of ``docs/game-log.md`` (version 1).
 
 The engine writes events as ``int32`` rows (``core.layout``, ``EV_*``); this module
 turns them into the spec's JSON objects, builds the header, and reads and writes
@@ -17,10 +17,14 @@ import numpy as np
 from ..constants import DEV_CARD_NAMES, RESOURCE_NAMES
 from ..core import layout as L
 from ..errors import CatansimError
+from ..rules import Rules
 
 LOG_FORMAT = "catansim-log"
 LOG_VERSION = 1
-RULE_KEYS = ("vp_to_win", "bank_per_resource", "discard_limit", "robber", "shortage", "max_turns")
+# The header's rules object has exactly the rule settings of ``catansim.rules.Rules``.
+RULE_KEYS = tuple(Rules.names())
+# Event names of the format, in the order of the engine's event codes (``core.layout``).
+EVENT_NAMES = tuple(L.EVENT_NAMES.values())
 
 
 def make_header(seed, n_players, strategies, rules, board) -> dict:
