@@ -83,6 +83,13 @@ COST_ROAD = (1, 1, 0, 0, 0)
 COST_SETTLEMENT = (1, 1, 1, 1, 0)
 COST_CITY = (0, 0, 0, 2, 3)
 COST_DEV_CARD = (0, 0, 1, 1, 1)
+# The same as one flat table for the kernels: COSTS[5 * kind + resource], by build kind.
+BUILD_ROAD = 0
+BUILD_SETTLEMENT = 1
+BUILD_CITY = 2
+BUILD_DEV_CARD = 3
+N_BUILD_KINDS = 4
+COSTS = COST_ROAD + COST_SETTLEMENT + COST_CITY + COST_DEV_CARD
 
 # Pieces per player.
 ROADS_PER_PLAYER = 15
