@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import board as B
-from .checks import check_choice, check_players, check_seed, is_int
+from .checks import SEED_ALLOWED, check_choice, check_players, check_seed, is_int
 from .constants import MAX_PLAYERS, N_EDGES, N_NODES
 from .core import layout as L
 from .errors import CatansimError
@@ -343,7 +343,7 @@ def play_batch(seeds, settings: GameSettings, n_threads: int | None = None) -> B
     if seeds.ndim != 1:
         raise CatansimError("seeds: expected a 1-D array of integers")
     if seeds.size and (seeds.min() < 0):
-        raise CatansimError("seeds: expected integers in [0, 2**63)")
+        raise CatansimError(f"seeds: negative seeds are not allowed; allowed: {SEED_ALLOWED}")
     _, play_batch_nb = _compiled()
     n, code, board_vec, openings_arr, topo, rules_arr, strat, params = settings.kernel_args()
     counters = np.zeros((seeds.size, L.N_COUNTERS), dtype=np.int32)

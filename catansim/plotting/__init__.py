@@ -1,4 +1,13 @@
-"""Figures. The only package that imports matplotlib (Agg backend when there is no display)."""
+"""Figures: board drawings and the figures of analyses; the only package that imports matplotlib.
+
+What lives here: ``board`` (a board with its numbers, harbors, pieces and the
+robber, and heat maps of per-node or per-hex values). Figure functions take
+boards or analysis frames and return matplotlib Figures; the Agg backend is used
+when there is no display.
+
+May import: ``board``, ``topology``, ``constants``, matplotlib and the frames the
+analysis layer returns. Never the engine, the runner or the dataset on disk.
+"""
 
 import os
 import sys

@@ -307,7 +307,7 @@ def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
     if isinstance(value, int):
         gen, seed = layout, value
     else:
-        m = re.fullmatch(r"(variable|random_numbers):(\d+)", value.strip())
+        m = re.fullmatch(rf"({'|'.join(SEEDED_LAYOUTS)}):(\d+)", value.strip())
         if m:
             gen, seed = m.group(1), int(m.group(2))
         else:
