@@ -75,6 +75,9 @@ class GameSettings:
 
     def __post_init__(self):
         check_players(self.n_players)
+        if self.rules.first_turn >= self.n_players:
+            raise CatansimError(f"rule first_turn: seat {self.rules.first_turn} does not play "
+                                f"with {self.n_players} players; allowed: 0..{self.n_players - 1}")
         object.__setattr__(self, "strategies",
                            self.strategy_set.seat_names(self.strategies, self.n_players))
         if self.layout == "given":

@@ -29,6 +29,8 @@ CONFIGS = {
     "unlimited-no-discard": (4, "variable", {"bank_per_resource": None, "discard_limit": None}),
     "beginner-small-bank": (4, "beginner", {"bank_per_resource": 5, "discard_limit": 4}),
     "turn-limit": (4, "variable", {"max_turns": 40, "vp_to_win": 12}),
+    "first-turn-3": (4, "variable", {"first_turn": 3, "bank_per_resource": 9}),
+    "first-turn-1-3p": (3, "variable", {"first_turn": 1, "robber": "friendly"}),
 }
 GAMES_PER_CONFIG = 40
 

@@ -57,6 +57,7 @@ from .layout import (
     C_END_REASON,
     C_FIRST_CITY,
     C_FIRST_SETTLEMENT,
+    C_FIRST_SHORTAGE,
     C_ILLEGAL,
     C_KNIGHTS,
     C_LONGEST_HOLDER,
@@ -75,6 +76,7 @@ from .layout import (
     C_VIOLATIONS,
     C_VP,
     C_VP_ARMY,
+    C_VP_AT,
     C_VP_CARDS,
     C_VP_CITIES,
     C_VP_LONGEST,
@@ -104,10 +106,12 @@ from .layout import (
     LOG_INVENTION,
     LOG_TAKEN,
     LOG_WIDTH,
+    N_VP_CHECKPOINTS,
     OPENING_WIDTH,
     R_BANK,
     R_CHECK,
     R_DISCARD_LIMIT,
+    R_FIRST_TURN,
     R_MAX_ACTIONS,
     R_MAX_TURNS,
     R_ROBBER,
@@ -144,6 +148,7 @@ from .layout import (
     S_TURN,
     S_WINNER,
     STATE_SIZE,
+    VP_CHECKPOINTS,
 )
 from .policy_nb import (
     WORK_SIZE,
@@ -194,6 +199,7 @@ from .rules_nb import (
     setup_road_ok_nb,
     update_largest_army_nb,
     victims_nb,
+    visible_vp_nb,
     vp_nb,
 )
 
@@ -230,6 +236,10 @@ def init_state_nb(s, topo, rules, rng, n_players, board):
         s[C_FIRST_SETTLEMENT + p] = -1
         s[C_START_NODES + 2 * p] = -1
         s[C_START_NODES + 2 * p + 1] = -1
+        for k in range(N_VP_CHECKPOINTS):
+            s[C_VP_AT + N_VP_CHECKPOINTS * p + k] = -1
+    for r in range(5):
+        s[C_FIRST_SHORTAGE + r] = -1
     s[C_WINNER] = -1
     s[C_LONGEST_HOLDER] = -1
     s[C_ARMY_HOLDER] = -1
@@ -483,6 +493,13 @@ def check_win_nb(s, rules, log):
         end_game_nb(s, log, p, END_WIN)
         return True
     return False
+
+
+@kernel
+def record_vp_nb(s, k):
+    """Every player's visible VP after turn ``VP_CHECKPOINTS[k]`` (who leads when)."""
+    for p in range(s[S_N_PLAYERS]):
+        s[C_VP_AT + N_VP_CHECKPOINTS * p + k] = visible_vp_nb(s, p)
 
 
 @kernel
@@ -797,8 +814,9 @@ def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, p
     work = np.zeros(WORK_SIZE)
     setup_nb(s, topo, rules, rng, strat, params, openings, log, scratch_u8, work)
     max_turns = rules[R_MAX_TURNS]
-    p = 0
+    p = rules[R_FIRST_TURN]
     turn = 1
+    checkpoint = 0  # index of the next turn in VP_CHECKPOINTS
     while True:
         s[S_TURN] = turn
         s[S_CUR] = p
@@ -806,6 +824,9 @@ def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, p
             s, topo, rules, rng, strat, params, log, act, cand, scratch_u8, victims, bundle, owed,
             work,
         )
+        if checkpoint < N_VP_CHECKPOINTS and turn == VP_CHECKPOINTS[checkpoint]:
+            record_vp_nb(s, checkpoint)
+            checkpoint += 1
         if s[S_END] != END_RUNNING:
             break
         if turn >= max_turns:

@@ -26,6 +26,9 @@ from ..constants import (
 
 P = MAX_PLAYERS
 R = N_RESOURCES
+# Turns after which every player's visible VP is recorded (``c_vp_at``): who leads when.
+VP_CHECKPOINTS = (10, 20, 30, 40, 50, 60, 80, 100)
+N_VP_CHECKPOINTS = len(VP_CHECKPOINTS)
 
 # (name, length, meaning). Sentinel -1 means "none" wherever it is listed.
 STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
@@ -84,6 +87,10 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("c_sevens", 1, "7s rolled"),
     ("c_rolls", 11, "how often each sum 2..12 was rolled"),
     ("c_shortage_events", R, "rolls on which a resource could not be paid in full"),
+    ("c_first_shortage", R, "turn of the first roll on which a resource could not be paid in "
+     "full, -1 never"),
+    ("c_sole_recipient", R, "rolls on which a resource ran short with one player alone owed it "
+     "(the official rule pays that player what is left)"),
     ("c_longest_holder", 1, "Longest Route holder at the end, -1 supply"),
     ("c_army_holder", 1, "Largest Army holder at the end, -1 supply"),
     ("c_robber_moves", 1, "times the robber moved"),
@@ -116,6 +123,8 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("c_dev_played", P * 5, "development cards played, by kind"),
     ("c_first_city", P, "turn of the first city, -1 never"),
     ("c_first_settlement", P, "turn of the first settlement beyond the starting two, -1 never"),
+    ("c_vp_at", P * N_VP_CHECKPOINTS, "visible VP after turn VP_CHECKPOINTS[k] at [seat * "
+     "N_VP_CHECKPOINTS + k], -1 if the game ended before that turn"),
 )
 
 STATE_OFFSETS: dict[str, int] = {}
@@ -208,6 +217,9 @@ C_DEV_BOUGHT = STATE_OFFSETS["c_dev_bought"]
 C_DEV_PLAYED = STATE_OFFSETS["c_dev_played"]
 C_FIRST_CITY = STATE_OFFSETS["c_first_city"]
 C_FIRST_SETTLEMENT = STATE_OFFSETS["c_first_settlement"]
+C_FIRST_SHORTAGE = STATE_OFFSETS["c_first_shortage"]
+C_SOLE_RECIPIENT = STATE_OFFSETS["c_sole_recipient"]
+C_VP_AT = STATE_OFFSETS["c_vp_at"]
 
 END_RUNNING = 0
 END_WIN = 1
@@ -221,6 +233,8 @@ RULE_FIELDS: tuple[tuple[str, str], ...] = (
     ("robber", "ROBBER_OFFICIAL, ROBBER_OFF or ROBBER_FRIENDLY"),
     ("shortage", "SHORTAGE_OFFICIAL, SHORTAGE_STRICT or SHORTAGE_OFF"),
     ("max_turns", "turn cap: the game ends with no winner after this many turns"),
+    ("first_turn", "seat that takes turn 1 (official 0: the seat that placed first in the "
+     "set-up); turns then go round in seat order"),
     ("max_offers", "player-trade offers a player may make per turn (engine bound)"),
     ("max_actions", "actions a player may take per turn (engine bound)"),
     ("check", "1: verify the state invariants after every step (tests); 0 off"),
@@ -233,6 +247,7 @@ R_DISCARD_LIMIT = RULE_INDEX["discard_limit"]
 R_ROBBER = RULE_INDEX["robber"]
 R_SHORTAGE = RULE_INDEX["shortage"]
 R_MAX_TURNS = RULE_INDEX["max_turns"]
+R_FIRST_TURN = RULE_INDEX["first_turn"]
 R_MAX_OFFERS = RULE_INDEX["max_offers"]
 R_MAX_ACTIONS = RULE_INDEX["max_actions"]
 R_CHECK = RULE_INDEX["check"]
