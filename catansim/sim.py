@@ -14,7 +14,7 @@ import numpy as np
 
 from . import boards as B
 from .core import layout as L
-from .errors import CatansimError
+from .errors import CatansimError, IllegalActionError
 from .rules import Rules
 from .strategies import seat_arrays
 from .topology import TOPO
@@ -252,11 +252,14 @@ def play_game(
     log: bool = True,
     settings: GameSettings | None = None,
     max_events: int = DEFAULT_LOG_ROWS,
+    debug: bool = False,
 ) -> GameResult:
     """Play one game; with ``log=True`` also record its events.
 
     The game is a pure function of ``seed`` and the settings: the batch kernel
-    plays exactly the same game for the same seed.
+    plays exactly the same game for the same seed. With ``debug=True``, a game in
+    which a strategy chose an illegal action raises ``IllegalActionError`` naming the
+    first one (without it the engine counts them in ``c_illegal`` and plays on).
     """
     seed = B.check_seed(seed)
     if settings is None:
@@ -287,6 +290,8 @@ def play_game(
         else B.Board.from_vector(vec, layout=settings.layout, seed=seed)
     )
     events = buf[: s[L.S_LOG_LEN]].copy() if log else None
+    if debug and s[L.C_ILLEGAL]:
+        raise IllegalActionError.from_state(seed, settings.strategies, s)
     return GameResult(seed=seed, settings=settings, board=played_board, state=s, events=events)
 
 
@@ -300,11 +305,15 @@ class BatchResult:
     settings: GameSettings
 
 
-def play_batch(seeds, settings: GameSettings, n_threads: int | None = None) -> BatchResult:
+def play_batch(
+    seeds, settings: GameSettings, n_threads: int | None = None, debug: bool = False
+) -> BatchResult:
     """Play one game per seed in parallel on ``n_threads`` (default: all cores).
 
     Results do not depend on the number of threads: each game depends only on its
-    seed and the settings, and writes only its own row.
+    seed and the settings, and writes only its own row. With ``debug=True``, the first
+    game (in seed order) that counted an illegal action is played again alone with
+    ``play_game(..., debug=True)``, which raises ``IllegalActionError``.
     """
     import numba
 
@@ -336,6 +345,11 @@ def play_batch(seeds, settings: GameSettings, n_threads: int | None = None) -> B
         )
     finally:
         numba.set_num_threads(previous)
+    if debug:
+        bad = np.flatnonzero(counters[:, L.C_ILLEGAL - L.S_COUNTERS])
+        if bad.size:
+            play_game(int(seeds[bad[0]]), settings=settings, log=False, debug=True)
+            raise RuntimeError(f"seed {seeds[bad[0]]}: illegal in the batch, legal alone")
     return BatchResult(seeds=seeds, counters=counters, boards=boards, settings=settings)
 
 

@@ -1,6 +1,6 @@
 """Action-phase actions: their encoding, legality and enumeration.
 
-An action is an int32 array ``act`` of length ``ACT_SIZE``::
+An action is an int32 array ``act`` of length ``ACT_SIZE`` (codes in ``core.layout``)::
 
     act[0]   kind (ACT_*)
     act[1]   ACT_ROAD: edge; ACT_SETTLEMENT / ACT_CITY: node; ACT_PLAY_DEV: card;
@@ -19,6 +19,15 @@ engine itself accepts any bundles).
 from ..constants import N_EDGES, N_NODES, VICTORY_POINT
 from .jit import kernel
 from .layout import (
+    ACT_BUY_DEV,
+    ACT_CITY,
+    ACT_END,
+    ACT_PLAY_DEV,
+    ACT_ROAD,
+    ACT_SETTLEMENT,
+    ACT_SIZE,
+    ACT_TRADE_BANK,
+    ACT_TRADE_PLAYER,
     R_MAX_OFFERS,
     S_BANK,
     S_CUR,
@@ -41,15 +50,8 @@ from .rules_nb import (
     maritime_rate_nb,
 )
 
-ACT_END = 0
-ACT_ROAD = 1
-ACT_SETTLEMENT = 2
-ACT_CITY = 3
-ACT_BUY_DEV = 4
-ACT_PLAY_DEV = 5
-ACT_TRADE_BANK = 6
-ACT_TRADE_PLAYER = 7
-ACT_SIZE = 12
+# The ACT_* codes and ACT_SIZE are defined in core.layout (the state records an
+# illegal action array) and imported from here as before.
 MAX_LEGAL = 512  # > 1 + 72 + 54 + 54 + 1 + 4 + 20 + 60
 
 
