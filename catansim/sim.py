@@ -312,7 +312,7 @@ def play_batch(
 
     Results do not depend on the number of threads: each game depends only on its
     seed and the settings, and writes only its own row. With ``debug=True``, the first
-    game (in seed order) that counted an illegal action is played again alone with
+    game (in the order of ``seeds``) that counted an illegal action is played again with
     ``play_game(..., debug=True)``, which raises ``IllegalActionError``.
     """
     import numba
