@@ -241,12 +241,10 @@ def test_robber_stays_on_the_allowed_hexes_when_each_touches_its_own_buildings(p
 
 def test_random_robber_policy_is_legal_under_the_friendly_robber():
     # 131 of 20,000 such games made an illegal robber move before the fix.
-    PRESETS["t"] = make_strategy("t", {"base": "default", "robber_policy": "random"})
-    try:
-        settings = GameSettings(strategies=("t",) * 4, rules=Rules(robber="friendly"))
-        n, code, board, openings, topo, _, strat, params = settings.kernel_args()
-    finally:
-        PRESETS.pop("t")
+    row = make_strategy("t", {"base": "default", "robber_policy": "random"}).params
+    settings = GameSettings(strategies=("default",) * 4, rules=Rules(robber="friendly"))
+    n, code, board, openings, topo, _, strat, params = settings.kernel_args()
+    params[:] = row
     rules = settings.rules.to_array(check=True)
     seeds = batch_seeds(0, 3000)
     counters = np.zeros((len(seeds), L.N_COUNTERS), dtype=np.int32)
