@@ -1084,8 +1084,11 @@ class _Replayer:
             self.free_roads = 0
         elif card == "invention":
             cards = self.bundle("cards")
-            if sum(cards) != 2:
-                self.fail("Invention takes exactly 2 resource cards")
+            # Any 2 cards from the supply; a supply holding fewer gives what it holds.
+            due = min(2, sum(self.supply))
+            if sum(cards) != due:
+                self.fail(f"Invention takes 2 resource cards, or all the supply holds if "
+                          f"fewer: expected {due}, got {sum(cards)}")
             self.move(None, p, cards, "Invention")
         elif card == "monopoly":
             r = self.resource("resource")
