@@ -223,3 +223,27 @@ def test_each_decision_is_named_with_its_value(decision, value, text):
     err = IllegalActionError.from_state(99, ("a", "b", "c", "d"), s)
     assert str(err) == (f"illegal action: seed 99, turn 41, seat 3 (d), {text}; "
                         "2 illegal actions in this game")
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "--seed", "17", "--strategies", "random,default,broken,random", "--debug"],
+    ["simulate", "--games", "6", "--seed", "5", "--strategies", "random,default,broken,random",
+     "--debug"],
+    ["tournament", "--games", "4", "--strategies", "random,default,broken,random", "--debug",
+     "--quiet"],
+])
+def test_debug_on_the_command_line_stops_at_the_first_illegal_action(
+        argv, broken_strategy, monkeypatch, capsys):
+    import catansim.runs.experiment
+    import catansim.strategies
+    from catansim.cli import main
+
+    # the built-in set, as every module that reads it sees it
+    monkeypatch.setattr(catansim.strategies, "PRESETS", broken_strategy)
+    monkeypatch.setattr(catansim.runs.experiment, "PRESETS", broken_strategy)
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert info.value.code == 2 and len(err) == 1
+    assert err[0].startswith("catansim: error: illegal action: seed ") and "(broken)" in err[0]
+    main([a for a in argv if a != "--debug"])  # without --debug: counted, the games play on
