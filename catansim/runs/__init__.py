@@ -9,5 +9,6 @@ What lives here:
 - ``bench``: games per second, end to end, compile times.
 
 May import everything below it on the data path: ``engine``, ``strategies``,
-``rules``, ``board``, ``results``. Never ``analysis`` or ``plotting``.
+``rules``, ``board``, ``results``, and ``analysis.stats`` (the interval helpers of
+the tournament tables). Never the rest of ``analysis``, or ``plotting``.
 """

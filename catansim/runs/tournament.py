@@ -18,10 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..analysis.stats import wilson_ci
 from ..core import layout as L
 from ..engine import GameSettings, batch_seeds, play_batch
 from ..errors import CatansimError
-from ..results import counter_field, players_frame, wilson_ci
+from ..results import counter_field, players_frame
 from ..rules import Rules
 from ..strategies import resolve
 
