@@ -18,6 +18,7 @@ SUBCOMMANDS = {
     "simulate": "Run a quick batch without an experiment file and print a summary.",
     "tournament": "Play strategies against each other with rotated seats.",
     "run": "Run an experiment file into a Parquet dataset (resumable).",
+    "report": "Analyse a dataset into a self-contained HTML report.",
     "bench": "Measure games per second and compile times.",
 }
 

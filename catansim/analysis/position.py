@@ -5,6 +5,7 @@ logistic regression of winning on the starting position with out-of-sample calib
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -150,11 +151,15 @@ def fit_win_model(rows: pd.DataFrame, confidence: float = 0.95, test_share: floa
     constant = [c for c in x.columns if x.loc[~test, c].nunique() < 2]
     x = sm.add_constant(x.drop(columns=constant))
     y = rows["won"].astype(float)
-    fit = sm.Logit(y[~test], x[~test]).fit(disp=0)
+    with warnings.catch_warnings():  # reported in calibration.converged instead
+        warnings.simplefilter("ignore")
+        fit = sm.Logit(y[~test], x[~test]).fit(disp=0, maxiter=100)
     ci = fit.conf_int(alpha=1 - confidence)
-    coef = pd.DataFrame({"coef": fit.params, "se": fit.bse, "ci_low": ci[0], "ci_high": ci[1],
-                         "p_value": fit.pvalues, "odds_ratio": np.exp(fit.params),
-                         "or_ci_low": np.exp(ci[0]), "or_ci_high": np.exp(ci[1])})
+    with np.errstate(over="ignore"):
+        coef = pd.DataFrame({"coef": fit.params, "se": fit.bse, "ci_low": ci[0],
+                             "ci_high": ci[1], "p_value": fit.pvalues,
+                             "odds_ratio": np.exp(fit.params), "or_ci_low": np.exp(ci[0]),
+                             "or_ci_high": np.exp(ci[1])})
     coef.index.name = "term"
     coef["n"] = int((~test).sum())
     coef["method"] = "logistic regression (statsmodels Logit), Wald intervals" + (
@@ -167,7 +172,8 @@ def fit_win_model(rows: pd.DataFrame, confidence: float = 0.95, test_share: floa
     calib = pd.DataFrame({"n_train": [int((~test).sum())], "n_test": [int(test.sum())],
                           "brier": [brier], "brier_base_rate": [brier_base],
                           "brier_skill": [1 - brier / brier_base if brier_base else np.nan],
-                          "pseudo_r2": [float(fit.prsquared)]})
+                          "pseudo_r2": [float(fit.prsquared)],
+                          "converged": [bool(fit.mle_retvals.get("converged", True))]})
     decile = pd.qcut(p_test, bins, labels=False, duplicates="drop")
     rel = pd.DataFrame({"bin": decile, "p": p_test, "y": y_test}).groupby("bin").agg(
         n=("y", "size"), wins=("y", "sum"), mean_predicted=("p", "mean"))
@@ -206,7 +212,8 @@ def win_model(source, variant: str | None = None, cap: int = MODEL_CAP, **kw) ->
 
     Returns a dict of DataFrames: ``coefficients`` (term: coef, se, Wald interval,
     p_value, odds ratio with its interval, n, method), ``calibration`` (held-out Brier
-    score, that of predicting the base rate, Brier skill, McFadden pseudo-R2),
+    score, that of predicting the base rate, Brier skill, McFadden pseudo-R2, whether
+    the fit converged),
     ``reliability`` (held-out seat-games by decile of the predicted probability:
     n, wins, mean_predicted, observed with its Wilson interval) and ``sample``
     (stride and cap used).
