@@ -314,7 +314,7 @@ def board_heat_map(node_values=None, hex_values=None, board=None, title: str = "
     (``plotting.board.draw_board``); without one only the geometry, since the nodes
     then stand for positions on boards that change from game to game.
     """
-    import matplotlib.pyplot as plt
+    import matplotlib as mpl
     from matplotlib.cm import ScalarMappable
     from matplotlib.colors import Normalize
     from matplotlib.patches import RegularPolygon
@@ -322,15 +322,16 @@ def board_heat_map(node_values=None, hex_values=None, board=None, title: str = "
     from .. import topology as T
 
     with S.styled():
-        fig, ax = plt.subplots(figsize=(6.4, 6.2), layout="constrained")
+        fig, ax = S.new_figure(6.2, width=6.4)
         if board is not None:
             from .board import draw_board
 
             draw_board(board, ax=ax, node_values=node_values, hex_values=hex_values,
                        value_label=label)
-            ax.get_legend().remove()
+            if node_values is not None or hex_values is not None:
+                ax.get_legend().remove()
         else:
-            cm = plt.get_cmap("viridis")
+            cm = mpl.colormaps["viridis"]
             hv = None if hex_values is None else np.asarray(hex_values, float)
             hn = None if hv is None else Normalize(np.nanmin(hv), np.nanmax(hv))
             for h, (x, y) in enumerate(T.HEX_XY):

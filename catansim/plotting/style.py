@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 
 import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
 
 # Colour-blind-safe palette (Okabe-Ito), one colour per variant in dataset order.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442",
@@ -46,8 +47,13 @@ def styled():
 
 
 def new_figure(height: float = 4.0, width: float = WIDTH, ncols: int = 1, **kw):
-    """A figure and its axes in the house style (call inside ``styled()``)."""
-    fig, ax = plt.subplots(1, ncols, figsize=(width, height), layout="constrained", **kw)
+    """A figure and its axes in the house style (call inside ``styled()``).
+
+    The figure is not registered with pyplot: nothing to close, it is shown once
+    in a notebook (as the cell's value) and freed when it is no longer used.
+    """
+    fig = Figure(figsize=(width, height), layout="constrained")
+    ax = fig.subplots(1, ncols, **kw)
     return fig, ax
 
 

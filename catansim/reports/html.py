@@ -43,11 +43,8 @@ dl.info dt { font-weight: 600; }
 
 
 def _fig_png(fig) -> bytes:
-    import matplotlib.pyplot as plt
-
     buf = io.BytesIO()
     fig.savefig(buf, format="png", bbox_inches="tight", facecolor="white")
-    plt.close(fig)
     return buf.getvalue()
 
 
