@@ -181,7 +181,7 @@ def _per_seat_map(chunk: Chunk):
     for v in chunk.variants:
         rows = chunk.player_rows(v)
         won = chunk.players["won"].to_numpy()[rows].astype(bool)
-        strat = chunk.players["strategy"].astype(str).to_numpy()[rows]
+        strat = chunk.labels("players", "strategy")[rows]
         names = pd.unique(strat)
         for m in SEAT_MEASURES:
             x = seat_values(chunk, v, m)

@@ -105,8 +105,27 @@ class Chunk:
 
     @property
     def variants(self) -> list[str]:
-        v = self.games["variant"]
-        return [str(x) for x in pd.unique(v.astype(str))] if len(v) else []
+        """The variants present, in order of appearance."""
+        def make():
+            v = self.games["variant"]
+            if not len(v):
+                return []
+            if isinstance(v.dtype, pd.CategoricalDtype):
+                codes = pd.unique(v.cat.codes.to_numpy())
+                return [str(v.cat.categories[c]) for c in codes if c >= 0]
+            return [str(x) for x in pd.unique(v.to_numpy())]
+        return self.memo("variants", make)
+
+    def labels(self, table: str, column: str) -> np.ndarray:
+        """A column as a NumPy array; a categorical one as its names (object array, NaN
+        where missing), without a string conversion per row."""
+        def make():
+            col = (self.games if table == "games" else self.players)[column]
+            if isinstance(col.dtype, pd.CategoricalDtype):
+                names = np.asarray([str(c) for c in col.cat.categories] + [np.nan], dtype=object)
+                return names[col.cat.codes.to_numpy()]  # code -1 -> the trailing NaN
+            return col.to_numpy()
+        return self.memo(("labels", table, column), make)
 
     def game_rows(self, variant: str) -> np.ndarray:
         """Row positions of ``variant`` in ``games``."""
@@ -122,15 +141,24 @@ class Chunk:
         with ``games`` rows of that variant (int64)."""
         return self.memo(("sum", variant, column), lambda: self._per_game(variant, column))
 
+    def game_of_player(self, variant: str) -> np.ndarray:
+        """For each players row of ``variant``, the position of its game among the
+        variant's games rows."""
+        def make():
+            g = self.games["game"].to_numpy()[self.game_rows(variant)]
+            pg = self.players["game"].to_numpy()[self.player_rows(variant)]
+            pos = np.searchsorted(g, pg)
+            if g.size and (np.any(np.diff(g) < 0)
+                           or np.any(g[np.minimum(pos, g.size - 1)] != pg)):
+                raise CatansimError("players rows do not match the games rows (sort by game)")
+            return pos
+        return self.memo(("pos", variant), make)
+
     def _per_game(self, variant: str, column: str) -> np.ndarray:
-        g = self.games["game"].to_numpy()[self.game_rows(variant)]
-        rows = self.player_rows(variant)
-        pg = self.players["game"].to_numpy()[rows]
-        vals = self.players[column].to_numpy()[rows].astype(np.int64)
-        pos = self.memo(("pos", variant), lambda: np.searchsorted(g, pg))
-        if g.size and (np.any(np.diff(g) < 0) or np.any(g[np.minimum(pos, g.size - 1)] != pg)):
-            raise CatansimError("players rows do not match the games rows (sort by game)")
-        return np.bincount(pos, weights=vals, minlength=g.size).astype(np.int64)
+        n = self.game_rows(variant).size
+        vals = self.players[column].to_numpy()[self.player_rows(variant)]
+        return np.bincount(self.game_of_player(variant), weights=vals,
+                           minlength=n).astype(np.int64)
 
     def winner_values(self, variant: str, column: str) -> np.ndarray:
         """A players column at the winning seat, for the games of ``variant`` with a
@@ -261,8 +289,18 @@ def run_many(analyses: Sequence[Analysis], source, *, variants=None, scheduler=N
 
     try:
         if scheduler is None:
-            for _, _, parts in ranges:
-                fold(_map_range(str(root), parts, cols, analyses))
+            # read the next range on a thread (pyarrow decodes without the GIL) while
+            # this one is mapped: two ranges in memory at most
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="catansim-read") as pool:
+                pending = pool.submit(D.read_range, root, ranges[0][2], cols)
+                for i in range(len(ranges)):
+                    games, players = pending.result()
+                    if i + 1 < len(ranges):
+                        pending = pool.submit(D.read_range, root, ranges[i + 1][2], cols)
+                    fold(_map_all(analyses, games, players))
+                    del games, players
         else:
             client, own = _client(scheduler)
             try:

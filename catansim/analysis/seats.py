@@ -21,9 +21,7 @@ def _win_map(by: str):
         out = {}
         for v in chunk.variants:
             rows = chunk.player_rows(v)
-            key = p[by].to_numpy()[rows]
-            if isinstance(p[by].dtype, pd.CategoricalDtype):
-                key = key.astype(str)
+            key = chunk.labels("players", by)[rows]
             won = p["won"].to_numpy()[rows].astype(np.int64)
             t = pd.DataFrame({"k": key, "won": won}).groupby("k", sort=True)["won"].agg(
                 ["size", "sum"])

@@ -39,7 +39,7 @@ def _seating_map(chunk: Chunk):
         if rows.size % n_players or not np.array_equal(
                 seat, np.tile(np.arange(n_players), rows.size // n_players)):
             raise ValueError("players rows must come in seat order, every seat of each game")
-        strat = p["strategy"].astype(str).to_numpy()[rows].reshape(-1, n_players)
+        strat = chunk.labels("players", "strategy")[rows].reshape(-1, n_players)
         won = p["won"].to_numpy()[rows].astype(bool).reshape(-1, n_players)
         winner = np.where(won.any(axis=1), won.argmax(axis=1), -1)
         keys = pd.MultiIndex.from_arrays([*strat.T, winner])
