@@ -2,11 +2,21 @@
 
 __version__ = "0.1.0"
 
+# Names at the top level, imported on first use so that ``import catansim`` stays cheap.
+_LAZY = {
+    "load": ("results.dataset", "load"),
+    "play_game": ("engine", "play_game"),
+    "play_batch": ("engine", "play_batch"),
+    "batch_seeds": ("engine", "batch_seeds"),
+    "GameSettings": ("engine", "GameSettings"),
+    "Rules": ("rules", "Rules"),
+}
+
 
 def __getattr__(name):
-    # ``catansim.load`` is imported lazily so ``import catansim`` stays cheap.
-    if name == "load":
-        from .results.dataset import load
+    if name in _LAZY:
+        import importlib
 
-        return load
+        module, attr = _LAZY[name]
+        return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
     raise AttributeError(f"module 'catansim' has no attribute {name!r}")

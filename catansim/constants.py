@@ -83,6 +83,13 @@ COST_ROAD = (1, 1, 0, 0, 0)
 COST_SETTLEMENT = (1, 1, 1, 1, 0)
 COST_CITY = (0, 0, 0, 2, 3)
 COST_DEV_CARD = (0, 0, 1, 1, 1)
+# The same as one flat table for the kernels: COSTS[5 * kind + resource], by build kind.
+BUILD_ROAD = 0
+BUILD_SETTLEMENT = 1
+BUILD_CITY = 2
+BUILD_DEV_CARD = 3
+N_BUILD_KINDS = 4
+COSTS = COST_ROAD + COST_SETTLEMENT + COST_CITY + COST_DEV_CARD
 
 # Pieces per player.
 ROADS_PER_PLAYER = 15
@@ -97,3 +104,8 @@ BONUS_TILE_VP = 2
 # Colours used for seats (beginner board: red is left out with 3 players).
 SEAT_COLOURS_4 = ("red", "blue", "white", "orange")
 SEAT_COLOURS_3 = ("blue", "white", "orange")
+
+
+def seat_colours(n_players: int) -> tuple[str, ...]:
+    """Colour of each seat: red, blue, white, orange; red sits out with 3 players."""
+    return SEAT_COLOURS_4 if n_players == 4 else SEAT_COLOURS_3

@@ -13,14 +13,33 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import board as B
-from .checks import check_seed
+from .checks import SEED_ALLOWED, check_choice, check_players, check_seed, is_int
+from .constants import MAX_PLAYERS, N_EDGES, N_NODES
 from .core import layout as L
 from .errors import CatansimError
 from .rules import Rules
-from .strategies import seat_arrays
-from .topology import TOPO
+from .strategies import PRESETS, StrategySet
+from .topology import EDGE_NODES, NODE_EDGES, NODE_NEIGHBOURS, TOPO
 
 DEFAULT_LOG_ROWS = 20_000
+
+
+# Every layout a game can be played on: the layouts of ``board.LAYOUTS``, or
+# ``given`` (one fixed board for every game).
+GAME_LAYOUTS = (*B.LAYOUTS, "given")
+# Forced openings: (node1, edge1, node2, edge2) per seat, -1 free; slot (seat, k) of
+# the k-th settlement (k = 0, 1) holds its node at ``4 * seat + 2 * k``, its road after.
+OPENINGS_SIZE = L.OPENING_WIDTH * MAX_PLAYERS
+
+
+def opening_slot(seat: int, k: int) -> int:
+    """Index in an openings array of seat's ``k``-th (0 or 1) forced settlement node."""
+    return L.OPENING_WIDTH * seat + 2 * k
+
+
+def free_openings() -> np.ndarray:
+    """An openings array with every choice left to the strategies."""
+    return np.full(OPENINGS_SIZE, -1, dtype=np.int32)
 
 
 @dataclass(frozen=True)
@@ -32,7 +51,7 @@ class GameSettings:
     n_players : int
         3 or 4.
     strategies : tuple of str
-        Strategy name of each seat (``catansim.strategies``).
+        Strategy name of each seat, resolved in ``strategy_set``.
     layout : str
         ``variable`` or ``random_numbers`` (a new board from each game's seed),
         ``beginner`` (the fixed map with its fixed starting pieces) or ``given``
@@ -42,6 +61,8 @@ class GameSettings:
     rules : Rules
     openings : int32[16] or None
         Forced openings (node1, edge1, node2, edge2) per seat, -1 = free choice.
+    strategy_set : StrategySet
+        Where the names are resolved (default: the built-in ``PRESETS``).
     """
 
     n_players: int = 4
@@ -50,20 +71,12 @@ class GameSettings:
     board: B.Board | None = None
     rules: Rules = field(default_factory=Rules)
     openings: np.ndarray | None = field(default=None, repr=False, compare=False)
+    strategy_set: StrategySet = field(default=PRESETS, repr=False)
 
     def __post_init__(self):
-        if self.n_players not in (3, 4):
-            raise CatansimError(f"players: {self.n_players!r} is not allowed; allowed: 3, 4")
-        strategies = tuple(self.strategies)
-        if len(strategies) == 1:
-            strategies = strategies * self.n_players
-        if len(strategies) != self.n_players:
-            raise CatansimError(
-                f"strategies: {len(strategies)} given for {self.n_players} players; "
-                f"allowed: one name, or one per seat"
-            )
-        object.__setattr__(self, "strategies", strategies)
-        seat_arrays(strategies)  # validates the names
+        check_players(self.n_players)
+        object.__setattr__(self, "strategies",
+                           self.strategy_set.seat_names(self.strategies, self.n_players))
         if self.layout == "given":
             if self.board is None:
                 raise CatansimError("board: layout 'given' needs a board")
@@ -71,46 +84,31 @@ class GameSettings:
             object.__setattr__(self, "board", B.beginner_board())
             if self.openings is None:
                 object.__setattr__(self, "openings", B.beginner_openings(self.n_players))
-        elif self.layout not in ("variable", "random_numbers"):
-            raise CatansimError(
-                f"layout: unknown layout {self.layout!r}; allowed: beginner, variable, "
-                "random_numbers, given"
-            )
-        openings = self.openings
-        if openings is None:
-            openings = np.full(L.OPENING_WIDTH * 4, -1, dtype=np.int32)
-        openings = np.asarray(openings, dtype=np.int32).reshape(-1)
-        if openings.shape != (L.OPENING_WIDTH * 4,):
-            raise CatansimError(
-                "openings: expected 16 values (node1, edge1, node2, edge2 per seat)"
-            )
+        else:
+            check_choice(self.layout, "layout", GAME_LAYOUTS)
+        openings = free_openings() if self.openings is None else self.openings
+        openings = np.array(openings, dtype=np.int32).reshape(-1)
+        if openings.shape != (OPENINGS_SIZE,):
+            raise CatansimError(f"openings: expected {OPENINGS_SIZE} values (node1, edge1, "
+                                "node2, edge2 per seat)")
         validate_openings(openings, self.n_players)
         object.__setattr__(self, "openings", openings)
 
     @property
     def layout_code(self) -> int:
-        return {"variable": L.LAYOUT_VARIABLE, "random_numbers": L.LAYOUT_RANDOM_NUMBERS}.get(
-            self.layout, L.LAYOUT_GIVEN
-        )
+        return B.LAYOUTS.get(self.layout, L.LAYOUT_GIVEN)
+
+    @functools.cached_property
+    def _kernel_args(self):
+        strat, params = self.strategy_set.seat_arrays(self.strategies)
+        board = (self.board.vector.astype(np.int32) if self.board is not None
+                 else np.zeros(L.BOARD_SIZE, dtype=np.int32))
+        return (self.n_players, self.layout_code, board, self.openings, TOPO,
+                self.rules.to_array(), strat, params)
 
     def kernel_args(self):
         """(n_players, layout code, board vector, openings, topo, rules, strat, params)."""
-        strat, params = seat_arrays(self.strategies)
-        board = (
-            self.board.vector.astype(np.int32)
-            if self.board is not None
-            else np.zeros(L.BOARD_SIZE, dtype=np.int32)
-        )
-        return (
-            self.n_players,
-            self.layout_code,
-            board,
-            self.openings,
-            TOPO,
-            self.rules.to_array(),
-            strat,
-            params,
-        )
+        return self._kernel_args
 
 
 def validate_openings(openings: np.ndarray, n_players: int) -> None:
@@ -120,22 +118,23 @@ def validate_openings(openings: np.ndarray, n_players: int) -> None:
     Rule among themselves, each forced road is an edge 0..71 touching its own forced
     settlement, and no edge is forced twice. Raises CatansimError naming the seat.
     """
-    from .topology import EDGE_NODES, NODE_NEIGHBOURS
-
     nodes: dict[int, str] = {}
     edges: dict[int, str] = {}
-    for p in range(4):
+    for p in range(MAX_PLAYERS):
         for k in range(2):
-            node, edge = (int(x) for x in openings[4 * p + 2 * k : 4 * p + 2 * k + 2])
+            i = opening_slot(p, k)
+            node, edge = int(openings[i]), int(openings[i + 1])
             where = f"openings seat {p} settlement {k + 1}"
             if node < 0 and edge < 0:
                 continue
             if p >= n_players:
                 raise CatansimError(f"{where}: seat {p} does not play with {n_players} players")
-            if not 0 <= node < 54:
-                raise CatansimError(f"{where}: node {node} is not a node; allowed: 0..53")
-            if edge != -1 and not 0 <= edge < 72:
-                raise CatansimError(f"{where}: edge {edge} is not an edge; allowed: 0..71, or -1")
+            if not 0 <= node < N_NODES:
+                raise CatansimError(f"{where}: node {node} is not a node; allowed: "
+                                    f"0..{N_NODES - 1}")
+            if edge != -1 and not 0 <= edge < N_EDGES:
+                raise CatansimError(f"{where}: edge {edge} is not an edge; allowed: "
+                                    f"0..{N_EDGES - 1}, or -1")
             if edge >= 0 and node not in EDGE_NODES[edge]:
                 raise CatansimError(
                     f"{where}: road {edge} does not touch node {node}; allowed: "
@@ -153,12 +152,45 @@ def validate_openings(openings: np.ndarray, n_players: int) -> None:
                 edges[edge] = where
 
 
+def openings_from_seats(seats: dict, n_players: int, where: str = "openings") -> np.ndarray:
+    """Forced openings from ``{seat: [(node, edge), (node, edge)]}``: the one parser.
+
+    One pair forces the first settlement only; ``-1`` (or None) leaves a node or an
+    edge to the strategy. Experiment files (``[openings]``) and ``--opening`` both
+    come here. Returns the validated int32[16] openings array.
+    """
+    out = free_openings()
+    shape = "expected [[node, edge]] or [[node, edge], [node, edge]] (-1: free)"
+    for seat, pairs in seats.items():
+        if not is_int(seat) or not 0 <= seat < n_players:
+            raise CatansimError(f"{where}: seat {seat!r} is not allowed; allowed: "
+                                f"0..{n_players - 1}")
+        if not isinstance(pairs, list | tuple) or not 1 <= len(pairs) <= 2:
+            raise CatansimError(f"{where} seat {seat}: {shape}")
+        for k, pair in enumerate(pairs):
+            if not isinstance(pair, list | tuple) or len(pair) != 2:
+                raise CatansimError(f"{where} seat {seat} settlement {k + 1}: {shape}")
+            for j, v in enumerate(pair):
+                v = -1 if v is None else v
+                if not is_int(v) or v < -1:
+                    raise CatansimError(
+                        f"{where} seat {seat} settlement {k + 1}: {v!r} is not allowed; "
+                        f"allowed: a {('node', 'edge')[j]} number or -1 (free)")
+                out[opening_slot(seat, k) + j] = v
+            if out[opening_slot(seat, k)] < 0 and out[opening_slot(seat, k) + 1] >= 0:
+                raise CatansimError(f"{where} seat {seat} settlement {k + 1}: a forced road "
+                                    "needs its forced settlement; allowed: [node, edge] or "
+                                    "[node, -1]")
+    validate_openings(out, n_players)
+    return out
+
+
 def openings_from_strings(items, n_players: int) -> np.ndarray:
     """Forced openings from ``SEAT=NODE,EDGE[,NODE,EDGE]`` strings (``--opening``).
 
     ``-`` leaves a value free. Returns the validated int32[16] openings array.
     """
-    openings = np.full(L.OPENING_WIDTH * 4, -1, dtype=np.int32)
+    seats: dict[int, list] = {}
     for item in items:
         seat_raw, sep, values_raw = item.partition("=")
         values = [v.strip() for v in values_raw.split(",")]
@@ -168,19 +200,17 @@ def openings_from_strings(items, n_players: int) -> np.ndarray:
         except ValueError:
             numbers = []
             seat = -1
-        if not sep or seat not in range(n_players) or len(numbers) not in (2, 4):
+        if not sep or seat not in range(n_players) or len(numbers) not in (2, 4) \
+                or seat in seats:
             raise CatansimError(
-                f"--opening {item!r}: expected SEAT=NODE,EDGE[,NODE,EDGE] with SEAT in "
-                f"0..{n_players - 1} and '-' for a free choice, e.g. 0=12,17,40,55"
+                f"--opening {item!r}: expected SEAT=NODE,EDGE[,NODE,EDGE] once per seat, "
+                f"SEAT in 0..{n_players - 1}, '-' for a free choice, e.g. 0=12,17,40,55"
             )
-        openings[4 * seat : 4 * seat + len(numbers)] = numbers
-    validate_openings(openings, n_players)
-    return openings
+        seats[seat] = [numbers[i:i + 2] for i in range(0, len(numbers), 2)]
+    return openings_from_seats(seats, n_players, "--opening")
 
 
 def _edges_at(node: int) -> list[int]:
-    from .topology import NODE_EDGES
-
     return [int(e) for e in NODE_EDGES[node] if e >= 0]
 
 
@@ -313,7 +343,7 @@ def play_batch(seeds, settings: GameSettings, n_threads: int | None = None) -> B
     if seeds.ndim != 1:
         raise CatansimError("seeds: expected a 1-D array of integers")
     if seeds.size and (seeds.min() < 0):
-        raise CatansimError("seeds: expected integers in [0, 2**63)")
+        raise CatansimError(f"seeds: negative seeds are not allowed; allowed: {SEED_ALLOWED}")
     _, play_batch_nb = _compiled()
     n, code, board_vec, openings_arr, topo, rules_arr, strat, params = settings.kernel_args()
     counters = np.zeros((seeds.size, L.N_COUNTERS), dtype=np.int32)

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
+from .checks import check_choice, check_int
 from .core import layout as L
 from .errors import CatansimError
 
@@ -19,7 +20,9 @@ SHORTAGE_MODES = {
     "strict": L.SHORTAGE_STRICT,
     "off": L.SHORTAGE_OFF,
 }
-_NONE_WORDS = {"none", "null", "unlimited", "off"}
+# Settings that may be "none" (no limit), and the words that say so.
+NULLABLE = ("bank_per_resource", "discard_limit")
+NONE_WORDS = ("none", "null", "unlimited", "off")
 
 
 @dataclass(frozen=True)
@@ -55,34 +58,39 @@ class Rules:
     max_turns: int = 1000
 
     def __post_init__(self):
-        _check_int("vp_to_win", self.vp_to_win, 3, 20)
+        check_int(self.vp_to_win, "rule vp_to_win", 3, 20)
         if self.bank_per_resource is not None:
-            _check_int("bank_per_resource", self.bank_per_resource, 1, 1000, "or unlimited")
+            check_int(self.bank_per_resource, "rule bank_per_resource", 1, 1000,
+                      "an integer in 1..1000, or unlimited")
         if self.discard_limit is not None:
-            _check_int("discard_limit", self.discard_limit, 0, 100, "or none")
-        if self.robber not in ROBBER_MODES:
-            raise CatansimError(
-                f"rule robber: {self.robber!r} is not one of {', '.join(ROBBER_MODES)}"
-            )
-        if self.shortage not in SHORTAGE_MODES:
-            raise CatansimError(
-                f"rule shortage: {self.shortage!r} is not one of {', '.join(SHORTAGE_MODES)}"
-            )
-        _check_int("max_turns", self.max_turns, 1, 100_000)
+            check_int(self.discard_limit, "rule discard_limit", 0, 100,
+                      "an integer in 0..100, or none")
+        check_choice(self.robber, "rule robber", ROBBER_MODES)
+        check_choice(self.shortage, "rule shortage", SHORTAGE_MODES)
+        check_int(self.max_turns, "rule max_turns", 1, 100_000)
 
     @classmethod
     def names(cls) -> list[str]:
         return [f.name for f in fields(cls)]
 
     @classmethod
-    def from_mapping(cls, mapping: dict, where: str = "rule") -> Rules:
-        """Build from a dict such as an experiment file's ``[rules]`` table."""
+    def from_mapping(cls, mapping: dict, where: str = "rule", base: Rules | None = None) -> Rules:
+        """Build from a dict such as an experiment file's ``[rules]`` table.
+
+        Values not given are ``base``'s (default: the official rules); a nullable
+        setting also takes one of ``NONE_WORDS`` for "no limit".
+        """
         unknown = set(mapping) - set(cls.names())
         if unknown:
             raise CatansimError(
                 f"{where} {sorted(unknown)[0]!r}: unknown rule; allowed: {', '.join(cls.names())}"
             )
-        return cls(**mapping)
+        values = base.to_header() if base is not None else {}
+        for name, v in mapping.items():
+            if name in NULLABLE and isinstance(v, str) and v.lower() in NONE_WORDS:
+                v = None
+            values[name] = v
+        return cls(**values)
 
     @classmethod
     def from_strings(cls, items: list[str] | tuple[str, ...]) -> Rules:
@@ -121,22 +129,12 @@ class Rules:
         return a
 
 
-def _check_int(name, value, lo, hi, extra=""):
-    allowed = f"{lo}..{hi}" + (f" {extra}" if extra else "")
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise CatansimError(f"rule {name}: {value!r} is not an integer; allowed: {allowed}")
-    if not lo <= value <= hi:
-        raise CatansimError(f"rule {name}: {value} is out of range; allowed: {allowed}")
-
-
 def _parse_value(name: str, raw: str):
-    if name in ("robber", "shortage"):
+    """A ``--rule`` value: words stay words (``from_mapping`` reads the none words)."""
+    if name in ("robber", "shortage") or (name in NULLABLE and raw.lower() in NONE_WORDS):
         return raw
-    if name in ("bank_per_resource", "discard_limit") and raw.lower() in _NONE_WORDS:
-        return None
     try:
         return int(raw)
     except ValueError:
-        nullable = name in ("bank_per_resource", "discard_limit")
-        allowed = "an integer" + (" or none" if nullable else "")
+        allowed = "an integer" + (" or none" if name in NULLABLE else "")
         raise CatansimError(f"--rule {name}={raw}: not {allowed}") from None

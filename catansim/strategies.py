@@ -11,17 +11,23 @@ Python or in a TOML file::
     dev_weight = 1.5
     robber_policy = "production"
 
-``load_strategies`` registers them; ``docs/strategies.md`` lists every parameter.
+A set of strategies is a value (``StrategySet``): ``PRESETS`` holds the built-in
+ones, ``PRESETS.with_definitions(...)`` (or ``load_strategies``) gives a new set
+with a study's own strategies, and that set is passed to whatever resolves names
+(``GameSettings``, experiments, tournaments). ``docs/strategies.md`` lists every
+parameter.
 """
 
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from .constants import MAX_PLAYERS
 from .core.policy_nb import N_PARAMS, STRATEGY_RANDOM, STRATEGY_SCRIPTED
 from .core.strategies_nb import PARAM_FIELDS, PARAM_INDEX
 from .errors import CatansimError
@@ -158,33 +164,133 @@ ARCHETYPES: dict[str, dict[str, float]] = {
     ),
 }
 
-PRESETS: dict[str, Strategy] = {
-    "random": Strategy("random", STRATEGY_RANDOM, np.zeros(N_PARAMS)),
-}
-for _name, _over in ARCHETYPES.items():
-    PRESETS[_name] = Strategy(_name, STRATEGY_SCRIPTED, _row(**{**BUILDER, **_over}))
-BUILTIN = frozenset(PRESETS)
+class StrategySet(Mapping):
+    """An immutable set of named strategies: a value, passed wherever names are resolved.
+
+    ``PRESETS`` holds the built-in archetypes and ``random``; a study's own
+    strategies make a new set (``with_definitions``) and never change ``PRESETS``.
+    """
+
+    def __init__(self, strategies):
+        self._by_name = dict(strategies)
+
+    def __getitem__(self, name: str) -> Strategy:
+        return self._by_name[name]
+
+    def __iter__(self):
+        return iter(self._by_name)
+
+    def __len__(self) -> int:
+        return len(self._by_name)
+
+    def __repr__(self) -> str:
+        return f"StrategySet({', '.join(self._by_name)})"
+
+    def __eq__(self, other):
+        if not isinstance(other, StrategySet):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def _key(self):
+        return tuple((n, st.sid, st.params.tobytes()) for n, st in self._by_name.items())
+
+    @property
+    def allowed(self) -> str:
+        return ", ".join(sorted(self._by_name))
+
+    def resolve(self, name: str, field: str = "strategy") -> Strategy:
+        """The strategy called ``name``; an unknown name is a one-line CatansimError."""
+        if not isinstance(name, str) or name not in self._by_name:
+            raise CatansimError(f"{field}: unknown strategy {name!r}; allowed: {self.allowed}")
+        return self._by_name[name]
+
+    def seat_names(self, names, n_players: int, field: str = "strategies") -> tuple[str, ...]:
+        """Strategy names for the seats: one name for every seat, or one per seat.
+
+        ``names`` is a sequence of names or one string of comma-separated names (the
+        command line's ``--strategies``). Every name must be in the set.
+        """
+        if isinstance(names, str):
+            names = [x.strip() for x in names.split(",") if x.strip()]
+        names = list(names)
+        if not names:
+            raise CatansimError(f"{field}: no strategy given; allowed: one name, or one per "
+                                f"seat, from {self.allowed}")
+        for i, name in enumerate(names):
+            self.resolve(name, field if len(names) == 1 else f"{field}[{i}]")
+        if len(names) == 1:
+            names = names * n_players
+        if len(names) != n_players:
+            raise CatansimError(f"{field}: {len(names)} strategies for {n_players} players; "
+                                f"allowed: one name, or one per seat ({n_players})")
+        return tuple(names)
+
+    def seat_arrays(self, names) -> tuple[np.ndarray, np.ndarray]:
+        """The kernel's ``strat`` (int32[4]) and ``params`` (float64[4, N_PARAMS]) for seats."""
+        strat = np.zeros(MAX_PLAYERS, dtype=np.int32)
+        params = np.zeros((MAX_PLAYERS, N_PARAMS), dtype=np.float64)
+        for seat, name in enumerate(names):
+            st = self.resolve(name)
+            strat[seat] = st.sid
+            params[seat] = st.params
+        return strat, params
+
+    def with_definitions(self, source, where: str = "strategies") -> StrategySet:
+        """A new set: this one plus the strategies defined in ``source``.
+
+        ``source`` is a TOML file (path) or a mapping: ``[strategies.<name>]`` tables
+        (a mapping without a ``strategies`` key is taken to be those tables itself),
+        each a base strategy plus parameter overrides (``make_strategy``). A name
+        already in the set (a built-in preset, or defined before) is refused; a
+        definition may use one defined before it as its base.
+        """
+        tables = _definition_tables(source)
+        out = dict(self._by_name)
+        for name, spec in tables.items():
+            if not isinstance(name, str) or not name:
+                raise CatansimError(f"{where}: strategy names are non-empty strings")
+            if name in out:
+                what = "a built-in preset" if name in PRESETS else "a strategy defined before"
+                raise CatansimError(f"{where}.{name}: redefines {what}; allowed: any other name")
+            out[name] = make_strategy(name, spec, f"{where}.{name}", StrategySet(out))
+        return StrategySet(out)
+
+    def params_frame(self):
+        """Every parameter of every scripted strategy as a DataFrame (rows: parameters)."""
+        import pandas as pd
+
+        cols = {
+            name: [float(st.params[i]) for i in range(len(PARAM_FIELDS))]
+            for name, st in self._by_name.items()
+            if st.sid != STRATEGY_RANDOM
+        }
+        frame = pd.DataFrame(cols, index=[f[0] for f in PARAM_FIELDS])
+        frame.insert(0, "range", [f"{lo:g}..{hi:g}" for _, lo, hi, _ in PARAM_FIELDS])
+        return frame
 
 
-def resolve(name: str) -> Strategy:
+def _builtin() -> StrategySet:
+    out = {"random": Strategy("random", STRATEGY_RANDOM, np.zeros(N_PARAMS))}
+    for name, over in ARCHETYPES.items():
+        out[name] = Strategy(name, STRATEGY_SCRIPTED, _row(**{**BUILDER, **over}))
+    return StrategySet(out)
+
+
+# The built-in strategies: ``random`` and the archetypes.
+PRESETS: StrategySet = _builtin()
+
+
+def resolve(name: str, strategies: StrategySet = PRESETS) -> Strategy:
     """Look up a strategy by name; unknown names raise a one-line CatansimError."""
-    try:
-        return PRESETS[name]
-    except KeyError:
-        raise CatansimError(
-            f"strategy {name!r}: unknown; allowed: {', '.join(sorted(PRESETS))}"
-        ) from None
+    return strategies.resolve(name)
 
 
-def seat_arrays(names) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's ``strat`` (int32[4]) and ``params`` (float64[4, N_PARAMS]) for seats."""
-    strat = np.zeros(4, dtype=np.int32)
-    params = np.zeros((4, N_PARAMS), dtype=np.float64)
-    for seat, name in enumerate(names):
-        st = resolve(name)
-        strat[seat] = st.sid
-        params[seat] = st.params
-    return strat, params
+def seat_arrays(names, strategies: StrategySet = PRESETS) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's ``strat`` and ``params`` arrays for seats (``StrategySet.seat_arrays``)."""
+    return strategies.seat_arrays(names)
 
 
 def _param_value(where: str, name: str, raw) -> float:
@@ -203,19 +309,20 @@ def _param_value(where: str, name: str, raw) -> float:
     return value
 
 
-def make_strategy(name: str, spec: dict, where: str | None = None) -> Strategy:
-    """Build a strategy from ``{"base": preset, <parameter>: value, ...}``.
+def make_strategy(name: str, spec: dict, where: str | None = None,
+                  bases: StrategySet = PRESETS) -> Strategy:
+    """Build a strategy from ``{"base": name, <parameter>: value, ...}``.
 
-    ``base`` defaults to ``default``; it may name a built-in preset or one defined
-    earlier. Unknown keys, bases or out-of-range values raise CatansimError.
+    ``base`` defaults to ``default``; it may name any scripted strategy of ``bases``.
+    Unknown keys, bases or out-of-range values raise CatansimError.
     """
     where = where or f"strategies.{name}"
     if not isinstance(spec, dict):
         raise CatansimError(f"{where}: expected a table of parameters, got {spec!r}")
     base_name = spec.get("base", "default")
-    base = PRESETS.get(base_name) if isinstance(base_name, str) else None
+    base = bases.get(base_name) if isinstance(base_name, str) else None
     if base is None or base.sid == STRATEGY_RANDOM:
-        allowed = ", ".join(sorted(n for n, st in PRESETS.items() if st.sid != STRATEGY_RANDOM))
+        allowed = ", ".join(sorted(n for n, st in bases.items() if st.sid != STRATEGY_RANDOM))
         raise CatansimError(f"{where}.base: unknown preset {base_name!r}; allowed: {allowed}")
     row = base.params.copy()
     for key, raw in spec.items():
@@ -229,13 +336,8 @@ def make_strategy(name: str, spec: dict, where: str | None = None) -> Strategy:
     return Strategy(name, STRATEGY_SCRIPTED, row, base=base_name)
 
 
-def load_strategies(source) -> list[str]:
-    """Register the strategies of a TOML file (path) or mapping; return their names.
-
-    The strategies are the ``[strategies.<name>]`` tables (a mapping without a
-    ``strategies`` key is taken to be those tables itself). Built-in presets cannot be
-    redefined; a strategy may use one defined before it as its base.
-    """
+def _definition_tables(source) -> dict:
+    """The ``[strategies.<name>]`` tables of a TOML file (path) or a mapping."""
     if isinstance(source, str | Path):
         path = Path(source)
         try:
@@ -243,34 +345,22 @@ def load_strategies(source) -> list[str]:
                 doc = tomllib.load(fh)
         except FileNotFoundError:
             raise CatansimError(f"strategy config {str(path)!r}: file not found") from None
-        except tomllib.TOMLDecodeError as exc:
+        except IsADirectoryError:
+            raise CatansimError(f"strategy config {str(path)!r}: is a folder; allowed: a TOML "
+                                "file") from None
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise CatansimError(f"strategy config {str(path)!r}: invalid TOML: {exc}") from None
-    else:
+    elif isinstance(source, Mapping):
         doc = dict(source)
+    else:
+        raise CatansimError(f"strategies: expected a TOML file or a table, got "
+                            f"{type(source).__name__}")
     tables = doc.get("strategies", doc) if "strategies" in doc else doc
     if not isinstance(tables, dict):
         raise CatansimError("strategies: expected a table of strategy tables")
-    names = []
-    for name, spec in tables.items():
-        if name in BUILTIN:
-            raise CatansimError(
-                f"strategies.{name}: redefines a built-in preset; allowed: any other name"
-            )
-        st = make_strategy(name, spec)
-        PRESETS[name] = st
-        names.append(name)
-    return names
+    return tables
 
 
-def params_frame():
-    """Every parameter of every preset as a DataFrame (rows: parameters)."""
-    import pandas as pd
-
-    cols = {
-        name: [float(st.params[i]) for i in range(len(PARAM_FIELDS))]
-        for name, st in PRESETS.items()
-        if st.sid != STRATEGY_RANDOM
-    }
-    frame = pd.DataFrame(cols, index=[f[0] for f in PARAM_FIELDS])
-    frame.insert(0, "range", [f"{lo:g}..{hi:g}" for _, lo, hi, _ in PARAM_FIELDS])
-    return frame
+def load_strategies(source, base: StrategySet = PRESETS) -> StrategySet:
+    """``base`` plus the strategies of a TOML file or mapping (``with_definitions``)."""
+    return base.with_definitions(source)

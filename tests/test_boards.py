@@ -47,7 +47,7 @@ BEGINNER_JSON = Path(__file__).parents[1] / "catansim" / "data" / "beginner-boar
 P_MIN = 1e-4  # chi-square threshold; seeds are fixed, so the tests are deterministic
 N_STAT = 3000
 
-# Rows of the beginner map, copied from shared/rules/beginner-board.md.
+# Rows of the beginner map, copied from the rule book's "Starting Set-up for Beginners".
 BEGINNER_TEXT = "M10 P2 F9 / G12 H6 P4 H10 / G9 F11 D F3 M8 / F8 M3 G4 P5 / H5 G6 P11"
 # Harbors clockwise from the top-left, from the same file.
 BEGINNER_HARBORS = "any wheat ore any wool any any brick wood"

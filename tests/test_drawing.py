@@ -124,9 +124,9 @@ def test_cli_user_file(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv,fragment", [
-    (["--layout", "hexagonal"], "Invalid value for '--layout'"),
-    (["--layout", "variable", "--seed", "-1"], "Invalid value for '--seed'"),
-    (["--players", "5"], "Invalid value for '--players'"),
+    (["--layout", "hexagonal"], "--layout: 'hexagonal' is not allowed; allowed: beginner"),
+    (["--layout", "variable", "--seed", "-1"], "--seed: -1 is not allowed; allowed: an integer"),
+    (["--players", "5"], "--players: 5 is not allowed; allowed: 3, 4"),
     (["--seed", "3"], "--seed: the beginner layout is fixed"),
     (["--file", "BAD"], "bad.txt.numbers[18]: 7 is not a number disc; allowed: 2-6 or 8-12"),
 ])

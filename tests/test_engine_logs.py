@@ -236,10 +236,10 @@ def test_play_many_games_to_a_folder(tmp_path):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["play", "--seed", "-3"], "--seed: '-3' is not allowed; allowed: an integer 0.."),
+        (["play", "--seed", "-3"], "--seed: -3 is not allowed; allowed: an integer in [0, 2**63)"),
         (["play", "--seed", str(2**63)], "--seed"),
         (["play", "--players", "5"], "--players: 5 is not allowed; allowed: 3, 4"),
-        (["play", "--strategies", "random,random"], "--strategies: 2 names for 4 players"),
+        (["play", "--strategies", "random,random"], "--strategies: 2 strategies for 4 players"),
         (["play", "--strategies", "genius"], "--strategies: unknown strategy 'genius'"),
         (["play", "--layout", "hexagon"], "--layout: 'hexagon' is not allowed; allowed: beginner"),
         (["play", "--rule", "robber=nice"], "robber"),

@@ -14,13 +14,8 @@ import pytest
 
 from catansim import topology as T
 from catansim.board import beginner_board
-from catansim.logs.checker import (
-    LogError,
-    longest_route_holder,
-    longest_trail,
-    narrative,
-    replay,
-)
+from catansim.logs import LogError, narrative, replay
+from catansim.logs.checker import longest_route_holder, longest_trail
 from catansim.topology import edge_between_hexes, node_of_hexes
 
 

@@ -43,9 +43,9 @@ def test_fourth_seat_opening_rejected_in_three_player_game():
     "kwargs, message",
     [
         (dict(n_players=5), "players: 5 is not allowed; allowed: 3, 4"),
-        (dict(strategies=("random",) * 3), "strategies: 3 given for 4 players"),
-        (dict(strategies=("nonsense",)), "strategy 'nonsense': unknown"),
-        (dict(layout="hexagonal"), "layout: unknown layout 'hexagonal'"),
+        (dict(strategies=("random",) * 3), "strategies: 3 strategies for 4 players"),
+        (dict(strategies=("nonsense",)), "strategies: unknown strategy 'nonsense'; allowed:"),
+        (dict(layout="hexagonal"), "layout: 'hexagonal' is not allowed; allowed: beginner"),
         (dict(layout="given"), "board: layout 'given' needs a board"),
     ],
 )

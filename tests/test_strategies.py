@@ -300,21 +300,23 @@ def test_load_strategies_from_toml(tmp_path):
         '[strategies.my_city]\nbase = "city"\ndev_weight = 1.5\nrobber_policy = "production"\n'
         '[strategies.my_city2]\nbase = "my_city"\noffers = 0\n'
     )
-    try:
-        assert load_strategies(path) == ["my_city", "my_city2"]
-        row = resolve("my_city").params
-        d = resolve("my_city").param_dict()
-        assert d["dev_weight"] == 1.5 and d["robber_policy"] == 1.0
-        assert d["city_weight"] == PRESETS["city"].param_dict()["city_weight"]
-        assert resolve("my_city2").param_dict()["offers"] == 0
-        assert resolve("my_city2").param_dict()["dev_weight"] == 1.5
-        assert row.shape == PRESETS["city"].params.shape
-        res = play_batch(batch_seeds(1, 20), GameSettings(strategies=("my_city2", "my_city",
-                                                                       "random", "random")))
-        assert (res.counters[:, col("c_illegal")] == 0).all()
-    finally:
-        PRESETS.pop("my_city", None)
-        PRESETS.pop("my_city2", None)
+    mine = load_strategies(path)
+    assert list(mine) == [*PRESETS, "my_city", "my_city2"]
+    assert "my_city" not in PRESETS  # a new set; the presets are untouched
+    row = mine.resolve("my_city").params
+    d = mine.resolve("my_city").param_dict()
+    assert d["dev_weight"] == 1.5 and d["robber_policy"] == 1.0
+    assert d["city_weight"] == PRESETS["city"].param_dict()["city_weight"]
+    assert mine.resolve("my_city2").param_dict()["offers"] == 0
+    assert mine.resolve("my_city2").param_dict()["dev_weight"] == 1.5
+    assert row.shape == PRESETS["city"].params.shape
+    res = play_batch(batch_seeds(1, 20), GameSettings(
+        strategies=("my_city2", "my_city", "random", "random"), strategy_set=mine))
+    assert (res.counters[:, col("c_illegal")] == 0).all()
+    with pytest.raises(CatansimError, match="strategies: unknown strategy 'my_city'"):
+        GameSettings(strategies=("my_city",))  # not in the built-in set
+    with pytest.raises(CatansimError, match="my_city: redefines a strategy defined before"):
+        mine.with_definitions({"my_city": {"base": "army"}})
 
 
 @pytest.mark.parametrize(
@@ -349,7 +351,7 @@ def test_config_file_errors(tmp_path):
     bad.write_text("[strategies.x\n")
     with pytest.raises(CatansimError, match="invalid TOML"):
         load_strategies(bad)
-    with pytest.raises(CatansimError, match="strategy 'nobody': unknown; allowed:"):
+    with pytest.raises(CatansimError, match="strategy: unknown strategy 'nobody'; allowed:"):
         resolve("nobody")
 
 

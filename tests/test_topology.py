@@ -7,7 +7,7 @@ import numpy as np
 from catansim import topology as T
 from catansim.constants import N_EDGES, N_HARBORS, N_HEXES, N_NODES
 
-# Independent geometry: axial neighbours as listed in shared/spec/game-log.md.
+# Independent geometry: axial neighbours as listed in docs/game-log.md.
 STEPS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)]
 
 

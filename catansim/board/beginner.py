@@ -19,9 +19,8 @@ from ..constants import (
     N_HARBORS,
     N_HEXES,
     N_NODES,
-    SEAT_COLOURS_3,
-    SEAT_COLOURS_4,
     TERRAIN_NAMES,
+    seat_colours,
 )
 from ..core.layout import OPENING_WIDTH
 from ..errors import CatansimError
@@ -59,7 +58,7 @@ def beginner_openings(n_players: int = 4) -> np.ndarray:
     """
     if n_players not in (3, 4):
         raise CatansimError(f"n_players: expected 3 or 4, got {n_players!r}")
-    colours = SEAT_COLOURS_4 if n_players == 4 else SEAT_COLOURS_3
+    colours = seat_colours(n_players)
     start = _beginner_data()["start"]
     out = np.full(MAX_PLAYERS * OPENING_WIDTH, -1, dtype=np.int32)
     for seat, colour in enumerate(colours):

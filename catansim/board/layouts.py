@@ -218,7 +218,7 @@ class Board:
                    vec[B_HARBOR : B_HARBOR + N_HARBORS], layout=layout, seed=seed)
 
     def to_header(self) -> dict:
-        """The game-log header ``board`` object (``shared/spec/game-log.md``).
+        """The game-log header ``board`` object (``docs/game-log.md``).
 
         Hexes, nodes and edges use our numbering; every value is a plain Python
         type, ready for ``json.dumps``.

@@ -5,22 +5,19 @@ from __future__ import annotations
 import click
 
 from ..errors import CatansimError
-
-LAYOUT_NAMES = ("beginner", "variable", "random_numbers")
+from . import _options as O
 
 
 @click.command("board")
-@click.option("--layout", type=click.Choice(LAYOUT_NAMES), default="beginner", show_default=True,
-              help="Board layout (ignored with --file).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+@O.layout("Board layout (ignored with --file).", default="beginner")
+@click.option("--seed", type=O.SEED, default=None,
               help="Game seed for variable / random_numbers (random if omitted; printed).")
 @click.option("--file", "board_file", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Draw a user board (JSON, TOML or compact text; see docs/boards.md).")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), default="board.png",
               show_default=True, help="PNG file to write.")
 @click.option("--indices", is_flag=True, help="Label every hex, node and edge with its index.")
-@click.option("--players", type=click.Choice(["3", "4"]), default="4", show_default=True,
-              help="Seats shown with the beginner set-up's starting pieces.")
+@O.players("Seats shown with the beginner set-up's starting pieces.")
 @click.option("--metrics", "show_metrics", is_flag=True,
               help="Print the board's metrics and best intersections.")
 @click.option("--dpi", type=click.IntRange(50, 600), default=110, show_default=True,
@@ -28,9 +25,9 @@ LAYOUT_NAMES = ("beginner", "variable", "random_numbers")
 def command(layout, seed, board_file, out, indices, players, show_metrics, dpi):
     """Draw a board (terrains, numbers, harbors; beginner: starting pieces) to a PNG."""
     from ..board import beginner_openings, make_board, parse_board, pieces_from_openings
-    from ..constants import SEAT_COLOURS_3, SEAT_COLOURS_4
+    from ..constants import seat_colours
 
-    n_players = int(players)
+    n_players = players
     if board_file is not None:
         board = parse_board(board_file)
         label = f"user board {board_file}"
@@ -44,7 +41,7 @@ def command(layout, seed, board_file, out, indices, players, show_metrics, dpi):
     pieces = colours = None
     if board.layout == "beginner":
         pieces = pieces_from_openings(beginner_openings(n_players))
-        colours = SEAT_COLOURS_4 if n_players == 4 else SEAT_COLOURS_3
+        colours = seat_colours(n_players)
 
     from ..plotting import save_board_png
 

@@ -17,17 +17,14 @@ def command(log_file, png_path, no_check, quiet):
     Every rule is checked first (unless --no-check); a log that breaks one is
     reported as a one-line error naming the event and the rule.
     """
-    from ..logs import narrative, read_log, replay, seat_names, standings
+    from ..constants import seat_colours
+    from ..logs import narrative, outcome_line, read_log, replay, standings
 
     header, events = read_log(log_file)
     result = replay(header, events, check=not no_check)
     if quiet:
-        colours = seat_names(result.n_players)
-        if result.reason == "win":
-            click.echo(f"{colours[result.winner]} (seat {result.winner}) wins on turn "
-                       f"{result.turns}.")
-        elif result.reason == "turn_limit":
-            click.echo(f"Turn limit reached after {result.turns} turns: no winner.")
+        if result.reason is not None:
+            click.echo(outcome_line(result))
         click.echo("Final standings:")
         for line in standings(result):
             click.echo("  " + line)
@@ -42,5 +39,5 @@ def command(log_file, png_path, no_check, quiet):
         board = Board.from_header(result.board)
         title = f"{log_file}: final position (turn {result.turns})"
         path = save_board_png(board, png_path, pieces=result.pieces(), robber=result.robber,
-                              colours=seat_names(result.n_players), title=title)
+                              colours=seat_colours(result.n_players), title=title)
         click.echo(f"wrote {path}")

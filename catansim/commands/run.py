@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import click
 
+from . import _options as O
+
 
 @click.command("run")
 @click.argument("experiment", type=click.Path(dir_okay=False))
-@click.option("--games", type=int, default=None, help="Games per variant (overrides the file).")
-@click.option("--seed", type=int, default=None, help="Base seed (overrides the file).")
+@click.option("--games", type=O.IntIn(1), default=None,
+              help="Games per variant (overrides the file).")
+@click.option("--seed", type=O.SEED, default=None, help="Base seed (overrides the file).")
 @click.option("--scheduler", default=None, metavar="ADDR",
               help="Dask scheduler address, e.g. tcp://10.0.0.1:8786 (overrides the file).")
-@click.option("--threads", type=click.IntRange(1, 1024), default=None,
-              help="Numba threads per batch (default: all cores).")
+@O.threads()
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Dataset folder (default: the file's output, results/NAME).")
-@click.option("--batch-size", type=int, default=None,
+@click.option("--batch-size", type=O.IntIn(1), default=None,
               help="Games per Parquet part (overrides the file).")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @click.option("--summary/--no-summary", default=True, show_default=True,

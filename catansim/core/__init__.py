@@ -1,5 +1,16 @@
 """The compiled game core: Numba kernels that import only numpy and numba.
 
+What lives here: the layout of the flat state, the rule array, event rows and the
+board vector (``layout``), random streams (``rng_nb``), board generators
+(``board_nb``), the rules (``rules_nb``), actions (``actions_nb``), the policy
+interface and the ``random`` player (``policy_nb``), the scripted player
+(``strategies_nb``), the game loop (``engine_nb``) and how kernels are compiled
+(``jit``). Kernels take arrays and scalars only (topology, rules and strategy
+parameters as arguments, never module globals).
+
+May import: numpy, numba and the plain-Python game facts of ``catansim.constants``
+and ``catansim.topology`` (folded to constants). Nothing else of catansim.
+
 Numba's on-disk cache (``cache=True``) checks only the source file of each
 function, not the modules it calls or the constants it reads from them. To keep
 cached machine code in step with the source, the cache lives in a directory

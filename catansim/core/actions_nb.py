@@ -2,12 +2,12 @@
 
 An action is an int32 array ``act`` of length ``ACT_SIZE``::
 
-    act[0]   kind (ACT_*)
-    act[1]   ACT_ROAD: edge; ACT_SETTLEMENT / ACT_CITY: node; ACT_PLAY_DEV: card;
-             ACT_TRADE_BANK: resource given; ACT_TRADE_PLAYER: partner seat
-    act[2]   ACT_TRADE_BANK: resource received
-    act[2:7] ACT_TRADE_PLAYER: bundle given by the player whose turn it is
-    act[7:12] ACT_TRADE_PLAYER: bundle received from the partner
+    act[ACT_KIND]      kind (ACT_*)
+    act[ACT_A]         ACT_ROAD: edge; ACT_SETTLEMENT / ACT_CITY: node; ACT_PLAY_DEV:
+                       card; ACT_TRADE_BANK: resource given; ACT_TRADE_PLAYER: partner
+    act[ACT_B]         ACT_TRADE_BANK: resource received
+    act[ACT_GIVE:+5]   ACT_TRADE_PLAYER: bundle given by the player whose turn it is
+    act[ACT_RECEIVE:+5] ACT_TRADE_PLAYER: bundle received from the partner
 
 ``legal_actions_nb`` lists the legal actions as packed codes
 ``kind << 16 | a << 8 | b`` (for a player trade ``a`` is the partner and ``b`` is
@@ -16,7 +16,16 @@ engine itself accepts any bundles).
 """
 
 
-from ..constants import N_EDGES, N_NODES, VICTORY_POINT
+from ..constants import (
+    BUILD_CITY,
+    BUILD_DEV_CARD,
+    BUILD_ROAD,
+    BUILD_SETTLEMENT,
+    N_DEV_CARDS,
+    N_EDGES,
+    N_NODES,
+    VICTORY_POINT,
+)
 from .jit import kernel
 from .layout import (
     R_MAX_OFFERS,
@@ -50,6 +59,13 @@ ACT_PLAY_DEV = 5
 ACT_TRADE_BANK = 6
 ACT_TRADE_PLAYER = 7
 ACT_SIZE = 12
+# Positions in ``act``.
+ACT_KIND = 0  # ACT_*
+ACT_A = 1  # edge, node, card, resource given (bank) or partner seat
+ACT_B = 2  # ACT_TRADE_BANK: resource received
+ACT_GIVE = 2  # ACT_TRADE_PLAYER: bundle given, act[ACT_GIVE : ACT_GIVE + 5]
+ACT_RECEIVE = 7  # ACT_TRADE_PLAYER: bundle received
+assert ACT_RECEIVE + 5 == ACT_SIZE
 MAX_LEGAL = 512  # > 1 + 72 + 54 + 54 + 1 + 4 + 20 + 60
 
 
@@ -67,13 +83,13 @@ def unpack_nb(code, act):
     kind = code >> 16
     a = (code >> 8) & 255
     b = code & 255
-    act[0] = kind
-    act[1] = a
+    act[ACT_KIND] = kind
+    act[ACT_A] = a
     if kind == ACT_TRADE_PLAYER:
-        act[2 + b // 5] = 1
-        act[7 + b % 5] = 1
+        act[ACT_GIVE + b // 5] = 1
+        act[ACT_RECEIVE + b % 5] = 1
     else:
-        act[2] = b
+        act[ACT_B] = b
 
 
 @kernel
@@ -90,8 +106,8 @@ def trade_bundles_ok_nb(s, p, act):
     give = 0
     get = 0
     for r in range(5):
-        g = act[2 + r]
-        t = act[7 + r]
+        g = act[ACT_GIVE + r]
+        t = act[ACT_RECEIVE + r]
         if g < 0 or t < 0 or (g > 0 and t > 0):
             return False
         if s[S_HAND + 5 * p + r] < g:
@@ -109,42 +125,42 @@ def is_legal_action_nb(s, topo, rules, p, act):
     """
     if p != s[S_CUR]:
         return False
-    kind = act[0]
+    kind = act[ACT_KIND]
     if kind == ACT_END:
         return True
     if kind == ACT_PLAY_DEV:
-        return can_play_dev_nb(s, p, act[1])
+        return can_play_dev_nb(s, p, act[ACT_A])
     if s[S_ROLLED] == 0:
         return False
     if kind == ACT_ROAD:
-        e = act[1]
+        e = act[ACT_A]
         return (
             0 <= e < N_EDGES
-            and can_afford_nb(s, p, 1, 1, 0, 0, 0)
+            and can_afford_nb(s, p, BUILD_ROAD)
             and can_place_road_nb(s, topo, p, e)
         )
     if kind == ACT_SETTLEMENT:
-        n = act[1]
+        n = act[ACT_A]
         return (
             0 <= n < N_NODES
-            and can_afford_nb(s, p, 1, 1, 1, 1, 0)
+            and can_afford_nb(s, p, BUILD_SETTLEMENT)
             and can_place_settlement_nb(s, p, n)
         )
     if kind == ACT_CITY:
-        n = act[1]
+        n = act[ACT_A]
         return (
-            0 <= n < N_NODES and can_afford_nb(s, p, 0, 0, 0, 2, 3) and can_place_city_nb(s, p, n)
+            0 <= n < N_NODES and can_afford_nb(s, p, BUILD_CITY) and can_place_city_nb(s, p, n)
         )
     if kind == ACT_BUY_DEV:
-        return s[S_DECK_POS] < 25 and can_afford_nb(s, p, 0, 0, 1, 1, 1)
+        return s[S_DECK_POS] < N_DEV_CARDS and can_afford_nb(s, p, BUILD_DEV_CARD)
     if kind == ACT_TRADE_BANK:
-        give = act[1]
-        get = act[2]
+        give = act[ACT_A]
+        get = act[ACT_B]
         if give < 0 or give > 4 or get < 0 or get > 4 or give == get:
             return False
         return s[S_HAND + 5 * p + give] >= maritime_rate_nb(s, p, give) and s[S_BANK + get] > 0
     if kind == ACT_TRADE_PLAYER:
-        q = act[1]
+        q = act[ACT_A]
         if q < 0 or q >= s[S_N_PLAYERS] or q == p or s[S_OFFERS] >= rules[R_MAX_OFFERS]:
             return False
         return trade_bundles_ok_nb(s, p, act)
@@ -167,22 +183,22 @@ def legal_actions_nb(s, topo, rules, p, out):
             count += 1
     if s[S_ROLLED] == 0:
         return count
-    if can_afford_nb(s, p, 1, 1, 0, 0, 0):
+    if can_afford_nb(s, p, BUILD_ROAD):
         for e in range(N_EDGES):
             if can_place_road_nb(s, topo, p, e):
                 out[count] = pack_nb(ACT_ROAD, e, 0)
                 count += 1
-    if can_afford_nb(s, p, 1, 1, 1, 1, 0):
+    if can_afford_nb(s, p, BUILD_SETTLEMENT):
         for n in range(N_NODES):
             if can_place_settlement_nb(s, p, n):
                 out[count] = pack_nb(ACT_SETTLEMENT, n, 0)
                 count += 1
-    if can_afford_nb(s, p, 0, 0, 0, 2, 3):
+    if can_afford_nb(s, p, BUILD_CITY):
         for n in range(N_NODES):
             if s[S_NODE_OWNER + n] == p and s[S_NODE_LEVEL + n] == 1 and can_place_city_nb(s, p, n):
                 out[count] = pack_nb(ACT_CITY, n, 0)
                 count += 1
-    if s[S_DECK_POS] < 25 and can_afford_nb(s, p, 0, 0, 1, 1, 1):
+    if s[S_DECK_POS] < N_DEV_CARDS and can_afford_nb(s, p, BUILD_DEV_CARD):
         out[count] = pack_nb(ACT_BUY_DEV, 0, 0)
         count += 1
     for give in range(5):

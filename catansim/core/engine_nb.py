@@ -11,7 +11,9 @@ import numba as nb
 import numpy as np
 
 from ..constants import (
+    BUILD_DEV_CARD,
     CITIES_PER_PLAYER,
+    DESERT,
     DEV_CARD_COUNTS,
     INVENTION,
     KNIGHT,
@@ -28,10 +30,15 @@ from ..constants import (
 )
 from ..topology import T_NODE_EDGES, T_NODE_HEXES, T_NODE_NEIGHBOURS
 from .actions_nb import (
+    ACT_A,
+    ACT_B,
     ACT_BUY_DEV,
     ACT_CITY,
     ACT_END,
+    ACT_GIVE,
+    ACT_KIND,
     ACT_PLAY_DEV,
+    ACT_RECEIVE,
     ACT_ROAD,
     ACT_SETTLEMENT,
     ACT_SIZE,
@@ -88,6 +95,15 @@ from .layout import (
     EV_TURN_END,
     EV_TURN_START,
     LAYOUT_GIVEN,
+    LOG_B,
+    LOG_BANK_GET,
+    LOG_CARDS,
+    LOG_FINAL_VP,
+    LOG_GET,
+    LOG_GIVE,
+    LOG_INVENTION,
+    LOG_TAKEN,
+    LOG_WIDTH,
     OPENING_WIDTH,
     R_BANK,
     R_CHECK,
@@ -130,6 +146,7 @@ from .layout import (
     STATE_SIZE,
 )
 from .policy_nb import (
+    WORK_SIZE,
     accept_trade_nb,
     choose_action_nb,
     choose_discard_nb,
@@ -142,7 +159,15 @@ from .policy_nb import (
     choose_setup_settlement_nb,
     choose_victim_nb,
 )
-from .rng_nb import STREAM_CHANCE, STREAM_DICE, randint_nb, seed_streams_nb, shuffle_nb, uniform_nb
+from .rng_nb import (
+    N_STREAMS,
+    STREAM_CHANCE,
+    STREAM_DICE,
+    randint_nb,
+    seed_streams_nb,
+    shuffle_nb,
+    uniform_nb,
+)
 from .rules_nb import (
     build_city_nb,
     build_road_nb,
@@ -171,7 +196,6 @@ from .rules_nb import (
     victims_nb,
     vp_nb,
 )
-from .strategies_nb import WORK_SIZE
 
 
 @kernel
@@ -310,12 +334,12 @@ def setup_nb(s, topo, rules, rng, strat, params, openings, log, mask, work):
                 if h < 0:
                     continue
                 r = s[S_HEX_TERRAIN + h]
-                if r < 5 and s[S_BANK + r] > 0:
+                if r != DESERT and s[S_BANK + r] > 0:  # terrain t produces resource t
                     s[S_BANK + r] -= 1
                     s[S_HAND + 5 * p + r] += 1
                     s[C_START_CARDS + 5 * p + r] += 1
                     if ev >= 0:
-                        log[ev, 2 + r] += 1
+                        log[ev, LOG_CARDS + r] += 1
     for p in range(n):
         s[S_ROUTE_LEN + p] = route_length_nb(s, topo, p)
     checkpoint_nb(s, topo, rules)
@@ -446,7 +470,7 @@ def end_game_nb(s, log, winner, reason):
     ev = log_event_nb(s, log, EV_GAME_END, -1, winner, s[S_TURN], reason)
     if ev >= 0:
         for q in range(s[S_N_PLAYERS]):
-            log[ev, 5 + q] = vp_nb(s, q)
+            log[ev, LOG_FINAL_VP + q] = vp_nb(s, q)
 
 
 @kernel
@@ -591,14 +615,14 @@ def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims,
             s[S_BANK + r] -= bundle[r]
             s[S_HAND + 5 * p + r] += bundle[r]
             if ev >= 0:
-                log[ev, 3 + r] = bundle[r]
+                log[ev, LOG_INVENTION + r] = bundle[r]
     elif card == MONOPOLY:
         r = choose_monopoly_nb(strat[p], params[p], s, topo, rules, rng, work, p)
         if r < 0 or r > 4:
             s[C_ILLEGAL] += 1
             r = 0
         if ev >= 0:
-            log[ev, 3] = r
+            log[ev, LOG_B] = r
         for q in range(s[S_N_PLAYERS]):
             if q == p:
                 continue
@@ -607,7 +631,7 @@ def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims,
             s[S_HAND + 5 * p + r] += taken
             s[C_MONOPOLY_GAIN + p] += taken
             if ev >= 0:
-                log[ev, 4 + q] = taken
+                log[ev, LOG_TAKEN + q] = taken
 
 
 # --- a turn ------------------------------------------------------------------------------
@@ -618,15 +642,15 @@ def apply_action_nb(
     s, topo, rules, rng, strat, params, log, p, act, scratch_u8, victims, bundle, work
 ):
     """Apply a legal action-phase action of the player whose turn it is."""
-    kind = act[0]
+    kind = act[ACT_KIND]
     if kind == ACT_ROAD:
-        build_road_nb(s, topo, log, p, act[1], False)
+        build_road_nb(s, topo, log, p, act[ACT_A], False)
     elif kind == ACT_SETTLEMENT:
-        build_settlement_nb(s, topo, log, p, act[1])
+        build_settlement_nb(s, topo, log, p, act[ACT_A])
     elif kind == ACT_CITY:
-        build_city_nb(s, log, p, act[1])
+        build_city_nb(s, log, p, act[ACT_A])
     elif kind == ACT_BUY_DEV:
-        pay_nb(s, p, 0, 0, 1, 1, 1)
+        pay_nb(s, p, BUILD_DEV_CARD)
         card = s[S_DECK + s[S_DECK_POS]]
         s[S_DECK_POS] += 1
         s[S_DEV_HAND + 5 * p + card] += 1
@@ -634,12 +658,11 @@ def apply_action_nb(
         s[C_DEV_BOUGHT + 5 * p + card] += 1
         log_event_nb(s, log, EV_BUY_DEV, p, card, 0, 0)
     elif kind == ACT_PLAY_DEV:
-        play_dev_nb(
-            s, topo, rules, rng, strat, params, log, p, act[1], scratch_u8, victims, bundle, work
-        )
+        play_dev_nb(s, topo, rules, rng, strat, params, log, p, act[ACT_A], scratch_u8, victims,
+                    bundle, work)
     elif kind == ACT_TRADE_BANK:
-        give = act[1]
-        get = act[2]
+        give = act[ACT_A]
+        get = act[ACT_B]
         rate = maritime_rate_nb(s, p, give)
         s[S_HAND + 5 * p + give] -= rate
         s[S_BANK + give] += rate
@@ -648,27 +671,27 @@ def apply_action_nb(
         s[C_TRADES_BANK + p] += 1
         ev = log_event_nb(s, log, EV_TRADE_BANK, p, 0, 0, 0)
         if ev >= 0:
-            log[ev, 2 + give] = rate
-            log[ev, 7 + get] = 1
+            log[ev, LOG_CARDS + give] = rate
+            log[ev, LOG_BANK_GET + get] = 1
     elif kind == ACT_TRADE_PLAYER:
-        q = act[1]
+        q = act[ACT_A]
         s[S_OFFERS] += 1
         s[C_OFFERS + p] += 1
         can_pay = True
         for r in range(5):
-            if s[S_HAND + 5 * q + r] < act[7 + r]:
+            if s[S_HAND + 5 * q + r] < act[ACT_RECEIVE + r]:
                 can_pay = False
         if can_pay and accept_trade_nb(strat[q], params[q], s, topo, rules, rng, work, q, p, act):
             for r in range(5):
-                s[S_HAND + 5 * p + r] += act[7 + r] - act[2 + r]
-                s[S_HAND + 5 * q + r] += act[2 + r] - act[7 + r]
+                s[S_HAND + 5 * p + r] += act[ACT_RECEIVE + r] - act[ACT_GIVE + r]
+                s[S_HAND + 5 * q + r] += act[ACT_GIVE + r] - act[ACT_RECEIVE + r]
             s[C_TRADES_PLAYER + p] += 1
             s[C_TRADES_PLAYER + q] += 1
             ev = log_event_nb(s, log, EV_TRADE_PLAYER, p, q, 0, 0)
             if ev >= 0:
                 for r in range(5):
-                    log[ev, 3 + r] = act[2 + r]
-                    log[ev, 8 + r] = act[7 + r]
+                    log[ev, LOG_GIVE + r] = act[ACT_GIVE + r]
+                    log[ev, LOG_GET + r] = act[ACT_RECEIVE + r]
 
 
 @kernel
@@ -713,7 +736,7 @@ def play_turn_nb(
     while s[S_ACTIONS] < max_actions:
         s[S_ACTIONS] += 1
         choose_action_nb(strat[p], params[p], s, topo, rules, rng, work, p, act, cand)
-        if act[0] == ACT_END:
+        if act[ACT_KIND] == ACT_END:
             break
         if not is_legal_action_nb(s, topo, rules, p, act):
             s[C_ILLEGAL] += 1
@@ -759,7 +782,7 @@ def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, p
         Event buffer (ignored unless logging).
     """
     log_on = s[S_LOG_ON]
-    rng = np.zeros(8, dtype=np.uint64)
+    rng = np.zeros(N_STREAMS, dtype=np.uint64)
     seed_streams_nb(seed, rng)
     if layout != LAYOUT_GIVEN:
         generate_board_nb(layout, rng, topo, board)
@@ -807,7 +830,7 @@ def play_batch_nb(
     n = seeds.shape[0]
     for g in nb.prange(n):
         s = np.zeros(STATE_SIZE, dtype=np.int32)
-        log = np.zeros((1, 32), dtype=np.int32)
+        log = np.zeros((1, LOG_WIDTH), dtype=np.int32)
         b = board.copy()
         play_game_nb(seeds[g], n_players, layout, b, openings, topo, rules, strat, params, s, log)
         counters_out[g, :] = s[S_COUNTERS:]

@@ -248,28 +248,45 @@ SHORTAGE_STRICT = 1
 SHORTAGE_OFF = 2
 
 # --- event log: int32 rows of LOG_WIDTH ----------------------------------------
-# Column 0 is the event code, column 1 the acting seat (-1 none); the rest is
-# the payload below. ``catansim.logs`` turns rows into JSON Lines.
+# Every event row starts with its code and the acting seat; the payload follows at
+# the named columns below (a bundle of 5 cards takes 5 columns from its start).
+# The writer kernels and ``catansim.logs.format`` both read these names.
 LOG_WIDTH = 32
+LOG_CODE = 0  # event code EV_*
+LOG_SEAT = 1  # acting seat, -1 none
+LOG_A = 2  # first scalar of the payload
+LOG_B = 3  # second scalar
+LOG_C = 4  # third scalar
+LOG_CARDS = 2  # a bundle: starting resources, discard cards, a maritime trade's give
+LOG_BANK_GET = 7  # maritime trade: the bundle received
+LOG_GAINS = 2  # production: seat i's gains at LOG_GAINS + 5 * i (i < 4)
+LOG_WITHHELD = 22  # production: cards withheld by the shortage rule
+LOG_GIVE = 3  # player trade (partner in LOG_A): the bundle given
+LOG_GET = 8  # player trade: the bundle received
+LOG_INVENTION = 3  # play_dev Invention: the cards taken
+LOG_TAKEN = 4  # play_dev Monopoly (resource in LOG_B): taken from seat i at LOG_TAKEN + i
+LOG_FINAL_VP = 5  # game end: seat i's VP at LOG_FINAL_VP + i
+assert LOG_WITHHELD >= LOG_GAINS + 5 * 4 and LOG_WITHHELD + 5 <= LOG_WIDTH
+
 EV_SETUP_SETTLEMENT = 1  # a=node
 EV_SETUP_ROAD = 2  # a=edge
-EV_STARTING_RESOURCES = 3  # cards at [2:7]
+EV_STARTING_RESOURCES = 3  # cards at LOG_CARDS
 EV_TURN_START = 4  # a=turn
 EV_ROLL = 5  # a=d1, b=d2
-EV_PRODUCTION = 6  # gains[i] at [2+5i : 7+5i] for i<4, withheld at [22:27]
-EV_DISCARD = 7  # cards at [2:7]
+EV_PRODUCTION = 6  # gains at LOG_GAINS, withheld at LOG_WITHHELD
+EV_DISCARD = 7  # cards at LOG_CARDS
 EV_ROBBER = 8  # a=hex, b=victim (-1), c=stolen resource (-1)
-EV_TRADE_BANK = 9  # give at [2:7], get at [7:12]
-EV_TRADE_PLAYER = 10  # a=partner, give at [3:8], get at [8:13]
+EV_TRADE_BANK = 9  # give at LOG_CARDS, get at LOG_BANK_GET
+EV_TRADE_PLAYER = 10  # a=partner, give at LOG_GIVE, get at LOG_GET
 EV_BUILD_ROAD = 11  # a=edge, b=free (0/1)
 EV_BUILD_SETTLEMENT = 12  # a=node
 EV_BUILD_CITY = 13  # a=node
 EV_BUY_DEV = 14  # a=card
-EV_PLAY_DEV = 15  # a=card; invention: cards at [3:8]; monopoly: b=resource, taken[i] at [4+i]
+EV_PLAY_DEV = 15  # a=card; Invention: cards at LOG_INVENTION; Monopoly: b=resource, LOG_TAKEN
 EV_LONGEST_ROUTE = 16  # p=holder (-1 supply), a=length
 EV_LARGEST_ARMY = 17  # p=holder, a=knights
 EV_TURN_END = 18
-EV_GAME_END = 19  # a=winner (-1), b=turn, c=reason (1 win, 2 turn limit), vp[i] at [5+i]
+EV_GAME_END = 19  # a=winner (-1), b=turn, c=reason (1 win, 2 turn limit), VP at LOG_FINAL_VP
 EVENT_NAMES = {
     EV_SETUP_SETTLEMENT: "setup_settlement",
     EV_SETUP_ROAD: "setup_road",

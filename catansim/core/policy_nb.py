@@ -23,6 +23,7 @@ from .jit import kernel
 from .layout import S_BANK, S_HAND
 from .rng_nb import STREAM_PLAYER0, randint_nb, uniform_nb
 from .rules_nb import can_place_road_nb, invention_cards_nb
+from .strategies_nb import WORK_SIZE as WORK_SIZE  # the scratch size games lend players
 from .strategies_nb import (
     accept_nb,
     action_nb,

@@ -10,7 +10,11 @@ apply a move that the caller has already checked and record its event.
 
 from ..constants import (
     BONUS_TILE_VP,
+    BUILD_CITY,
+    BUILD_ROAD,
+    BUILD_SETTLEMENT,
     CITIES_PER_PLAYER,
+    COSTS,
     DESERT,
     LARGEST_ARMY_MIN,
     LONGEST_ROUTE_MIN,
@@ -18,6 +22,7 @@ from ..constants import (
     N_EDGES,
     N_HEXES,
     N_NODES,
+    PIPS,
     SETTLEMENTS_PER_PLAYER,
     VICTORY_POINT,
 )
@@ -53,7 +58,15 @@ from .layout import (
     EV_LONGEST_ROUTE,
     EV_PRODUCTION,
     EV_ROBBER,
+    LOG_A,
+    LOG_B,
+    LOG_C,
+    LOG_CARDS,
+    LOG_CODE,
+    LOG_GAINS,
+    LOG_SEAT,
     LOG_WIDTH,
+    LOG_WITHHELD,
     R_ROBBER,
     R_SHORTAGE,
     ROBBER_FRIENDLY,
@@ -107,11 +120,11 @@ def log_event_nb(s, log, kind, p, a, b, c):
         return -1
     for k in range(LOG_WIDTH):
         log[i, k] = 0
-    log[i, 0] = kind
-    log[i, 1] = p
-    log[i, 2] = a
-    log[i, 3] = b
-    log[i, 4] = c
+    log[i, LOG_CODE] = kind
+    log[i, LOG_SEAT] = p
+    log[i, LOG_A] = a
+    log[i, LOG_B] = b
+    log[i, LOG_C] = c
     s[S_LOG_LEN] = i + 1
     return i
 
@@ -149,9 +162,15 @@ def load_board_nb(s, topo, board):
         seen = 0
         for k in range(3):
             h = topo[T_NODE_HEXES + 3 * n + k]
-            if h >= 0 and s[S_HEX_TERRAIN + h] < 5:
+            if h >= 0 and s[S_HEX_TERRAIN + h] != DESERT:  # terrain t produces resource t
                 seen |= 1 << s[S_HEX_TERRAIN + h]
         s[S_NODE_RESOURCES + n] = seen
+
+
+@inline_kernel
+def pips_nb(number):
+    """Pips of a number disc: the ways two dice roll it (``constants.PIPS``; 0 for none)."""
+    return PIPS[number]
 
 
 @kernel
@@ -161,9 +180,7 @@ def node_pips_nb(s, topo, n):
     for k in range(3):
         h = topo[T_NODE_HEXES + 3 * n + k]
         if h >= 0:
-            num = s[S_HEX_NUMBER + h]
-            if num > 0:
-                total += 6 - abs(7 - num)
+            total += pips_nb(s[S_HEX_NUMBER + h])
     return total
 
 
@@ -209,26 +226,23 @@ def invention_cards_nb(s):
     return min(2, total)
 
 
-@kernel
-def can_afford_nb(s, p, c0, c1, c2, c3, c4):
+@inline_kernel
+def can_afford_nb(s, p, kind):
+    """Whether the player holds the cost of build ``kind`` (``constants.BUILD_*``)."""
     h = S_HAND + 5 * p
-    return s[h] >= c0 and s[h + 1] >= c1 and s[h + 2] >= c2 and s[h + 3] >= c3 and s[h + 4] >= c4
+    c = 5 * kind
+    return (s[h] >= COSTS[c] and s[h + 1] >= COSTS[c + 1] and s[h + 2] >= COSTS[c + 2]
+            and s[h + 3] >= COSTS[c + 3] and s[h + 4] >= COSTS[c + 4])
 
 
 @kernel
-def pay_nb(s, p, c0, c1, c2, c3, c4):
-    """Move a cost from the player's hand back to the supply."""
+def pay_nb(s, p, kind):
+    """Move the cost of build ``kind`` (``constants.BUILD_*``) from the hand to the supply."""
     h = S_HAND + 5 * p
-    s[h] -= c0
-    s[h + 1] -= c1
-    s[h + 2] -= c2
-    s[h + 3] -= c3
-    s[h + 4] -= c4
-    s[S_BANK] += c0
-    s[S_BANK + 1] += c1
-    s[S_BANK + 2] += c2
-    s[S_BANK + 3] += c3
-    s[S_BANK + 4] += c4
+    for r in range(5):
+        c = COSTS[5 * kind + r]
+        s[h + r] -= c
+        s[S_BANK + r] += c
 
 
 # --- placement legality --------------------------------------------------------------
@@ -355,7 +369,7 @@ def derive_piece_fields_nb(s, topo):
 def build_road_nb(s, topo, log, p, e, free):
     """Build a road (paid unless ``free``), update Longest Route."""
     if not free:
-        pay_nb(s, p, 1, 1, 0, 0, 0)
+        pay_nb(s, p, BUILD_ROAD)
     put_road_nb(s, topo, p, e)
     log_event_nb(s, log, EV_BUILD_ROAD, p, e, 1 if free else 0, 0)
     s[S_ROUTE_LEN + p] = route_after_road_nb(s, topo, p, e)
@@ -398,7 +412,7 @@ def _passable_nb(s, p, n):
 @kernel
 def build_settlement_nb(s, topo, log, p, n):
     """Build a settlement; it may cut opponents' routes, so recompute theirs."""
-    pay_nb(s, p, 1, 1, 1, 1, 0)
+    pay_nb(s, p, BUILD_SETTLEMENT)
     put_settlement_nb(s, topo, p, n)
     log_event_nb(s, log, EV_BUILD_SETTLEMENT, p, n, 0, 0)
     if s[C_FIRST_SETTLEMENT + p] < 0:
@@ -417,7 +431,7 @@ def build_settlement_nb(s, topo, log, p, n):
 
 @kernel
 def build_city_nb(s, log, p, n):
-    pay_nb(s, p, 0, 0, 0, 2, 3)
+    pay_nb(s, p, BUILD_CITY)
     s[S_NODE_LEVEL + n] = 2
     s[S_CITIES_LEFT + p] -= 1
     s[S_SETTLEMENTS_LEFT + p] += 1  # the settlement goes back to the player
@@ -633,8 +647,8 @@ def _receive_nb(s, q, r, owed, paid, log, ev):
     s[C_PRODUCED + 5 * q + r] += paid
     s[C_WITHHELD + 5 * q + r] += owed - paid
     if ev >= 0:
-        log[ev, 2 + 5 * q + r] += paid
-        log[ev, 22 + r] += owed - paid
+        log[ev, LOG_GAINS + 5 * q + r] += paid
+        log[ev, LOG_WITHHELD + r] += owed - paid
 
 
 # --- discards and the robber ---------------------------------------------------------
@@ -652,7 +666,7 @@ def discard_nb(s, log, p, bundle):
     ev = log_event_nb(s, log, EV_DISCARD, p, 0, 0, 0)
     if ev >= 0:
         for r in range(5):
-            log[ev, 2 + r] = bundle[r]
+            log[ev, LOG_CARDS + r] = bundle[r]
 
 
 @kernel

@@ -13,13 +13,37 @@ the few candidate nodes or edges the chosen build needs.
 """
 
 
-from ..constants import INVENTION, KNIGHT, MONOPOLY, N_EDGES, N_HEXES, N_NODES, ROAD_BUILDING
+from ..constants import (
+    BUILD_CITY,
+    BUILD_DEV_CARD,
+    BUILD_ROAD,
+    BUILD_SETTLEMENT,
+    COSTS,
+    DESERT,
+    HARBOR_ANY,
+    INVENTION,
+    KNIGHT,
+    LARGEST_ARMY_MIN,
+    MONOPOLY,
+    N_BUILD_KINDS,
+    N_DEV_CARDS,
+    N_EDGES,
+    N_HEXES,
+    N_NODES,
+    ROAD_BUILDING,
+    SETTLEMENTS_PER_PLAYER,
+)
 from ..topology import T_EDGE_NODES, T_HEX_NODES, T_NODE_EDGES, T_NODE_HEXES, T_NODE_NEIGHBOURS
 from .actions_nb import (
+    ACT_A,
+    ACT_B,
     ACT_BUY_DEV,
     ACT_CITY,
     ACT_END,
+    ACT_GIVE,
+    ACT_KIND,
     ACT_PLAY_DEV,
+    ACT_RECEIVE,
     ACT_ROAD,
     ACT_SETTLEMENT,
     ACT_SIZE,
@@ -60,6 +84,7 @@ from .rules_nb import (
     hand_size_nb,
     invention_cards_nb,
     maritime_rate_nb,
+    pips_nb,
     roads_at_nb,
     visible_vp_nb,
 )
@@ -137,12 +162,11 @@ P_ROUTE = 24
 P_ARMY = 25
 
 # Build kinds the planner ranks, and their costs (wood, brick, wool, wheat, ore).
-K_ROAD = 0
-K_SETTLEMENT = 1
-K_CITY = 2
-K_DEV = 3
-N_KINDS = 4
-COSTS = (1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 2, 3, 0, 0, 1, 1, 1)
+K_ROAD = BUILD_ROAD
+K_SETTLEMENT = BUILD_SETTLEMENT
+K_CITY = BUILD_CITY
+K_DEV = BUILD_DEV_CARD
+N_KINDS = N_BUILD_KINDS
 
 
 # Scratch layout of one decision (float64[SCRATCH]): see ``_plan_nb``.
@@ -170,11 +194,6 @@ WORK_SIZE = W_BASE + BASE_STRIDE * MEMO_SLOTS
 _BITS5 = tuple(bin(i).count("1") for i in range(32))
 
 
-@inline_kernel
-def _pips_nb(num):
-    return 0 if num <= 0 else 6 - abs(7 - num)
-
-
 # --- board knowledge ---------------------------------------------------------------------
 
 
@@ -190,8 +209,8 @@ def scarcity_nb(s, prm, x):
     total = 0.0
     for h in range(N_HEXES):
         t = s[S_HEX_TERRAIN + h]
-        if t < 5:
-            pips = _pips_nb(s[S_HEX_NUMBER + h])
+        if t != DESERT:  # terrain t produces resource t
+            pips = pips_nb(s[S_HEX_NUMBER + h])
             x[X_SCAR + t] += pips
             total += pips
     mean = total / 5.0
@@ -217,7 +236,7 @@ def production_nb(s, topo, p, x):
             if h >= 0:
                 t = s[S_HEX_TERRAIN + h]
                 if t < 5:
-                    x[X_PROD + t] += level * _pips_nb(s[S_HEX_NUMBER + h])
+                    x[X_PROD + t] += level * pips_nb(s[S_HEX_NUMBER + h])
     mask = 0
     for r in range(5):
         if x[X_PROD + r] > 0:
@@ -262,9 +281,9 @@ def locate_nb(s, topo, prm, p, x):
             if h < 0:
                 continue
             t = s[S_HEX_TERRAIN + h]
-            if t >= 5:
+            if t == DESERT:
                 continue
-            pips = _pips_nb(s[S_HEX_NUMBER + h])
+            pips = pips_nb(s[S_HEX_NUMBER + h])
             prod += pips * prm[P_TARGET + t] * x[X_SCAR + t]
         distinct = _BITS5[s[S_NODE_RESOURCES + n]]
         x[base + n] = prm[P_PIPS] * prod + prm[P_DIVERSITY] * distinct
@@ -288,7 +307,7 @@ def node_score_nb(s, topo, prm, p, n, x, in_game):
         score += prm[P_COMPLEMENT] * _BITS5[s[S_NODE_RESOURCES + n] & ~produced & 31]
     kind = s[S_NODE_HARBOR + n]
     if kind >= 0 and prm[P_HARBOR] > 0 and s[S_HARBORS + 6 * p + kind] == 0:
-        if kind == 5:
+        if kind == HARBOR_ANY:
             hv = 1.0
         else:
             # A 2:1 harbor is worth what the player (and this node) produce of its resource.
@@ -296,7 +315,7 @@ def node_score_nb(s, topo, prm, p, n, x, in_game):
             for k in range(3):
                 h = topo[T_NODE_HEXES + 3 * n + k]
                 if h >= 0 and s[S_HEX_TERRAIN + h] == kind:
-                    hv += _pips_nb(s[S_HEX_NUMBER + h]) / 4.0
+                    hv += pips_nb(s[S_HEX_NUMBER + h]) / 4.0
         score += prm[P_HARBOR] * hv
     if in_game and prm[P_BLOCK] > 0:
         for k in range(3):
@@ -316,8 +335,8 @@ def city_value_nb(s, topo, prm, n):
         h = topo[T_NODE_HEXES + 3 * n + k]
         if h >= 0:
             t = s[S_HEX_TERRAIN + h]
-            if t < 5:
-                pips = _pips_nb(s[S_HEX_NUMBER + h])
+            if t != DESERT:
+                pips = pips_nb(s[S_HEX_NUMBER + h])
                 if h == s[S_ROBBER]:
                     pips *= 0.5
                 v += pips * prm[P_TARGET + t]
@@ -499,9 +518,10 @@ def plan_nb(s, topo, prm, p, x):
         if set_left > 0 and not spot:
             w_road = max(w_road, prm[P_W_SETTLEMENT] * prm[P_REACH])
     w_set = prm[P_W_SETTLEMENT] if spot else 0.0
-    w_city = prm[P_W_CITY] if s[S_CITIES_LEFT + p] > 0 and set_left < 5 else 0.0
+    city_ok = s[S_CITIES_LEFT + p] > 0 and set_left < SETTLEMENTS_PER_PLAYER  # a settlement built
+    w_city = prm[P_W_CITY] if city_ok else 0.0
     w_dev = 0.0
-    if s[S_DECK_POS] < 25:
+    if s[S_DECK_POS] < N_DEV_CARDS:
         w_dev = prm[P_W_DEV]
         if prm[P_ARMY] > 0 and _army_in_reach_nb(s, p):
             w_dev += prm[P_ARMY]
@@ -577,9 +597,9 @@ def _affordable_from_nb(s, p, kind, reserve):
 def _set_act_nb(act, kind, a, b):
     for i in range(ACT_SIZE):
         act[i] = 0
-    act[0] = kind
-    act[1] = a
-    act[2] = b
+    act[ACT_KIND] = kind
+    act[ACT_A] = a
+    act[ACT_B] = b
 
 
 @kernel
@@ -642,10 +662,10 @@ def _offer_nb(prm, s, topo, rules, p, kind, act, x):
         return False
     for i in range(ACT_SIZE):
         act[i] = 0
-    act[0] = ACT_TRADE_PLAYER
-    act[1] = partner
-    act[2 + give] = 1
-    act[7 + want] = 1
+    act[ACT_KIND] = ACT_TRADE_PLAYER
+    act[ACT_A] = partner
+    act[ACT_GIVE + give] = 1
+    act[ACT_RECEIVE + want] = 1
     return True
 
 
@@ -670,7 +690,7 @@ def _knight_wanted_nb(prm, s, topo, rules, p):
         return True
     holder = s[S_ARMY]
     mine = s[S_KNIGHTS + p] + 1
-    if holder != p and mine >= 3 and (holder < 0 or mine > s[S_KNIGHTS + holder]):
+    if holder != p and mine >= LARGEST_ARMY_MIN and (holder < 0 or mine > s[S_KNIGHTS + holder]):
         return True  # takes Largest Army now
     return False
 
@@ -894,7 +914,7 @@ def robber_hex_nb(prm, s, topo, rng, p, mask):
                 return h
             pick -= 1
             continue
-        pips = _pips_nb(s[S_HEX_NUMBER + h])
+        pips = pips_nb(s[S_HEX_NUMBER + h])
         v = 0.0
         for j in range(6):
             node = topo[T_HEX_NODES + 6 * h + j]
@@ -1004,9 +1024,9 @@ def accept_nb(prm, s, topo, rules, q, p, act, x):
     for r in range(5):
         h = s[S_HAND + 5 * q + r]
         c = COSTS[5 * top + r]
-        h2 = h + act[2 + r] - act[7 + r]
+        h2 = h + act[ACT_GIVE + r] - act[ACT_RECEIVE + r]
         before += max(0, c - h)
         after += max(0, c - h2)
-        gets += act[2 + r]
-        gives += act[7 + r]
+        gets += act[ACT_GIVE + r]
+        gives += act[ACT_RECEIVE + r]
     return after < before or (after == before and gets > gives)

@@ -6,17 +6,20 @@ What lives here:
   as JSON objects, reading and writing files;
 - ``checker``: an independent, plainly correct rules checker in pure Python that
   replays any log event by event (a test oracle for the engine);
-- ``narrative``: the game told turn by turn, and the final standings.
+- ``narrative``: the game told turn by turn, and the final standings, from the
+  states the checker rebuilds.
 
-May import: ``constants``, ``topology``, ``errors``, ``board`` (headers) and
-``core.layout`` (event codes, for ``format`` only). The checker never imports the
-engine or the compiled core: it knows the game only from the log.
+May import: ``constants``, ``topology``, ``errors``, ``rules`` (the header's rule
+keys), ``board`` (headers) and ``core.layout`` (event codes, for ``format`` only).
+The checker never imports the engine or the compiled kernels: it knows the game
+only from the log.
 """
 
-from .checker import LogError, ReplayResult, narrative, replay, seat_names, standings
+from .checker import LogError, ReplayResult, replay
 from .format import event_row_to_dict, event_rows_to_dicts, make_header, read_log, write_log
+from .narrative import narrative, outcome_line, standings
 
 __all__ = [
     "LogError", "ReplayResult", "event_row_to_dict", "event_rows_to_dicts", "make_header",
-    "narrative", "read_log", "replay", "seat_names", "standings", "write_log",
+    "narrative", "outcome_line", "read_log", "replay", "standings", "write_log",
 ]

@@ -1,4 +1,4 @@
-"""An independent rules checker and replayer for game logs (``shared/spec/game-log.md``).
+"""An independent rules checker and replayer for game logs (format: ``docs/game-log.md``).
 
 This module is a test oracle for the engine, so it is written to be slow and
 plainly correct: pure Python, dicts and lists, every rule spelled out once. It
@@ -9,7 +9,8 @@ the final state and to draw it, matched through axial coordinates.
 
 ``replay(header, events)`` rebuilds every state and, with ``check=True``,
 raises ``LogError`` naming the event index, the event and the broken rule at
-the first violation. ``narrative(header, events)`` tells the game turn by turn.
+the first violation; ``observer`` sees every state (``logs.narrative`` tells the game
+turn by turn that way).
 """
 
 from __future__ import annotations
@@ -30,31 +31,20 @@ from ..constants import (
     LONGEST_ROUTE_MIN,
     RESOURCE_NAMES,
     ROADS_PER_PLAYER,
-    SEAT_COLOURS_3,
-    SEAT_COLOURS_4,
     SETTLEMENTS_PER_PLAYER,
     TERRAIN_NAMES,
+    seat_colours,
 )
+from ..constants import TERRAIN_RESOURCE as TERRAIN_CODE_RESOURCE
 from ..errors import CatansimError
+from .format import EVENT_NAMES, RULE_KEYS
 
-KNOWN_RULES = ("vp_to_win", "bank_per_resource", "discard_limit", "robber", "shortage", "max_turns")
-TERRAIN_RESOURCE = {
-    "forest": "wood",
-    "hills": "brick",
-    "pasture": "wool",
-    "fields": "wheat",
-    "mountains": "ore",
-    "desert": None,
-}
+# Terrain name -> the resource name it produces (None for the desert).
+TERRAIN_RESOURCE = {t: (RESOURCE_NAMES[r] if r >= 0 else None)
+                    for t, r in zip(TERRAIN_NAMES, TERRAIN_CODE_RESOURCE, strict=True)}
 # An unlimited supply is modelled as a stack no game can empty, so the
 # conservation check (supply + hands = supply size) still holds exactly.
 UNLIMITED = 10**9
-EVENT_NAMES = (
-    "setup_settlement", "setup_road", "starting_resources", "turn_start", "roll",
-    "production", "discard", "robber", "trade_bank", "trade_player", "build_road",
-    "build_settlement", "build_city", "buy_dev", "play_dev", "longest_route",
-    "largest_army", "turn_end", "game_end",
-)  # fmt: skip
 
 
 class LogError(CatansimError):
@@ -369,23 +359,11 @@ class ReplayResult:
 # --------------------------------------------------------------------------------------
 
 
-def seat_names(n_players: int) -> tuple[str, ...]:
-    """Colour of each seat (red is left out with 3 players, as in the beginner set-up)."""
-    return SEAT_COLOURS_4 if n_players == 4 else SEAT_COLOURS_3
-
-
-def _fmt_bundle(b) -> str:
-    parts = [f"{n} {RESOURCE_NAMES[r]}" for r, n in enumerate(b) if n]
-    return ", ".join(parts) if parts else "nothing"
-
-
 class _Replayer:
     """Applies the events one by one, checking each rule before applying it."""
 
-    def __init__(self, header: dict, check: bool, narrate: bool):
+    def __init__(self, header: dict, check: bool):
         self.check = check
-        self.narrate = narrate
-        self.lines: list[str] = []
         self.i = -1  # index of the event being applied
         self.ev: dict | None = None
         self._read_header(header)
@@ -428,7 +406,6 @@ class _Replayer:
         self.winner: int | None = None
         self.reason: str | None = None
         self.snapshots: list[dict] = []
-        self.turn_line: str | None = None  # narrative: "Turn 12 — ..." not yet printed
 
     # -- helpers -----------------------------------------------------------------
     def _read_header(self, header):
@@ -450,11 +427,11 @@ class _Replayer:
         rules = header.get("rules")
         if not isinstance(rules, dict):
             raise LogError("header.rules: missing")
-        unknown = sorted(set(rules) - set(KNOWN_RULES))
+        unknown = sorted(set(rules) - set(RULE_KEYS))
         if unknown:
             raise LogError(f"header.rules: unknown rule {unknown[0]!r}: a variant this checker "
                            "cannot check")
-        missing = [k for k in KNOWN_RULES if k not in rules]
+        missing = [k for k in RULE_KEYS if k not in rules]
         if missing:
             raise LogError(f"header.rules: missing {missing[0]!r}; all six keys are required")
         self.rules = dict(rules)
@@ -474,7 +451,7 @@ class _Replayer:
         self.robber_mode = rules["robber"]
         self.shortage = rules["shortage"]
         self.geo = Geometry(header.get("board") or {})
-        self.colours = seat_names(n)
+        self.colours = seat_colours(n)
 
     def fail(self, rule: str):
         """Report a broken rule (raises only when checking)."""
@@ -489,14 +466,6 @@ class _Replayer:
 
     def who(self, p) -> str:
         return "the supply" if p is None else f"{self.colours[p]} (seat {p})"
-
-    def say(self, text: str, indent: bool = True):
-        if not self.narrate:
-            return
-        if self.turn_line is not None:
-            self.lines.append(self.turn_line)
-            self.turn_line = None
-        self.lines.append(("  " if indent else "") + text)
 
     # -- field access with format checks ----------------------------------------
     def get(self, key):
@@ -625,7 +594,8 @@ class _Replayer:
             self.pending_tiles.append({"e": "largest_army", "p": p, "knights": k})
 
     # -- main loop ------------------------------------------------------------------
-    def run(self, events):
+    def run(self, events, observer=None):
+        """Apply every event; ``observer(self, ev)`` sees the state after each one."""
         for i, ev in enumerate(events):
             self.i, self.ev = i, ev
             if not isinstance(ev, dict) or ev.get("e") not in EVENT_NAMES:
@@ -634,15 +604,14 @@ class _Replayer:
                 self.fail("event after game_end")
             self.step(ev)
             self.check_conservation()
+            if observer is not None:
+                observer(self, ev)
         self.i, self.ev = len(events), None
         if not self.ended:
             if self.pending_tiles:
                 self.fail(f"log ends before the {self.pending_tiles[0]['e']} change "
                           f"{self.pending_tiles[0]}")
             self.fail("log ends without game_end")
-        if self.turn_line is not None and self.narrate:
-            self.lines.append(self.turn_line)
-            self.turn_line = None
 
     def step(self, ev):
         name = ev["e"]
@@ -743,7 +712,6 @@ class _Replayer:
         self.setup_step = "road"
         if self.setup_queue and self.setup_queue[0][1] == 1:
             self.starting_due.add(p)
-        self.say(f"Setup: {self.who(p)} settles at {self.geo.node_name(node)}", indent=False)
         self.derive_longest()
 
     def on_setup_road(self, ev):
@@ -758,7 +726,6 @@ class _Replayer:
         self.setup_step = "settlement"
         if self.setup_queue:
             self.setup_queue.pop(0)
-        self.say(f"road on {self.geo.edge_name(edge)}", indent=True)
         self.derive_longest()
         if not self.setup_queue and not self.starting_due - self.starting_done:
             self.end_setup()
@@ -781,7 +748,6 @@ class _Replayer:
             self.fail(f"starting resources: the second settlement yields {expected}")
         self.move(None, p, cards, "starting resources")
         self.starting_done.add(p)
-        self.say(f"{self.who(p)} takes starting cards: {_fmt_bundle(cards)}")
         if not self.setup_queue and not self.starting_due - self.starting_done:
             self.end_setup()
 
@@ -817,7 +783,6 @@ class _Replayer:
         self.dev_played = False
         for q in range(self.n):
             self.dev_new[q] = dict.fromkeys(DEV_CARD_NAMES, 0)
-        self.turn_line = f"Turn {self.turn} — {self.who(p)}"
 
     def on_roll(self, ev):
         p = self.seat()
@@ -835,12 +800,6 @@ class _Replayer:
             self.fail("dice values must be 1..6")
         self.last_dice = list(dice)
         total = dice[0] + dice[1]
-        text = f"rolls {dice[0]}+{dice[1]} = {total}"
-        if self.narrate and self.turn_line is not None:
-            self.lines.append(f"{self.turn_line} {text}")
-            self.turn_line = None
-        else:
-            self.say(text)
         if total != 7:
             self.phase = "production"
             return
@@ -883,15 +842,6 @@ class _Replayer:
         for q in range(self.n):
             self.move(None, q, gains[q], "production")
         self.phase = "main"
-        parts = [
-            self.colours[q] + "".join(f" +{n} {RESOURCE_NAMES[r]}" for r, n in enumerate(g) if n)
-            for q, g in enumerate(gains)
-            if any(g)
-        ]
-        text = "produces " + ("; ".join(parts) if parts else "nothing")
-        if any(withheld):
-            text += f" (withheld by the shortage rule: {_fmt_bundle(withheld)})"
-        self.say(text)
 
     def pay(self, owed):
         """Apply the supply-shortage rule: return (paid bundles, withheld bundle)."""
@@ -933,7 +883,6 @@ class _Replayer:
             self.discards_due.pop(0)
         if self.phase == "discard" and not self.discards_due:
             self.phase = self.after_discards()
-        self.say(f"{self.colours[p]} discards {_fmt_bundle(cards)}")
 
     def on_robber(self, ev):
         p, h = self.seat(), self.index("hex", 19)
@@ -979,11 +928,6 @@ class _Replayer:
             card = [0] * 5
             card[stolen] = 1
             self.move(victim, p, card, "steal")
-        text = f"robber to {self.geo.hex_name(h)} (hex {h})"
-        if victim is not None:
-            what = RESOURCE_NAMES[stolen] if stolen is not None else "nothing"
-            text += f", steals {what} from {self.colours[victim]}"
-        self.say(text)
 
     def friendly_hexes(self):
         """Hexes the friendly robber may take: not touching a player at <= 2 visible VP."""
@@ -1020,7 +964,6 @@ class _Replayer:
                           f"player's rates are {sorted(rates)}:1")
         self.move(p, None, give, "maritime trade")
         self.move(None, p, get, "maritime trade")
-        self.say(f"trades {_fmt_bundle(give)} to the supply for {_fmt_bundle(get)}")
 
     def on_trade_player(self, ev):
         p, q = self.seat(), self.seat("partner")
@@ -1035,7 +978,6 @@ class _Replayer:
             self.fail("player trade: a resource on both sides")
         self.move(p, q, give, "player trade (give)")
         self.move(q, p, get, "player trade (get)")
-        self.say(f"trades {_fmt_bundle(give)} to {self.colours[q]} for {_fmt_bundle(get)}")
 
     # -- builds ----------------------------------------------------------------------------------
     def on_build_road(self, ev):
@@ -1062,7 +1004,6 @@ class _Replayer:
             self.move(p, None, list(COST_ROAD), "road cost")
         self.roads[edge] = p
         self.roads_left[p] -= 1
-        self.say(f"builds a {'free ' if free else ''}road on {self.geo.edge_name(edge)}")
         self.derive_longest()
 
     def on_build_settlement(self, ev):
@@ -1078,7 +1019,6 @@ class _Replayer:
         self.move(p, None, list(COST_SETTLEMENT), "settlement cost")
         self.buildings[node] = (p, 1)
         self.settlements_left[p] -= 1
-        self.say(f"builds a settlement at {self.geo.node_name(node)}")
         self.derive_longest()
 
     def on_build_city(self, ev):
@@ -1093,7 +1033,6 @@ class _Replayer:
         self.buildings[node] = (p, 2)
         self.cities_left[p] -= 1
         self.settlements_left[p] += 1  # the settlement goes back to the player
-        self.say(f"builds a city at {self.geo.node_name(node)}")
         self.derive_longest()
 
     # -- development cards ---------------------------------------------------------------------
@@ -1113,7 +1052,6 @@ class _Replayer:
         self.deck[card] -= 1
         self.dev_hand[p][card] += 1
         self.dev_new[p][card] += 1
-        self.say(f"buys a development card ({card})")
 
     def on_play_dev(self, ev):
         p, card = self.seat(), self.dev_card()
@@ -1130,22 +1068,18 @@ class _Replayer:
             self.fail(f"{card} cannot be played in the turn it was bought")
         self.dev_played = True
         self.dev_hand[p][card] = max(0, self.dev_hand[p][card] - 1)
-        label = card.replace("_", " ").title()
         if card == "knight":
             self.knights[p] += 1
-            self.say(f"plays Knight ({self.knights[p]} played)")
             if self.robber_mode != "off":
                 self.knight_robber_due = True
             self.derive_army(p)
         elif card == "road_building":
             self.free_roads = 0
-            self.say("plays Road Building")
         elif card == "invention":
             cards = self.bundle("cards")
             if sum(cards) != 2:
                 self.fail("Invention takes exactly 2 resource cards")
             self.move(None, p, cards, "Invention")
-            self.say(f"plays Invention: {_fmt_bundle(cards)}")
         elif card == "monopoly":
             r = self.resource("resource")
             taken = self.get("taken")
@@ -1161,9 +1095,6 @@ class _Replayer:
                     card_b = [0] * 5
                     card_b[r] = taken[q]
                     self.move(q, p, card_b, "Monopoly")
-            self.say(f"plays Monopoly on {RESOURCE_NAMES[r]}: takes {sum(taken)}")
-        else:
-            self.say(f"plays {label}")
 
     # -- tiles ------------------------------------------------------------------------------------
     def on_tile(self, ev):
@@ -1182,13 +1113,10 @@ class _Replayer:
                 self.fail(f"{name}: {key} is {match[key]}")
         if name == "longest_route":
             self.longest = p
-            text = f"Longest Route → {self.who(p)}" + (f" ({value})" if p is not None else "")
         else:
             if p is None:
                 self.fail("Largest Army never returns to the supply")
             self.army = p
-            text = f"Largest Army → {self.who(p)} ({value} knights)"
-        self.say(text)
 
     # -- end of turn and game -----------------------------------------------------------------
     def on_turn_end(self, ev):
@@ -1283,7 +1211,8 @@ def _int_rule(rules, key):
 # --------------------------------------------------------------------------------------
 
 
-def replay(header: dict, events: list[dict], check: bool = True) -> ReplayResult:
+def replay(header: dict, events: list[dict], check: bool = True, observer=None
+           ) -> ReplayResult:
     """Replay a game log, rebuilding every state; optionally check every rule.
 
     Parameters
@@ -1295,6 +1224,9 @@ def replay(header: dict, events: list[dict], check: bool = True) -> ReplayResult
     check : bool, default True
         Raise ``LogError`` at the first rule violation. With False, events are
         applied as written (a malformed event still raises).
+    observer : callable(state, event), optional
+        Called after each event is applied, with the replayer's state (e.g. the
+        narrative of ``logs.narrative``).
 
     Returns
     -------
@@ -1306,57 +1238,6 @@ def replay(header: dict, events: list[dict], check: bool = True) -> ReplayResult
     LogError
         Message ``event <i> <event>: <rule>``, one line.
     """
-    r = _Replayer(header, check=check, narrate=False)
-    r.run(events)
+    r = _Replayer(header, check=check)
+    r.run(events, observer)
     return r.result()
-
-
-def standings(result: ReplayResult) -> list[str]:
-    """Final standings, one line per seat, best first (ties by seat)."""
-    colours = seat_names(result.n_players)
-    order = sorted(range(result.n_players), key=lambda q: (-result.vp[q]["total"], q))
-    lines = []
-    for rank, q in enumerate(order, start=1):
-        v = result.vp[q]
-        parts = [f"{v['settlements']} settlement(s)", f"{v['cities'] // 2} city(ies)"]
-        if v["longest_route"]:
-            parts.append("Longest Route 2")
-        if v["largest_army"]:
-            parts.append("Largest Army 2")
-        if v["vp_cards"]:
-            parts.append(f"{v['vp_cards']} VP card(s)")
-        lines.append(f"{rank}. {colours[q]} (seat {q}, {result.strategies[q]}): "
-                     f"{v['total']} VP — {', '.join(parts)}")
-    return lines
-
-
-def narrative(header: dict, events: list[dict], check: bool = False) -> str:
-    """A readable turn-by-turn story of a game, then the final standings.
-
-    Parameters
-    ----------
-    header : dict
-    events : list of dict
-    check : bool, default False
-        Also check every rule while telling (raises ``LogError``).
-
-    Returns
-    -------
-    str
-        Lines such as ``Turn 12 — blue (seat 1) rolls 4+4 = 8`` followed by
-        indented production, trades, builds, robber moves and tile changes.
-    """
-    r = _Replayer(header, check=check, narrate=True)
-    r.run(events)
-    res = r.result()
-    lines = list(r.lines)
-    colours = seat_names(res.n_players)
-    if res.reason == "win":
-        lines.append(f"{colours[res.winner]} (seat {res.winner}) wins on turn {res.turns}.")
-    elif res.reason == "turn_limit":
-        lines.append(f"Turn limit reached after {res.turns} turns: no winner.")
-    else:
-        lines.append("The log ends without game_end.")
-    lines.append("Final standings:")
-    lines.extend("  " + s for s in standings(res))
-    return "\n".join(lines)

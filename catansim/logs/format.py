@@ -1,4 +1,4 @@
-"""Game logs: the public JSON Lines format of ``shared/spec/game-log.md`` (version 1).
+"""Game logs: the public JSON Lines format of ``docs/game-log.md`` (version 1).
 
 The engine writes events as ``int32`` rows (``core.layout``, ``EV_*``); this module
 turns them into the spec's JSON objects, builds the header, and reads and writes
@@ -17,10 +17,14 @@ import numpy as np
 from ..constants import DEV_CARD_NAMES, RESOURCE_NAMES
 from ..core import layout as L
 from ..errors import CatansimError
+from ..rules import Rules
 
 LOG_FORMAT = "catansim-log"
 LOG_VERSION = 1
-RULE_KEYS = ("vp_to_win", "bank_per_resource", "discard_limit", "robber", "shortage", "max_turns")
+# The header's rules object has exactly the rule settings of ``catansim.rules.Rules``.
+RULE_KEYS = tuple(Rules.names())
+# Event names of the format, in the order of the engine's event codes (``core.layout``).
+EVENT_NAMES = tuple(L.EVENT_NAMES.values())
 
 
 def make_header(seed, n_players, strategies, rules, board) -> dict:
@@ -73,16 +77,16 @@ def _resource(v: int):
 
 def event_row_to_dict(row, n_players: int) -> dict:
     """Convert one engine event row (``int32[LOG_WIDTH]``) to the spec's JSON object."""
-    code = int(row[0])
-    p = int(row[1])
-    a, b, c = int(row[2]), int(row[3]), int(row[4])
+    code = int(row[L.LOG_CODE])
+    p = int(row[L.LOG_SEAT])
+    a, b, c = int(row[L.LOG_A]), int(row[L.LOG_B]), int(row[L.LOG_C])
     n = int(n_players)
     if code == L.EV_SETUP_SETTLEMENT:
         return {"e": "setup_settlement", "p": p, "node": a}
     if code == L.EV_SETUP_ROAD:
         return {"e": "setup_road", "p": p, "edge": a}
     if code == L.EV_STARTING_RESOURCES:
-        return {"e": "starting_resources", "p": p, "cards": _bundle(row, 2)}
+        return {"e": "starting_resources", "p": p, "cards": _bundle(row, L.LOG_CARDS)}
     if code == L.EV_TURN_START:
         return {"e": "turn_start", "p": p, "turn": a}
     if code == L.EV_ROLL:
@@ -90,22 +94,23 @@ def event_row_to_dict(row, n_players: int) -> dict:
     if code == L.EV_PRODUCTION:
         return {
             "e": "production",
-            "gains": [_bundle(row, 2 + 5 * i) for i in range(n)],
-            "withheld": _bundle(row, 22),
+            "gains": [_bundle(row, L.LOG_GAINS + 5 * i) for i in range(n)],
+            "withheld": _bundle(row, L.LOG_WITHHELD),
         }
     if code == L.EV_DISCARD:
-        return {"e": "discard", "p": p, "cards": _bundle(row, 2)}
+        return {"e": "discard", "p": p, "cards": _bundle(row, L.LOG_CARDS)}
     if code == L.EV_ROBBER:
         return {"e": "robber", "p": p, "hex": a, "victim": _opt(b), "stolen": _resource(c)}
     if code == L.EV_TRADE_BANK:
-        return {"e": "trade_bank", "p": p, "give": _bundle(row, 2), "get": _bundle(row, 7)}
+        return {"e": "trade_bank", "p": p, "give": _bundle(row, L.LOG_CARDS),
+                "get": _bundle(row, L.LOG_BANK_GET)}
     if code == L.EV_TRADE_PLAYER:
         return {
             "e": "trade_player",
             "p": p,
             "partner": a,
-            "give": _bundle(row, 3),
-            "get": _bundle(row, 8),
+            "give": _bundle(row, L.LOG_GIVE),
+            "get": _bundle(row, L.LOG_GET),
         }
     if code == L.EV_BUILD_ROAD:
         return {"e": "build_road", "p": p, "edge": a, "free": bool(b)}
@@ -118,10 +123,10 @@ def event_row_to_dict(row, n_players: int) -> dict:
     if code == L.EV_PLAY_DEV:
         out = {"e": "play_dev", "p": p, "card": DEV_CARD_NAMES[a]}
         if DEV_CARD_NAMES[a] == "invention":
-            out["cards"] = _bundle(row, 3)
+            out["cards"] = _bundle(row, L.LOG_INVENTION)
         elif DEV_CARD_NAMES[a] == "monopoly":
             out["resource"] = RESOURCE_NAMES[b]
-            out["taken"] = [int(row[4 + i]) for i in range(n)]
+            out["taken"] = [int(row[L.LOG_TAKEN + i]) for i in range(n)]
         return out
     if code == L.EV_LONGEST_ROUTE:
         return {"e": "longest_route", "p": _opt(p), "length": a}
@@ -134,7 +139,7 @@ def event_row_to_dict(row, n_players: int) -> dict:
             "e": "game_end",
             "winner": _opt(a),
             "turn": b,
-            "vp": [int(row[5 + i]) for i in range(n)],
+            "vp": [int(row[L.LOG_FINAL_VP + i]) for i in range(n)],
             "reason": {L.END_WIN: "win", L.END_TURN_LIMIT: "turn_limit"}[c],
         }
     raise CatansimError(f"event row: unknown event code {code}")

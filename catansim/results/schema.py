@@ -18,12 +18,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..board import LAYOUTS, SEEDED_LAYOUTS
 from ..constants import DEV_CARD_NAMES, MAX_PLAYERS, RESOURCE_NAMES
 from ..core import layout as L
 
 P = MAX_PLAYERS
-# the layouts of ``board.LAYOUTS``, then "given" (one fixed board for every game)
-LAYOUT_CATEGORIES = ("variable", "random_numbers", "beginner", "given")
+# The layouts of ``board.LAYOUTS`` (seeded ones first, the order of the stored
+# categories), then "given" (one fixed board for every game).
+LAYOUT_CATEGORIES = (*SEEDED_LAYOUTS, *(x for x in LAYOUTS if x not in SEEDED_LAYOUTS), "given")
 END_REASONS = ("win", "turn_limit")  # end_reason codes 1 and 2
 DEFAULT_VARIANT = "baseline"
 

@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from ..board import SEEDED_LAYOUTS
 from ..core import layout as L
 from .schema import (
     _GAME_COUNTERS,
@@ -261,7 +262,7 @@ def _game_columns(rows: _Rows, variant: str, variants, strategy_names) -> dict:
         "seed": rows.seeds,
         "variant": _same_names(variant, n, _names_dtype(variants or [variant])),
     }
-    given = settings.layout not in ("variable", "random_numbers")
+    given = settings.layout not in SEEDED_LAYOUTS
     if given and n:
         vec = rows.boards[:1]
         bid = np.repeat(board_ids(vec), n)

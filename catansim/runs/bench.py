@@ -106,7 +106,8 @@ def run(games: int = 20_000, players: int = 4, strategies=None, e2e_games: int |
     import numba
 
     names = tuple(strategies or DEFAULT_STRATEGIES)
-    out: dict = {"machine": machine(), "players": players, "strategies": ",".join(names),
+    shown = names[:1] if len(set(names)) == 1 else names  # "default", not four times
+    out: dict = {"machine": machine(), "players": players, "strategies": ",".join(shown),
                  "games": games, "cores": numba.config.NUMBA_NUM_THREADS}
     if compile:
         echo("compile times (two fresh processes)...")

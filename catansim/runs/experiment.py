@@ -13,6 +13,7 @@ are the strategy list shifted by ``i % players``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -22,15 +23,28 @@ from pathlib import Path
 
 import numpy as np
 
+from ..board import LAYOUTS as BOARD_LAYOUTS
+from ..board import SEEDED_LAYOUTS
+from ..checks import (
+    SEED_ALLOWED,
+    SEED_MAX,
+    check_choice,
+    check_int,
+    check_players,
+    check_seed,
+    check_str,
+    type_name,
+)
 from ..errors import CatansimError
+from ..results.schema import DEFAULT_VARIANT as BASELINE
+from ..strategies import PRESETS, StrategySet
 
-BASELINE = "baseline"
-LAYOUTS = ("variable", "random_numbers", "beginner")
-SEEDED_LAYOUTS = ("variable", "random_numbers")
+LAYOUTS = tuple(BOARD_LAYOUTS)
 NAME_RE = re.compile(r"^[A-Za-z0-9_]+$")
 DATASET_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
 DEFAULT_BATCH_SIZE = 20_000
 MAX_GAMES = 10**12
+MAX_BATCH_SIZE = 10**7
 
 TOP_KEYS = {
     "name": "dataset name (letters, digits, _ . -); default: the file name",
@@ -90,7 +104,9 @@ class Experiment:
         Dataset folder.
     scheduler : str or None
     strategy_defs : dict or None
-        Parsed strategies config, applied with ``strategies.load_strategies``.
+        The parsed strategies config, as written (recorded in the manifest).
+    strategy_set : StrategySet
+        The strategies the names resolve in: ``PRESETS`` plus ``strategy_defs``.
     variants : tuple of Variant
         ``baseline`` first, then the file's variants in order.
     """
@@ -111,6 +127,7 @@ class Experiment:
     strategy_defs: dict | None
     variants: tuple[Variant, ...]
     description: str = ""
+    strategy_set: StrategySet = field(default=PRESETS, repr=False)
 
     @property
     def variant_names(self) -> list[str]:
@@ -138,14 +155,24 @@ class Experiment:
         n = self.players
         return tuple(s[(seat - shift) % n] for seat in range(n))
 
-    def settings(self, variant: str = BASELINE, shift: int = 0):
-        """The ``GameSettings`` of the variant's games with seat shift ``shift``."""
+    @functools.cached_property
+    def _settings(self) -> dict:
         from ..engine import GameSettings
 
-        v = self.variant(variant)
         layout = "given" if self.board is not None else self.layout
-        return GameSettings(n_players=self.players, strategies=self.seat_strategies(variant, shift),
-                            layout=layout, board=self.board, rules=v.rules, openings=v.openings)
+        out = {}
+        for v in self.variants:
+            for shift in range(self.n_shifts(v.name)):
+                out[v.name, shift] = GameSettings(
+                    n_players=self.players, strategies=self.seat_strategies(v.name, shift),
+                    layout=layout, board=self.board, rules=v.rules, openings=v.openings,
+                    strategy_set=self.strategy_set)
+        return out
+
+    def settings(self, variant: str = BASELINE, shift: int = 0):
+        """The ``GameSettings`` of the variant's games with seat shift ``shift`` (built once)."""
+        self.variant(variant)
+        return self._settings[variant, shift % self.n_shifts(variant)]
 
     def with_overrides(self, games: int | None = None, seed: int | None = None,
                        output: str | Path | None = None, scheduler: str | None = None,
@@ -153,34 +180,24 @@ class Experiment:
         """A copy with command-line overrides (``--games``, ``--seed``, ``--out``, ...)."""
         kw: dict = {}
         if games is not None:
-            kw["games"] = _check_int(games, "--games", 1, MAX_GAMES, "")
+            kw["games"] = check_int(games, "--games", 1, MAX_GAMES)
         if seed is not None:
-            kw["seed"] = _check_int(seed, "--seed", 0, 2**63 - 1, "")
+            kw["seed"] = check_int(seed, "--seed", 0, SEED_MAX, SEED_ALLOWED)
         if output is not None:
             kw["output"] = Path(output)
         if scheduler is not None:
             kw["scheduler"] = scheduler
         if batch_size is not None:
-            kw["batch_size"] = _check_int(batch_size, "--batch-size", 1, 10**7, "")
+            kw["batch_size"] = check_int(batch_size, "--batch-size", 1, MAX_BATCH_SIZE)
         return replace(self, **kw)
-
-    def apply_strategy_defs(self) -> None:
-        """Register the experiment's strategies config (workers call this too)."""
-        if self.strategy_defs is not None:
-            apply_strategy_defs(self.strategy_defs, self._where("strategy_defs"))
-
-    def _where(self, key: str) -> str:
-        return f"{self.path}: {key}" if self.path is not None else key
 
     def result_key(self) -> dict:
         """Everything that determines the games' results (not: games, output, scheduler)."""
         from .. import __version__
-        from ..strategies import seat_arrays
 
-        self.apply_strategy_defs()
         variants = {}
         for v in self.variants:
-            strat, params = seat_arrays(v.strategies)
+            strat, params = self.strategy_set.seat_arrays(v.strategies)
             variants[v.name] = {
                 "rules": v.rules.to_header(),
                 "strategies": list(v.strategies),
@@ -205,125 +222,79 @@ class Experiment:
         return hashlib.sha256(blob.encode()).hexdigest()
 
 
-def apply_strategy_defs(defs: dict, where: str = "strategy_defs") -> None:
-    """Register strategies defined in a config table via ``strategies.load_strategies``."""
-    from .. import strategies
-
-    loader = getattr(strategies, "load_strategies", None)
-    if loader is None:
-        raise CatansimError(f"{where}: this catansim has no strategies config "
-                            "(catansim.strategies.load_strategies is missing)")
-    try:
-        loaded = loader(defs)
-    except CatansimError as exc:
-        raise CatansimError(f"{where}: {exc}") from None
-    if isinstance(loaded, dict):  # a loader that returns new strategies instead of registering
-        for name, st in loaded.items():
-            strategies.PRESETS.setdefault(name, st)
-
-
 # --- reading ------------------------------------------------------------------------
 
 
 class _Ctx:
+    """Names the file in front of every message (``catansim.checks`` wording)."""
+
     def __init__(self, path: Path | None):
-        self.path = path
+        self.prefix = f"{path}: " if path is not None else ""
 
     def fail(self, key: str, msg: str):
-        where = f"{self.path}: " if self.path is not None else ""
-        raise CatansimError(f"{where}{key}: {msg}")
+        raise CatansimError(f"{self.prefix}{key}: {msg}")
+
+    def check(self, fn, *args, **kw):
+        """Call a check from ``catansim.checks`` (or any validator), naming the file."""
+        try:
+            return fn(*args, **kw)
+        except CatansimError as exc:
+            raise CatansimError(f"{self.prefix}{exc}") from None
 
 
-def _type_name(v) -> str:
-    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
-            list: "an array", dict: "a table"}.get(type(v), type(v).__name__)
-
-
-def _check_int(value, key, lo, hi, allowed, ctx: _Ctx | None = None) -> int:
-    ctx = ctx or _Ctx(None)
-    allowed = allowed or f"an integer in {lo}..{hi}"
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        ctx.fail(key, f"expected an integer, got {_type_name(value)} ({value!r}); "
-                      f"allowed: {allowed}")
-    if not lo <= int(value) <= hi:
-        ctx.fail(key, f"{value} is out of range; allowed: {allowed}")
-    return int(value)
-
-
-def _check_str(value, key, ctx: _Ctx, allowed: str) -> str:
-    if not isinstance(value, str):
-        ctx.fail(key, f"expected a string, got {_type_name(value)} ({value!r}); allowed: {allowed}")
-    return value
-
-
-def _strategies(value, key, ctx: _Ctx, players: int) -> tuple[str, ...]:
-    from ..strategies import PRESETS
-
-    allowed = ", ".join(sorted(PRESETS))
+def _strategies(value, key, ctx: _Ctx, players: int, strategy_set: StrategySet
+                ) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not value:
-        ctx.fail(key, f"expected a strategy name or a list of names, got {_type_name(value)}; "
-                      f"allowed names: {allowed}")
+        ctx.fail(key, f"expected a strategy name or a list of names, got {type_name(value)}; "
+                      f"allowed names: {strategy_set.allowed}")
     for i, name in enumerate(value):
         if not isinstance(name, str):
-            ctx.fail(f"{key}[{i}]", f"expected a strategy name, got {_type_name(name)}")
-        if name not in PRESETS:
-            ctx.fail(f"{key}[{i}]", f"unknown strategy {name!r}; allowed: {allowed}")
-    if len(value) == 1:
-        value = value * players
-    if len(value) != players:
-        ctx.fail(key, f"{len(value)} strategies for {players} players; allowed: one name, "
-                      f"or one per seat ({players})")
-    return tuple(value)
+            ctx.fail(f"{key}[{i}]", f"expected a strategy name, got {type_name(name)}")
+    # a list always names its items by index: strategies[0]
+    for i, name in enumerate(value):
+        ctx.check(strategy_set.resolve, name, f"{key}[{i}]")
+    return ctx.check(strategy_set.seat_names, value, players, key)
 
 
 def _rules(mapping, key, ctx: _Ctx, base=None):
-    from ..rules import _NONE_WORDS, Rules
+    from ..rules import Rules
 
     if not isinstance(mapping, dict):
-        ctx.fail(key, f"expected a table, got {_type_name(mapping)}")
-    values = dict(base.to_header()) if base is not None else {}
-    allowed = ", ".join(Rules.names())
-    for name, v in mapping.items():
+        ctx.fail(key, f"expected a table, got {type_name(mapping)}")
+    for name in mapping:
         if name not in Rules.names():
-            ctx.fail(f"{key}.{name}", f"unknown rule; allowed: {allowed}")
-        if (name in ("bank_per_resource", "discard_limit") and isinstance(v, str)
-                and v.lower() in _NONE_WORDS):
-            v = None
-        values[name] = v
+            ctx.fail(f"{key}.{name}", f"unknown rule; allowed: {', '.join(Rules.names())}")
     try:
-        return Rules.from_mapping(values)
+        return Rules.from_mapping(mapping, base=base)
     except CatansimError as exc:
         ctx.fail(key, str(exc))
 
 
 def _openings(mapping, key, ctx: _Ctx, players: int) -> np.ndarray:
-    from ..engine import validate_openings
+    from ..engine import openings_from_seats
 
     if not isinstance(mapping, dict):
-        ctx.fail(key, f"expected a table seat0..seat3, got {_type_name(mapping)}")
-    out = np.full(16, -1, dtype=np.int32)
-    seats = [f"seat{p}" for p in range(players)]
+        ctx.fail(key, f"expected a table seat0..seat3, got {type_name(mapping)}")
+    seat_keys = [f"seat{p}" for p in range(players)]
+    shape_msg = "expected [[node, edge]] or [[node, edge], [node, edge]] (edge -1: free)"
+    seats = {}
     for seat_key, pairs in mapping.items():
         k = f"{key}.{seat_key}"
-        if seat_key not in seats:
-            ctx.fail(k, f"unknown seat; allowed: {', '.join(seats)}")
-        p = int(seat_key[4:])
-        shape_msg = "expected [[node, edge]] or [[node, edge], [node, edge]] (edge -1: free)"
+        if seat_key not in seat_keys:
+            ctx.fail(k, f"unknown seat; allowed: {', '.join(seat_keys)}")
         if not isinstance(pairs, list) or not 1 <= len(pairs) <= 2:
             ctx.fail(k, shape_msg)
         for j, pair in enumerate(pairs):
             if (not isinstance(pair, list) or len(pair) != 2
                     or any(isinstance(x, bool) or not isinstance(x, int) for x in pair)):
                 ctx.fail(f"{k}[{j}]", shape_msg)
-            out[4 * p + 2 * j] = pair[0]
-            out[4 * p + 2 * j + 1] = pair[1]
+        seats[seat_keys.index(seat_key)] = pairs
     try:
-        validate_openings(out, players)
+        return openings_from_seats(seats, players, key)
     except CatansimError as exc:
         ctx.fail(key, str(exc))
-    return out
 
 
 def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
@@ -331,12 +302,12 @@ def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
 
     key = "board"
     if isinstance(value, bool) or not isinstance(value, int | str):
-        ctx.fail(key, f"expected a seed or a string, got {_type_name(value)}; "
+        ctx.fail(key, f"expected a seed or a string, got {type_name(value)}; "
                       f"allowed: {TOP_KEYS['board']}")
     if isinstance(value, int):
         gen, seed = layout, value
     else:
-        m = re.fullmatch(r"(variable|random_numbers):(\d+)", value.strip())
+        m = re.fullmatch(rf"({'|'.join(SEEDED_LAYOUTS)}):(\d+)", value.strip())
         if m:
             gen, seed = m.group(1), int(m.group(2))
         else:
@@ -352,7 +323,7 @@ def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
                 ctx.fail(key, str(exc))
     if gen not in SEEDED_LAYOUTS:
         ctx.fail(key, f"a seed needs layout variable or random_numbers, not {gen!r}")
-    _check_int(seed, key, 0, 2**63 - 1, "a seed in [0, 2**63)", ctx)
+    ctx.check(check_seed, seed, key)
     return B.make_board(gen, seed)
 
 
@@ -396,23 +367,17 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
     base_dir = path.parent if path is not None else Path.cwd()
 
     name = data.get("name", path.stem if path is not None else "experiment")
-    _check_str(name, "name", ctx, "letters, digits, _ . -")
+    ctx.check(check_str, name, "name", "letters, digits, _ . -")
     if not DATASET_NAME_RE.match(name):
         ctx.fail("name", f"{name!r} is not allowed; allowed: letters, digits, _ . -")
     description = data.get("description", "")
-    _check_str(description, "description", ctx, "free text")
+    ctx.check(check_str, description, "description", "free text")
     if "games" not in data:
         ctx.fail("games", "missing; allowed: an integer >= 1")
-    games = _check_int(data["games"], "games", 1, MAX_GAMES, "an integer >= 1", ctx)
-    players = data.get("players", 4)
-    if isinstance(players, bool) or players not in (3, 4):
-        ctx.fail("players", f"{players!r} is not allowed; allowed: 3, 4")
-    seed = _check_int(data.get("seed", 0), "seed", 0, 2**63 - 1,
-                      "an integer in [0, 2**63)", ctx)
-    layout = data.get("layout", "variable")
-    _check_str(layout, "layout", ctx, ", ".join(LAYOUTS))
-    if layout not in LAYOUTS:
-        ctx.fail("layout", f"{layout!r} is not allowed; allowed: {', '.join(LAYOUTS)}")
+    games = ctx.check(check_int, data["games"], "games", 1, MAX_GAMES, "an integer >= 1")
+    players = ctx.check(check_players, data.get("players", 4))
+    seed = ctx.check(check_int, data.get("seed", 0), "seed", 0, SEED_MAX, SEED_ALLOWED)
+    layout = ctx.check(check_choice, data.get("layout", "variable"), "layout", LAYOUTS)
     board = board_spec = None
     if "board" in data:
         if layout == "beginner":
@@ -423,18 +388,19 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
         layout = "given"
     rotate = data.get("rotate", False)
     if not isinstance(rotate, bool):
-        ctx.fail("rotate", f"expected true or false, got {_type_name(rotate)} ({rotate!r})")
-    batch_size = _check_int(data.get("batch_size", DEFAULT_BATCH_SIZE), "batch_size", 1,
-                            10**7, "an integer in 1..10000000", ctx)
+        ctx.fail("rotate", f"expected true or false, got {type_name(rotate)} ({rotate!r})")
+    batch_size = ctx.check(check_int, data.get("batch_size", DEFAULT_BATCH_SIZE), "batch_size",
+                           1, MAX_BATCH_SIZE)
     output = data.get("output", f"results/{name}")
-    _check_str(output, "output", ctx, "a folder path")
+    ctx.check(check_str, output, "output", "a folder path")
     scheduler = data.get("scheduler")
     if scheduler is not None:
-        _check_str(scheduler, "scheduler", ctx, "an address such as tcp://HOST:8786")
+        ctx.check(check_str, scheduler, "scheduler", "an address such as tcp://HOST:8786")
         if "://" not in scheduler and ":" not in scheduler:
             ctx.fail("scheduler", f"{scheduler!r} is not an address; allowed: tcp://HOST:PORT")
 
     strategy_defs = None
+    strategy_set = PRESETS
     if "strategy_defs" in data:
         raw = data["strategy_defs"]
         if isinstance(raw, str):
@@ -448,12 +414,11 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
         elif isinstance(raw, dict):
             strategy_defs = raw
         else:
-            ctx.fail("strategy_defs", f"expected a file path or a table, got {_type_name(raw)}")
-        where = f"{path}: strategy_defs" if path is not None else "strategy_defs"
-        apply_strategy_defs(strategy_defs, where)
+            ctx.fail("strategy_defs", f"expected a file path or a table, got {type_name(raw)}")
+        strategy_set = ctx.check(PRESETS.with_definitions, strategy_defs, "strategy_defs")
 
     strategies = _strategies(data.get("strategies", ["default"]), "strategies", ctx,
-                             players)
+                             players, strategy_set)
     rules = _rules(data.get("rules", {}), "rules", ctx)
     openings = _openings(data["openings"], "openings", ctx, players) if "openings" in data \
         else None
@@ -464,23 +429,24 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
     variants = [Variant(BASELINE, rules, strategies, openings, "baseline")]
     raw_variants = data.get("variants", {})
     if not isinstance(raw_variants, dict):
-        ctx.fail("variants", f"expected tables [variants.NAME], got {_type_name(raw_variants)}")
+        ctx.fail("variants", f"expected tables [variants.NAME], got {type_name(raw_variants)}")
     for vname, vdata in raw_variants.items():
         key = f"variants.{vname}"
         if not NAME_RE.match(vname) or vname == BASELINE:
             ctx.fail(key, "variant names use letters, digits and _ and are not 'baseline'")
         if not isinstance(vdata, dict):
-            ctx.fail(key, f"expected a table, got {_type_name(vdata)}")
+            ctx.fail(key, f"expected a table, got {type_name(vdata)}")
         for k in vdata:
             if k not in VARIANT_KEYS:
                 ctx.fail(f"{key}.{k}", f"unknown key; allowed: {', '.join(VARIANT_KEYS)}")
         if not any(k in vdata for k in ("rules", "strategies", "openings")):
             ctx.fail(key, "changes nothing; set rules, strategies or openings")
         vdesc = vdata.get("description", "")
-        _check_str(vdesc, f"{key}.description", ctx, "free text")
+        ctx.check(check_str, vdesc, f"{key}.description", "free text")
         v_rules = _rules(vdata["rules"], f"{key}.rules", ctx, base=rules) if "rules" in vdata \
             else rules
-        v_strat = (_strategies(vdata["strategies"], f"{key}.strategies", ctx, players)
+        v_strat = (_strategies(vdata["strategies"], f"{key}.strategies", ctx, players,
+                               strategy_set)
                    if "strategies" in vdata else strategies)
         v_open = (_openings(vdata["openings"], f"{key}.openings", ctx, players)
                   if "openings" in vdata else openings)
@@ -490,7 +456,7 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
                      layout=layout, board=board, board_spec=board_spec, rotate=rotate,
                      batch_size=batch_size, output=Path(output), scheduler=scheduler,
                      strategy_defs=strategy_defs, variants=tuple(variants),
-                     description=description)
+                     description=description, strategy_set=strategy_set)
     for v in exp.variants:  # let GameSettings check the combination once
         try:
             exp.settings(v.name)

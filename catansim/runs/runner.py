@@ -53,7 +53,6 @@ def play_task(exp: Experiment, task: Task, n_threads: int | None = None) -> list
     """
     from ..engine import batch_seeds, play_batch
 
-    exp.apply_strategy_defs()
     idx = np.arange(task.start, task.stop, dtype=np.int64)
     seeds = batch_seeds(exp.seed, task.n_games, task.start)
     shifts = exp.n_shifts(task.variant)
@@ -220,7 +219,6 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
     """
     root = Path(out) if out is not None else exp.output
     tasks = plan(exp)
-    exp.apply_strategy_defs()
     root.mkdir(parents=True, exist_ok=True)
     with D.locked(root):
         prepare_dataset(exp, root, tasks)

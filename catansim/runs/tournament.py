@@ -1,32 +1,35 @@
 """Tournaments between strategies with rotated seats, and the cross-play matrix.
 
 Every deal (a game seed: the board, the dice and the development deck all derive
-from it) is played once per seat rotation, so every strategy sits in every seat
-equally often on the same boards and dice. Games run through
-``catansim.engine.play_batch`` (in parallel on all cores); results are pandas
-DataFrames.
+from it) is played once per seating, so every strategy sits in every seat equally
+often on the same boards and dice. Games run through ``catansim.engine.play_batch``
+(in parallel on all cores) and come back as the standard games and players tables
+(``catansim.results``), like any run: game ``deal * n_seatings + seating`` of
+variant ``group`` has the deal's seed, so every analysis of a dataset applies.
 
 ``tournament`` plays a field of exactly ``n_players`` strategies;
 ``cross_play`` plays every strategy against ``n_players - 1`` copies of every
-other one, rotating the single strategy through the seats.
+other one, rotating the single strategy through the seats (one variant per
+ordered pair, named ``A_vs_B``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from ..analysis.stats import wilson_ci
-from ..core import layout as L
+from ..checks import check_int, check_players
 from ..engine import GameSettings, batch_seeds, play_batch
 from ..errors import CatansimError
-from ..results import counter_field, players_frame
+from ..results import games_frame, players_frame
 from ..rules import Rules
-from ..strategies import resolve
+from ..strategies import PRESETS, StrategySet
 
 CHUNK_DEALS = 20_000  # deals per play_batch call (progress-bar granularity)
+TOURNAMENT = "tournament"  # the variant name of a tournament's games
 
 
 def seat_rotations(names, n_players: int) -> list[tuple[str, ...]]:
@@ -44,73 +47,76 @@ def seat_rotations(names, n_players: int) -> list[tuple[str, ...]]:
             for r in range(n_players)]
 
 
-def play_seatings(
-    seatings,
-    n_deals: int,
-    n_players: int = 4,
-    seed: int = 0,
-    rules: Rules | None = None,
-    layout: str = "variable",
-    n_threads: int | None = None,
-    progress=None,
-    group: str = "",
-) -> pd.DataFrame:
-    """Play every deal once with each seating; one row per (game, seat).
+@dataclass(frozen=True)
+class Deals:
+    """What every group of a tournament shares: deals, players, rules, layout, strategies."""
 
-    Columns: group, deal, seed, seating, seat, strategy, won, vp, turns, turn_limit,
-    trades_player, offers. Deal ``d`` uses game seed ``batch_seeds(seed, n_deals)[d]``
-    for every seating. ``progress`` is an optional tqdm bar advanced per game.
+    n_deals: int
+    n_players: int = 4
+    seed: int = 0
+    rules: Rules = field(default_factory=Rules)
+    layout: str = "variable"
+    strategy_set: StrategySet = field(default=PRESETS, repr=False)
+
+
+def play_seatings(deals: Deals, seatings, group: str, groups, strategy_names,
+                  n_threads: int | None = None, progress=None
+                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Play every deal once with each seating: the ``(games, players)`` tables of ``group``.
+
+    Game ``deal * len(seatings) + k`` is deal ``deal`` with seating ``k``; deal ``d``
+    uses game seed ``batch_seeds(seed, n_deals)[d]`` in every seating. ``groups``
+    and ``strategy_names`` are the categories of the ``variant`` and strategy
+    columns (every group's, so that the tables of all groups concatenate).
+    ``progress`` is an optional tqdm bar advanced per game.
     """
-    rules = rules or Rules()
-    seeds_all = batch_seeds(seed, n_deals)
-    settings = [
-        GameSettings(n_players=n_players, strategies=tuple(s), layout=layout, rules=rules)
-        for s in seatings
-    ]
-    frames = []
-    for start in range(0, n_deals, CHUNK_DEALS):
+    seeds_all = batch_seeds(deals.seed, deals.n_deals)
+    settings = [GameSettings(n_players=deals.n_players, strategies=tuple(s), layout=deals.layout,
+                             rules=deals.rules, strategy_set=deals.strategy_set)
+                for s in seatings]
+    k = len(settings)
+    labels = dict(variant=group, variants=list(groups), strategy_names=list(strategy_names))
+    games, players = [], []
+    for start in range(0, deals.n_deals, CHUNK_DEALS):
         seeds = seeds_all[start : start + CHUNK_DEALS]
-        deals = np.arange(start, start + seeds.size)
-        for k, st in enumerate(settings):
-            res = play_batch(seeds, st, n_threads=n_threads)
-            per_game = {
-                "turns": counter_field(res.counters, "c_turns")[:, 0],
-                "turn_limit": counter_field(res.counters, "c_end_reason")[:, 0]
-                == L.END_TURN_LIMIT,
-            }
-            p = players_frame(res, game_index=deals)
-            frames.append(pd.DataFrame({
-                "group": group,
-                "deal": p["game"],
-                "seed": p["seed"],
-                "seating": k,
-                "seat": p["seat"].astype(np.int64),
-                "strategy": p["strategy"].astype(str),
-                "won": p["won"],
-                "vp": p["vp"],
-                **{name: np.repeat(v, n_players) for name, v in per_game.items()},
-                "trades_player": p["trades_player"],
-                "offers": p["offers"],
-            }))
+        deal = np.arange(start, start + seeds.size, dtype=np.int64)
+        batches = []
+        for st in settings:
+            batches.append(play_batch(seeds, st, n_threads=n_threads))
             if progress is not None:
                 progress.update(seeds.size)
-    out = pd.concat(frames, ignore_index=True)
-    out["strategy"] = out["strategy"].astype("category")
-    return out
+        index = [deal * k + i for i in range(k)]
+        games.append(games_frame(batches, index, **labels))
+        players.append(players_frame(batches, index, **labels))
+    return pd.concat(games, ignore_index=True), pd.concat(players, ignore_index=True)
+
+
+def _concat(frames) -> pd.DataFrame:
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
 @dataclass
 class TournamentResult:
-    """The games of a tournament (one row per game and seat) and its tables."""
+    """The games of a tournament as the standard tables, and its summary tables.
+
+    ``games`` and ``players`` are ``catansim.results`` tables (variant ``tournament``);
+    the seating of a game is ``game % n_players`` and its deal ``game // n_players``.
+    """
 
     games: pd.DataFrame
+    players: pd.DataFrame
     n_players: int
+
+    def _seat_rows(self) -> pd.DataFrame:
+        turns = self.games.set_index("game")["turns"]
+        p = self.players
+        return p.assign(turns=turns.reindex(p["game"]).to_numpy())
 
     def summary(self) -> pd.DataFrame:
         """Per strategy: games, wins, win rate with its 95% Wilson interval, average
         final VP, average game length (all its games, and the games it won), and the
         win rate in each seat."""
-        g = self.games
+        g = self._seat_rows()
         grouped = g.groupby("strategy", observed=True)
         out = pd.DataFrame(
             {
@@ -121,6 +127,7 @@ class TournamentResult:
                 "avg_turns_won": g[g["won"]].groupby("strategy", observed=True)["turns"].mean(),
             }
         )
+        out.index = out.index.astype(str)
         out["win_rate"] = out["wins"] / out["games"]
         out["ci_low"], out["ci_high"] = wilson_ci(out["wins"], out["games"])
         by_seat = self.by_seat()
@@ -132,37 +139,30 @@ class TournamentResult:
 
     def by_seat(self) -> pd.DataFrame:
         """Win rate of each strategy (rows) in each seat (columns)."""
-        return self.games.pivot_table(
-            index="strategy", columns="seat", values="won", aggfunc="mean", observed=True
-        )
+        p = self.players.assign(strategy=self.players["strategy"].astype(str),
+                                seat=self.players["seat"].astype(np.int64))
+        return p.pivot_table(index="strategy", columns="seat", values="won", aggfunc="mean")
 
     def game_stats(self) -> pd.Series:
         """Per game: mean turns, share reaching the turn cap, player trades and offers."""
-        per_game = self.games.groupby(["group", "seating", "deal"], observed=True).agg(
-            turns=("turns", "first"),
-            turn_limit=("turn_limit", "first"),
-            trades=("trades_player", "sum"),
-            offers=("offers", "sum"),
-        )
-        per_game["trades"] /= 2  # each trade counts for both sides
+        per_game = self.players.groupby("game")[["trades_player", "offers"]].sum()
+        g = self.games
         return pd.Series(
             {
-                "games": len(per_game),
-                "mean_turns": per_game["turns"].mean(),
-                "turn_limit_share": per_game["turn_limit"].mean(),
-                "trades_per_game": per_game["trades"].mean(),
+                "games": len(g),
+                "mean_turns": g["turns"].mean(),
+                "turn_limit_share": (g["end_reason"] == "turn_limit").mean(),
+                "trades_per_game": (per_game["trades_player"] / 2).mean(),  # counted by both
                 "offers_per_game": per_game["offers"].mean(),
             }
         )
 
 
-def _check(names, n_players, games):
-    if n_players not in (3, 4):
-        raise CatansimError(f"players: {n_players!r} is not allowed; allowed: 3, 4")
-    if games < 1:
-        raise CatansimError(f"games: {games!r} is not allowed; allowed: an integer >= 1")
+def _check(names, n_players, games, strategy_set: StrategySet):
+    check_players(n_players)
+    check_int(games, "games", 1)
     for name in names:
-        resolve(name)
+        strategy_set.resolve(name)
 
 
 def tournament(
@@ -174,6 +174,7 @@ def tournament(
     layout: str = "variable",
     n_threads: int | None = None,
     progress: bool = False,
+    strategy_set: StrategySet = PRESETS,
 ) -> TournamentResult:
     """Play ``n_players`` strategies against each other with rotated seats.
 
@@ -181,26 +182,41 @@ def tournament(
     ``n_players`` seat rotations with the same seed (same board, dice and deck).
     """
     names = tuple(strategies)
-    _check(names, n_players, games)
+    _check(names, n_players, games, strategy_set)
     seatings = seat_rotations(names, n_players)
-    n_deals = -(-games // n_players)
-    bar = _bar(progress, n_deals * len(seatings))
+    deals = Deals(-(-games // n_players), n_players, seed, rules or Rules(), layout,
+                  strategy_set)
+    bar = _bar(progress, deals.n_deals * len(seatings))
     try:
-        frame = play_seatings(
-            seatings, n_deals, n_players, seed, rules, layout, n_threads, bar, "tournament"
-        )
+        g, p = play_seatings(deals, seatings, TOURNAMENT, [TOURNAMENT], sorted(set(names)),
+                             n_threads, bar)
     finally:
         if bar is not None:
             bar.close()
-    return TournamentResult(frame, n_players)
+    return TournamentResult(g, p, n_players)
 
 
 @dataclass
 class CrossPlayResult:
-    """Every strategy against ``n_players - 1`` copies of every other one."""
+    """Every strategy against ``n_players - 1`` copies of every other one.
+
+    ``games`` and ``players`` are the standard tables with one variant per ordered
+    pair (``pairs``: variant -> (strategy, opponent)); in each game of variant
+    ``A_vs_B`` the single ``A`` sits in seat ``game % n_players``.
+    """
 
     games: pd.DataFrame
+    players: pd.DataFrame
     n_players: int
+    pairs: dict[str, tuple[str, str]]
+
+    def single(self) -> pd.DataFrame:
+        """The players rows of the single strategy of each game, with its opponent."""
+        p = self.players
+        pair = p["variant"].astype(str).map(self.pairs)
+        strategy = p["strategy"].astype(str)
+        mask = strategy == pair.str[0]
+        return p[mask].assign(strategy=strategy[mask], opponent=pair[mask].str[1])
 
     def table(self) -> pd.DataFrame:
         """Per (strategy, opponent, seat): games, wins, win rate and its Wilson interval.
@@ -208,12 +224,7 @@ class CrossPlayResult:
         Seat ``all`` pools the seats. A win rate above ``1 / n_players`` beats the
         average copy of the opponent.
         """
-        single = self.games[self.games["strategy"].astype(str) == self.games["group"].str.split(
-            " vs ").str[0]]
-        single = single.assign(
-            opponent=single["group"].str.split(" vs ").str[1],
-            strategy=single["strategy"].astype(str),
-        )
+        single = self.single()
         rows = []
         for keys, part in single.groupby(["strategy", "opponent", "seat"]):
             rows.append((*keys, len(part), int(part["won"].sum())))
@@ -256,6 +267,11 @@ class CrossPlayResult:
             "strategy")
 
 
+def pair_name(a: str, b: str) -> str:
+    """The variant name of strategy ``a`` against copies of ``b``."""
+    return f"{a}_vs_{b}"
+
+
 def cross_play(
     strategies,
     games: int,
@@ -265,6 +281,7 @@ def cross_play(
     layout: str = "variable",
     n_threads: int | None = None,
     progress: bool = False,
+    strategy_set: StrategySet = PRESETS,
 ) -> CrossPlayResult:
     """Play every strategy A against ``n_players - 1`` copies of every other strategy B.
 
@@ -272,27 +289,25 @@ def cross_play(
     each deal is played with A in every seat in turn. All pairs use the same deals.
     """
     names = tuple(dict.fromkeys(strategies))
-    _check(names, n_players, games)
+    _check(names, n_players, games, strategy_set)
     if len(names) < 2:
         raise CatansimError("strategies: cross-play needs at least 2 names")
-    n_deals = -(-games // n_players)
-    pairs = [(a, b) for a in names for b in names if a != b]
-    bar = _bar(progress, n_deals * n_players * len(pairs))
-    frames = []
+    deals = Deals(-(-games // n_players), n_players, seed, rules or Rules(), layout,
+                  strategy_set)
+    pairs = {pair_name(a, b): (a, b) for a in names for b in names if a != b}
+    bar = _bar(progress, deals.n_deals * n_players * len(pairs))
+    games_out, players_out = [], []
     try:
-        for a, b in pairs:
+        for group, (a, b) in pairs.items():
             seatings = [tuple(a if seat == r else b for seat in range(n_players))
                         for r in range(n_players)]
-            frames.append(
-                play_seatings(seatings, n_deals, n_players, seed, rules, layout, n_threads,
-                              bar, f"{a} vs {b}")
-            )
+            g, p = play_seatings(deals, seatings, group, pairs, sorted(names), n_threads, bar)
+            games_out.append(g)
+            players_out.append(p)
     finally:
         if bar is not None:
             bar.close()
-    frame = pd.concat(frames, ignore_index=True)
-    frame["strategy"] = frame["strategy"].astype("category")
-    return CrossPlayResult(frame, n_players)
+    return CrossPlayResult(_concat(games_out), _concat(players_out), n_players, pairs)
 
 
 def _bar(progress: bool, total: int):

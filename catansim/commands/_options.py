@@ -1,0 +1,110 @@
+"""Options shared by the commands: one type, one default and one wording each.
+
+A bad value is reported by ``cli.main`` as one line in the wording of
+``catansim.checks``: ``catansim: error: --players: 5 is not allowed; allowed: 3, 4``.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..board import LAYOUTS
+from ..checks import SEED_ALLOWED, SEED_MAX
+
+
+class OneOf(click.ParamType):
+    """One of a fixed list of words."""
+
+    name = "word"
+
+    def __init__(self, choices):
+        self.choices = tuple(choices)
+
+    def get_metavar(self, param, ctx=None):
+        return "[" + "|".join(self.choices) + "]"
+
+    def convert(self, value, param, ctx):
+        if value in self.choices:
+            return value
+        self.fail(f"{value!r} is not allowed; allowed: {', '.join(self.choices)}", param, ctx)
+
+
+class IntIn(click.ParamType):
+    """An integer in ``lo .. hi`` (``hi`` None: no upper bound)."""
+
+    name = "integer"
+
+    def __init__(self, lo: int, hi: int | None = None, allowed: str | None = None):
+        self.lo, self.hi = lo, hi
+        self.allowed = allowed or (f"an integer >= {lo}" if hi is None
+                                   else f"an integer in {lo}..{hi}")
+
+    def convert(self, value, param, ctx):
+        try:
+            n = value if isinstance(value, int) else int(str(value).strip())
+        except ValueError:
+            self.fail(f"{value!r} is not allowed; allowed: {self.allowed}", param, ctx)
+        if n < self.lo or (self.hi is not None and n > self.hi):
+            self.fail(f"{n} is not allowed; allowed: {self.allowed}", param, ctx)
+        return n
+
+
+PLAYERS = IntIn(3, 4, "3, 4")
+SEED = IntIn(0, SEED_MAX, SEED_ALLOWED)
+THREADS = IntIn(1, 1024)
+
+
+def players(help: str = "Seats: 3 or 4."):
+    return click.option("--players", type=PLAYERS, default=4, show_default=True, help=help)
+
+
+def seed(help: str = "Seed, an integer in [0, 2**63).", default: int = 0):
+    return click.option("--seed", type=SEED, default=default, show_default=True, help=help)
+
+
+def layout(help: str = "Board layout: a new board per game (variable, random_numbers) or the "
+                       "fixed beginner map.", default: str = "variable"):
+    return click.option("--layout", type=OneOf(LAYOUTS), default=default, show_default=True,
+                        help=help)
+
+
+def games(help: str, default: int, lo: int = 1, hi: int | None = None):
+    return click.option("--games", type=IntIn(lo, hi), default=default, show_default=True,
+                        help=help)
+
+
+def strategies(default: str | None, help: str = "One strategy name for every seat, or one "
+                                                "per seat, comma-separated."):
+    # Names are checked once the strategy set is known (--config may add names).
+    return click.option("--strategies", default=default, show_default=default is not None,
+                        help=help)
+
+
+def rules():
+    return click.option("--rule", "rule_items", multiple=True, metavar="NAME=VALUE",
+                        help="A rule setting, e.g. robber=friendly or bank_per_resource=12 "
+                             "(repeatable; docs/experiments.md lists them).")
+
+
+def threads():
+    return click.option("--threads", type=THREADS, default=None,
+                        help="Numba threads (default: all cores).")
+
+
+def config():
+    return click.option("--config", type=click.Path(dir_okay=False), default=None,
+                        help="TOML file defining more strategies ([strategies.<name>] tables, "
+                             "docs/strategies.md).")
+
+
+def strategy_set(config_path):
+    """The built-in strategies plus those of ``--config`` (a new set; nothing global)."""
+    from ..strategies import PRESETS
+
+    return PRESETS if config_path is None else PRESETS.with_definitions(config_path, "--config")
+
+
+def parse_rules(rule_items):
+    from ..rules import Rules
+
+    return Rules.from_strings(list(rule_items))
