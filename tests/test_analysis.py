@@ -346,3 +346,70 @@ def test_errors_are_one_line(tmp_path):
     with pytest.raises(CatansimError, match="missing columns"):
         A.game_length((pd.DataFrame({"variant": [], "game": []}), pd.DataFrame(
             {"variant": [], "game": []})))
+
+
+# --- cross-play --------------------------------------------------------------------------
+
+
+def test_crossplay_part_at_a_time_equals_the_whole(tmp_path):
+    """A run of one default against three armies, rotated: cross-play cells of a dataset."""
+    from catansim.analysis import crossplay as X
+
+    spec = {"name": "x", "games": 120, "seed": 4, "batch_size": 50, "rotate": True,
+            "strategies": ["default", "army", "army", "army"]}
+    run_experiment(parse_experiment(spec), out=tmp_path / "x", progress=False)
+    a = X.crossplay_table(tmp_path / "x")
+    pd.testing.assert_frame_equal(a, X.crossplay_table(catansim.load(tmp_path / "x")))
+    assert list(a.index.get_level_values("opponent").unique()) == ["army"]
+    assert a.loc[("default", "army", "all"), "games"] == 120
+
+
+def test_crossplay_cells_against_direct_counts_and_scipy():
+    from statsmodels.stats.multitest import multipletests
+
+    from catansim.analysis import crossplay as X
+    from catansim.runs.tournament import cross_play
+
+    res = cross_play(["default", "random", "builder"], 40, 4, seed=6)
+    t = X.crossplay_table((res.games, res.players))
+    single = res.single()  # the tournament's own rows of the single strategy
+    direct = single.groupby(["strategy", "opponent"]).won.agg(["size", "sum"])
+    pooled = t.xs("all", level="seat")
+    assert list(pooled["games"]) == list(direct["size"])
+    assert list(pooled["wins"]) == list(direct["sum"])
+    p = [st.binomtest(int(k), int(n), 0.25).pvalue for n, k in direct.to_numpy()]
+    np.testing.assert_allclose(pooled["p_value"], p)
+    np.testing.assert_allclose(pooled["p_adjusted"], multipletests(p, method="holm")[1])
+    seat = t.xs(("default", "random"), level=["strategy", "opponent"]).drop(index="all")
+    assert list(seat.index) == ["0", "1", "2", "3"] and (seat["games"] == 10).all()
+    # default alone beats three random players; random alone loses to three defaults
+    assert pooled.loc[("default", "random"), "verdict"] == "beats"
+    assert pooled.loc[("random", "default"), "verdict"] == "loses to"
+    assert X.counters(t).loc["default", "beats"].startswith("random")
+    assert res.counters().loc["default", "beats"] == X.counters(t).loc["default", "beats"]
+
+
+def test_crossplay_verdicts_need_significance_after_correction():
+    """Two labels, winners drawn at random: many cells differ from 0.25 by chance, none
+    is labelled after Holm; a planted advantage is."""
+    from catansim.analysis import crossplay as X
+
+    def frames(weights, seed):
+        g, p = synthetic(2000, seat_weights=weights, seed=seed)
+        alone = (p["game"] % 4).to_numpy() == p["seat"].to_numpy()  # rotates the single seat
+        p["strategy"] = pd.Categorical(np.where(alone, "a", "b"))
+        g2, p2 = synthetic(2000, seat_weights=weights, seed=seed + 1)
+        alone2 = (p2["game"] % 4).to_numpy() == p2["seat"].to_numpy()
+        p2["strategy"] = pd.Categorical(np.where(alone2, "b", "a"))
+        p2["variant"] = pd.Categorical(["other"] * len(p2))
+        g2["variant"] = pd.Categorical(["other"] * len(g2))
+        return (pd.concat([g, g2], ignore_index=True), pd.concat([p, p2], ignore_index=True))
+
+    null = X.crossplay_table(frames((1, 1, 1, 1), 11))
+    assert (null["verdict"] == "not significant").all()
+    # the seat advantage of seat 0 makes whoever sits there win more: per-seat cells of
+    # seat 0 beat the fair share, the pooled ones (all seats) need not
+    planted = X.crossplay_table(frames((2.0, 1, 1, 1), 13))
+    seat0 = planted.xs("0", level="seat")
+    assert (seat0["verdict"] == "beats").all()
+    assert X.dominant(planted) == []

@@ -18,6 +18,8 @@ rate against the field, with its Wilson interval, is in ``seats.win_rates(..., "
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
@@ -89,13 +91,19 @@ def fit_rating(counts: pd.Series, reference: str | None = None, confidence: floa
     if np.linalg.matrix_rank(x.to_numpy()) < x.shape[1]:  # seats confounded with strategies
         x = pd.concat([x_strat, x_fe], axis=1)
         note = "; seat effects not separable from strategies in this design (left out)"
-    fit = sm.GLM(np.asarray(y, dtype=float), x, family=sm.families.Poisson()).fit()
+    with warnings.catch_warnings():  # reported in the table (converged, wins) instead
+        warnings.simplefilter("ignore")
+        fit = sm.GLM(np.asarray(y, dtype=float), x, family=sm.families.Poisson()).fit()
+    converged = bool(getattr(fit, "converged", True))
     ci = fit.conf_int(alpha=1 - confidence)
     terms = [t for t in x.columns if not t.startswith("seating")]
-    games = {}
+    games: dict[str, int] = {}
+    won: dict[str, int] = {}
     for seating, n in seatings.items():
         for s in set(seating):
             games[s] = games.get(s, 0) + int(n)
+    for key, n in c.items():
+        won[key[key[-1]]] = won.get(key[key[-1]], 0) + int(n)
     out = [{"term": f"strategy {ref}", "log_strength": 0.0, "se": 0.0, "ci_low": 0.0,
             "ci_high": 0.0, "p_value": np.nan}]
     for t in terms:
@@ -108,8 +116,14 @@ def fit_rating(counts: pd.Series, reference: str | None = None, confidence: floa
     frame["strength"] = np.exp(frame["log_strength"])
     frame["games"] = [games.get(n, np.nan) if k == "strategy" else int(seatings.sum())
                       for n, k in zip(frame["name"], frame["kind"], strict=True)]
+    frame["wins"] = [won.get(n, 0) if k == "strategy" else np.nan
+                     for n, k in zip(frame["name"], frame["kind"], strict=True)]
+    frame["converged"] = converged
     frame["reference"] = ref
-    frame["method"] = METHOD + note
+    frame["method"] = METHOD + note + (
+        "; a strategy that never (or always) wins has no finite strength: its estimate and "
+        "interval are unbounded" if ((frame["wins"] == 0) | (frame["wins"] == frame["games"])
+                                     ).any() else "")
     return frame.set_index(["kind", "name"]).drop(columns="term")
 
 
@@ -140,7 +154,8 @@ def strategy_rating(source, **kw) -> pd.DataFrame:
     (variant, kind, name), kind ``strategy`` or ``seat``: ``log_strength`` with
     ``se`` and its Wald interval, ``p_value`` against the reference, ``strength``
     (exp; the odds of winning relative to the reference in the same seat),
-    ``games``, ``reference``, ``method``. Variants with a single strategy are left
+    ``games`` (decided games it played), ``wins``, ``converged``, ``reference``,
+    ``method``. Variants with a single strategy are left
     out (nothing to rate); empty if none has two.
     """
     return run(RATING, source, **kw)

@@ -70,7 +70,8 @@ def _paired_map(baseline: str | None):
                 xb = ob[name][0][ib]
                 xv = xv[iv]
                 out[(v, name)] = {"d": S.Hist.of(xv - xb), "base": S.Hist.of(xb),
-                                  "other": S.Hist.of(xv), "binary": np.int64(binary)}
+                                  "other": S.Hist.of(xv),
+                                  "binary": np.int64(binary)}  # adds up: > 0 means binary
         return out
     return f
 

@@ -20,6 +20,7 @@ import pandas as pd
 
 from .. import analysis as A
 from ..analysis import anatomy as AN
+from ..analysis import crossplay as XP
 from ..analysis import position as PO
 from ..analysis import seats as SE
 from ..analysis import strategies as ST
@@ -42,12 +43,13 @@ def report_analyses(path) -> list:
         SE.win_rates_analysis("strategy"), ST.RATING, VA.paired_analysis(),
         PO.START_PIPS_WIN, PO.NODE_WIN,
         PO.win_model_analysis(int(m["games"]), base, n_players=n_players),
+        XP.crossplay_analysis(),
     ]
 
 
 ANALYSIS_NAMES = ("length", "distribution", "per_game", "per_seat", "dev_cards", "events",
                   "first_builds", "seats", "strategies", "rating", "paired", "start_pips",
-                  "start_nodes", "win_model")
+                  "start_nodes", "win_model", "crossplay")
 
 
 @dataclass
@@ -195,6 +197,14 @@ def build_sections(results: dict, manifest: dict) -> list[Section]:
         s.table("strategy_win_rates", _show(strat, ["seat_games", "wins", "win_rate", "ci_low",
                                                     "ci_high"]),
                 _caption(strat, "n = seat-games: one per seat the strategy played"), strat)
+        cross = results["crossplay"]
+        if len(cross):
+            s.figure("crossplay", P.crossplay_heatmap(cross.xs("all", level="seat"), fair))
+            s.table("crossplay", _show(cross, ["games", "wins", "win_rate", "ci_low", "ci_high",
+                                               "p_adjusted", "verdict"]),
+                    _caption(cross, "games with one strategy alone against copies of another; "
+                                    "verdicts only where significant after correction"),
+                    cross)
         if len(rating):
             s.figure("strategy_rating", P.rating_figure(rating))
             s.table("strategy_rating", _show(rating, ["log_strength", "se", "ci_low", "ci_high",

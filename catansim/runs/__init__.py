@@ -9,6 +9,7 @@ What lives here:
 - ``bench``: games per second, end to end, compile times.
 
 May import everything below it on the data path: ``engine``, ``strategies``,
-``rules``, ``board``, ``results``, and ``analysis.stats`` (the interval helpers of
-the tournament tables). Never the rest of ``analysis``, or ``plotting``.
+``rules``, ``board``, ``results``; and ``analysis`` for the tables of a tournament's
+results (its statistics live there: ``analysis.stats``, ``analysis.crossplay``),
+never the other way round. Never ``plotting`` or ``reports``.
 """
