@@ -219,12 +219,16 @@ def crossplay_heatmap(table: pd.DataFrame, fair: float):
         im = ax.imshow(m, cmap="RdBu", vmin=fair - lim, vmax=fair + lim, aspect="auto")
         for (a, b), r in table.iterrows():
             i, j = rows.index(a), cols.index(b)
-            ax.text(j, i, f"{r['win_rate']:.3f}\n[{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
-                    ha="center", va="center", fontsize=8)
-            if r.get("verdict", "") in ("beats", "loses to"):
-                ax.add_patch(Rectangle(
-                    (j - 0.48, i - 0.48), 0.96, 0.96, fill=False, lw=2,
-                    ec="#111111" if r["verdict"] == "beats" else S.SIGNIFICANT))
+            verdict = r.get("verdict", "")
+            sig = verdict in ("beats", "loses to")
+            dark = abs(r["win_rate"] - fair) > 0.6 * lim
+            ax.text(j, i, f"{r['win_rate']:.3f}\n[{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+                    + (f"\n{verdict}" if sig else ""), ha="center", va="center", fontsize=8,
+                    color="white" if dark else "#111111",
+                    fontweight="bold" if sig else "normal")
+            if sig:
+                ax.add_patch(Rectangle((j - 0.47, i - 0.47), 0.94, 0.94, fill=False, lw=2.2,
+                                       ec="#111111"))
         ax.set_xticks(range(len(cols)), cols)
         ax.set_yticks(range(len(rows)), rows)
         ax.set_xlabel("opponent (the other seats)")
@@ -233,9 +237,9 @@ def crossplay_heatmap(table: pd.DataFrame, fair: float):
         fig.colorbar(im, ax=ax, label="win rate", shrink=0.8)
         n = int(table["games"].min()) if len(table) else 0
         return S.finish(fig, "Cross-play: one strategy against copies of another",
-                        f"n >= {S.fmt_n(n)} games per cell; [95% Wilson interval]; outlined: "
-                        f"significantly above (black) or below (red) the fair share {fair:.3f} "
-                        "after Holm correction over the matrix")
+                        f"n >= {S.fmt_n(n)} games per cell; [95% Wilson interval]; outlined and "
+                        f"labelled: significantly above (beats) or below (loses to) the fair "
+                        f"share {fair:.3f} after Holm correction over the matrix")
 
 
 def rating_figure(rating: pd.DataFrame):
