@@ -326,7 +326,7 @@ def board_heat_map(node_values=None, hex_values=None, board=None, title: str = "
     from .. import topology as T
 
     with S.styled():
-        fig, ax = S.new_figure(6.2, width=6.4)
+        fig, ax = S.new_figure(5.6 if board is None else 6.2, width=6.4)
         if board is not None:
             from .board import draw_board
 

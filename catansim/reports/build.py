@@ -256,8 +256,10 @@ def build_sections(results: dict, manifest: dict) -> list[Section]:
         coef = model["coefficients"]
         s.table("win_model", _show(coef, ["coef", "se", "ci_low", "ci_high", "p_value",
                                           "odds_ratio", "n"]),
-                _caption(coef, f"variant {model['sample']['variant'].iloc[0]}; every "
-                               f"{int(model['sample']['stride'].iloc[0])}-th game"), coef)
+                _caption(coef, f"variant {model['sample']['variant'].iloc[0]}; " + (
+                    "all games" if int(model["sample"]["stride"].iloc[0]) == 1 else
+                    f"every {int(model['sample']['stride'].iloc[0])}th game (a sample under "
+                    f"the cap of {int(model['sample']['cap'].iloc[0]):,} seat-games)")), coef)
         cal = model["calibration"]
         s.table("win_model_calibration", _show(cal, list(cal.columns), index=False),
                 "held-out Brier score (lower is better), that of the base rate, Brier skill "

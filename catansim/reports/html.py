@@ -28,7 +28,9 @@ p.power { font-size: 13px; color: #333; }
 nav a { margin-right: 14px; font-size: 14px; color: #1f4e79; }
 table { border-collapse: collapse; font-size: 12px; margin: 4px 0 4px;
         font-variant-numeric: tabular-nums; }
-th, td { border-bottom: 1px solid #e3e3e3; padding: 3px 8px; text-align: right; }
+th, td { border-bottom: 1px solid #e3e3e3; padding: 3px 8px; text-align: right;
+         white-space: nowrap; }
+td.text { white-space: normal; }
 th { background: #f3f3f3; font-weight: 600; }
 td.text, th.text { text-align: left; }
 tr.sig td { background: #fdecea; }
@@ -59,7 +61,9 @@ def _fmt(v) -> str:
         if np.isinf(v):
             return "inf"
         a = abs(v)
-        if a != 0 and a < 1e-3:
+        if a < 1e-12:  # rounding noise of an interval bound at 0
+            return "0"
+        if a < 1e-3:
             return f"{v:.1e}"
         if a >= 1000:
             return f"{v:,.0f}"
