@@ -138,7 +138,7 @@ def summarize_dataset(path, variants=None) -> dict[str, dict[str, pd.DataFrame]]
 
 def _fmt_table(t: pd.DataFrame, digits: int = 3) -> str:
     with pd.option_context("display.width", 120, "display.max_columns", 30):
-        return t.to_string(float_format=lambda v: f"{v:.{digits}f}")
+        return t.to_string(float_format=lambda v: f"{v:.{digits}f}", na_rep="")
 
 
 def format_summary(tables: dict[str, pd.DataFrame]) -> str:
