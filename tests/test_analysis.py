@@ -413,3 +413,15 @@ def test_crossplay_verdicts_need_significance_after_correction():
     seat0 = planted.xs("0", level="seat")
     assert (seat0["verdict"] == "beats").all()
     assert X.dominant(planted) == []
+
+
+def test_the_analysis_layer_imports_no_engine_runner_or_matplotlib():
+    import subprocess
+    import sys
+
+    code = ("import sys, catansim.analysis, catansim.analysis.crossplay; "
+            "bad = [m for m in ('matplotlib', 'catansim.engine', 'catansim.runs', "
+            "'catansim.plotting', 'catansim.reports') if m in sys.modules]; "
+            "print(bad); sys.exit(1 if bad else 0)")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
