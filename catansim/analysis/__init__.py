@@ -18,6 +18,8 @@ What lives here:
 - ``anatomy``: game length, VP sources, cards, development cards, events, first builds;
 - ``seats``: win rates by seat and strategy, the chi-square test of equal seats;
 - ``strategies``: a Plackett-Luce (top-1) rating of strategies with CIs;
+- ``crossplay``: one strategy against copies of another, every cell with its CI,
+  verdicts only where significant after correction;
 - ``variants``: paired comparisons of every headline measure against the baseline;
 - ``position``: starting pips and nodes, a logistic regression with calibration;
 - ``summary``: the run summary printed by ``catansim run`` and ``catansim simulate``.
@@ -38,6 +40,7 @@ from .anatomy import (
     per_seat_counts,
     vp_sources,
 )
+from .crossplay import crossplay_table
 from .driver import Accumulator, Analysis, Chunk, Context, add_stats, run, run_many
 from .position import win_by_start_node, win_by_start_pips, win_model
 from .seats import seat_test, seat_win_rates, win_rates
@@ -47,7 +50,8 @@ from .summary import Summary, format_paired, format_summary, summarize, summariz
 from .variants import paired_differences
 
 __all__ = [
-    "Accumulator", "Analysis", "Chunk", "Context", "Summary", "add_stats", "dev_cards",
+    "Accumulator", "Analysis", "Chunk", "Context", "Summary", "add_stats", "crossplay_table",
+    "dev_cards",
     "event_rates", "first_builds", "format_paired", "format_summary", "game_length",
     "human_comparison", "length_distribution", "paired_differences", "per_game_counts",
     "per_seat_counts", "run", "run_many", "seat_test", "seat_win_rates", "strategy_rating",

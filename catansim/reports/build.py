@@ -278,8 +278,9 @@ def build_sections(results: dict, manifest: dict) -> list[Section]:
         note=(f"n = {int(nv['seat_games'].sum()):,} starting settlements; nodes with fewer than "
               "30 left blank" + ("" if board is not None else
                                  "; a new board every game: nodes are positions only"))))
-    s.table("start_pips", _show(pips, ["seat_games", "wins", "win_rate", "ci_low", "ci_high"]),
-            _caption(pips), pips)
+    s.table("start_pips", _wide(pips, "win_rate", pct=True),
+            _caption(pips, "win rate [95% CI] by the pips of both starting settlements; n = "
+                           "seat-games"), pips)
     sections.append(s)
     return sections
 
