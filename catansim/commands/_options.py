@@ -91,6 +91,12 @@ def threads():
                         help="Numba threads (default: all cores).")
 
 
+def debug():
+    return click.option("--debug", is_flag=True,
+                        help="Stop at the first illegal action a strategy chooses, naming the "
+                             "game's seed, turn, seat, decision and value (a strategy bug).")
+
+
 def config():
     return click.option("--config", type=click.Path(dir_okay=False), default=None,
                         help="TOML file defining more strategies ([strategies.<name>] tables, "

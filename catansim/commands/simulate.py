@@ -20,7 +20,8 @@ from . import _options as O
 @click.option("--rotate", is_flag=True, help="Rotate seats: game i shifts seats by i % players.")
 @O.seed("Base seed.")
 @O.threads()
-def command(games, players, strategies, layout, board, rule_items, rotate, seed, threads):
+@O.debug()
+def command(games, players, strategies, layout, board, rule_items, rotate, seed, threads, debug):
     """Play GAMES games in memory and print win rates (95% Wilson CIs), length, VP sources."""
     import pandas as pd
 
@@ -40,7 +41,7 @@ def command(games, players, strategies, layout, board, rule_items, rotate, seed,
     keep_g, keep_p = SUMMARY_COLUMNS["games"], SUMMARY_COLUMNS["players"]
     gs, ps = [], []
     for task in plan(exp):
-        g, p = compute_task(exp, task, threads)
+        g, p = compute_task(exp, task, threads, debug)
         gs.append(g[keep_g])
         ps.append(p[keep_p])
     g = pd.concat(gs, ignore_index=True)

@@ -45,7 +45,8 @@ def plan(exp: Experiment) -> list[Task]:
 # --- computing a part ---------------------------------------------------------------
 
 
-def play_task(exp: Experiment, task: Task, n_threads: int | None = None) -> list:
+def play_task(exp: Experiment, task: Task, n_threads: int | None = None,
+              debug: bool = False) -> list:
     """Play one part's games: ``[(BatchResult, game indices), ...]``, one per seat shift.
 
     Runs on the local machine or on a Dask worker (it registers the experiment's
@@ -59,7 +60,8 @@ def play_task(exp: Experiment, task: Task, n_threads: int | None = None) -> list
     played = []
     for shift in range(shifts):
         sel = (idx % shifts) == shift if shifts > 1 else slice(None)
-        batch = play_batch(seeds[sel], exp.settings(task.variant, shift), n_threads=n_threads)
+        batch = play_batch(seeds[sel], exp.settings(task.variant, shift), n_threads=n_threads,
+                           debug=debug)
         played.append((batch, idx[sel]))
     return played
 
@@ -82,19 +84,21 @@ def part_tables(exp: Experiment, task: Task, played: list):
             players_table(batches, index, **_labels(exp, task)))
 
 
-def compute_task(exp: Experiment, task: Task, n_threads: int | None = None):
+def compute_task(exp: Experiment, task: Task, n_threads: int | None = None,
+                 debug: bool = False):
     """Play one part's games and return its ``(games, players)`` frames, in game order."""
     from ..results import games_frame, players_frame
 
-    played = play_task(exp, task, n_threads)
+    played = play_task(exp, task, n_threads, debug)
     batches, index = [b for b, _ in played], [i for _, i in played]
     return (games_frame(batches, index, **_labels(exp, task)),
             players_frame(batches, index, **_labels(exp, task)))
 
 
-def compute_tables(exp: Experiment, task: Task, n_threads: int | None = None):
+def compute_tables(exp: Experiment, task: Task, n_threads: int | None = None,
+                   debug: bool = False):
     """``compute_task`` as pyarrow Tables (what Dask workers send back to be written)."""
-    return part_tables(exp, task, play_task(exp, task, n_threads))
+    return part_tables(exp, task, play_task(exp, task, n_threads, debug))
 
 
 # --- writing ------------------------------------------------------------------------
@@ -196,7 +200,7 @@ class RunReport:
 
 def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: int | None = None,
                    scheduler: str | None = None, progress: bool = True,
-                   on_part=None) -> RunReport:
+                   on_part=None, debug: bool = False) -> RunReport:
     """Run (or resume) an experiment into its dataset folder.
 
     Parameters
@@ -212,6 +216,9 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
         Show a tqdm bar (games done, games/s, time left).
     on_part : callable(Task), optional
         Called after each part is written (tests use it to interrupt a run).
+    debug : bool
+        Stop at the first illegal action a strategy chooses (``IllegalActionError``
+        naming the game's seed, turn, seat, decision and value).
 
     Returns
     -------
@@ -231,9 +238,10 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
         written = (0, 0)
         try:
             if address:
-                parts = _dask_parts(exp, pending, address, n_threads)
+                parts = _dask_parts(exp, pending, address, n_threads, debug)
             else:
-                parts = ((t, _Played(exp, t, play_task(exp, t, n_threads))) for t in pending)
+                parts = ((t, _Played(exp, t, play_task(exp, t, n_threads, debug)))
+                         for t in pending)
             written = _write_all(root, exp, parts, bar, on_part)
         finally:
             bar.close()
@@ -332,7 +340,7 @@ def _write_all(root: Path, exp: Experiment, parts, bar, on_part) -> tuple[int, i
     return written, games_done
 
 
-def _dask_parts(exp: Experiment, pending: list[Task], address: str, n_threads):
+def _dask_parts(exp: Experiment, pending: list[Task], address: str, n_threads, debug=False):
     """Yield ``(task, make_tables)`` for parts computed on a Dask cluster (tables built
     on the workers), a bounded number in flight."""
     try:
@@ -352,7 +360,7 @@ def _dask_parts(exp: Experiment, pending: list[Task], address: str, n_threads):
         by_key: dict[str, Task] = {}
 
         def submit(t):
-            fut = client.submit(compute_tables, exp, t, n_threads,
+            fut = client.submit(compute_tables, exp, t, n_threads, debug,
                                 key=f"catansim-{key}-{t.stem}", pure=False, retries=2)
             by_key[fut.key] = t
             return fut

@@ -61,6 +61,10 @@ COUNTER_SETS = {
                         150),
     "vp5-cap40-3": (3, ["random", "default", "army"], "variable",
                     {"vp_to_win": 5, "max_turns": 40}, None, 200),
+    "first-turn-2-4": (4, ["default", "city", "army", "trader"], "variable",
+                       {"first_turn": 2, "bank_per_resource": 9}, None, 200),
+    "friendly-random-robber-4": (4, ["random", "random", "default", "random"], "variable",
+                                 {"robber": "friendly"}, None, 150),
 }
 
 # name: (seed, n_players, strategies, layout, rules)
