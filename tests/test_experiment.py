@@ -94,7 +94,7 @@ def test_fixed_board_from_a_seed_and_from_a_file(tmp_path):
     ("games = 5\nvariants = 3\n", "variants: expected tables [variants.NAME]"),
     ("games = 5\nbatch_size = 1.5\n", "batch_size: expected an integer, got a number"),
     ("games = 5\n[rules]\nvp_to_win = 'ten'\n",
-     "rules: rule vp_to_win: expected an integer, got a string ('ten')"),
+     "rules.vp_to_win: expected an integer, got a string ('ten')"),
     # bad values
     ("players = 4\n", "games: missing"),
     ("games = 0\n", "games: 0 is out of range; allowed: an integer >= 1"),
@@ -104,9 +104,9 @@ def test_fixed_board_from_a_seed_and_from_a_file(tmp_path):
      "layout: 'hexagonal' is not allowed; allowed: beginner, variable"),
     ("games = 5\nstrategies = ['nobody']\n", "strategies[0]: unknown strategy 'nobody'; allowed:"),
     ("games = 5\n[rules]\nrobber = 'sometimes'\n",
-     "rule robber: 'sometimes' is not allowed; allowed: official, off, friendly"),
+     "rules.robber: 'sometimes' is not allowed; allowed: official, off, friendly"),
     ("games = 5\n[rules]\nvp_to_win = 50\n",
-     "rule vp_to_win: 50 is out of range; allowed: an integer in 3..20"),
+     "rules.vp_to_win: 50 is out of range; allowed: an integer in 3..20"),
     ("games = 5\nboard = 'nowhere.json'\n", "board: 'nowhere.json' is neither"),
     ("games = 5\nname = 'a/b'\n", "name: 'a/b' is not allowed"),
     ("games = 5\n[openings]\nseat0 = [[14, 99]]\n", "edge 99 is not an edge"),
@@ -140,7 +140,7 @@ def test_each_mistake_has_its_own_error(tmp_path, text, message):
 
 
 def test_missing_file():
-    with pytest.raises(CatansimError, match="experiment file does not exist"):
+    with pytest.raises(CatansimError, match="experiment file not found; allowed: a TOML"):
         load_experiment("experiments/nope.toml")
 
 

@@ -11,6 +11,7 @@ import re
 import tomllib
 from pathlib import Path
 
+from ..checks import read_text
 from ..constants import N_HARBORS, N_HEXES, TERRAIN_NAMES
 from ..errors import CatansimError
 from .beginner import beginner_board
@@ -125,10 +126,9 @@ def parse_board(source) -> Board:
     text = None
     if isinstance(source, Path) or (isinstance(source, str) and _is_file(source)):
         path = Path(source)
-        if not path.is_file():
-            _fail(f"board file: {path} does not exist")
+        text = read_text(path, "board file", "a board file (JSON, TOML or compact text; "
+                                             "docs/boards.md)")
         where = path.name
-        text = path.read_text()
         if path.suffix.lower() == ".toml":
             try:
                 obj = tomllib.loads(text)

@@ -8,7 +8,7 @@ from . import _options as O
 
 
 @click.command("simulate")
-@O.games("Games to play.", 1000)
+@O.games("Games to play, in memory (catansim run writes more to disk).", 1000, 1, 10**6)
 @O.players()
 @O.strategies(None, "One strategy name, or one per seat separated by commas "
                     "(default: 'default').")

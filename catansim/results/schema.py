@@ -120,7 +120,8 @@ def _feature_meaning(name: str) -> str:
     for prefix, text in _FEATURE_PATTERNS:
         if name.startswith(prefix):
             return text.format(item=name[len(prefix):])
-    raise KeyError(f"board feature {name!r} has no documented meaning in catansim.results")
+    # a developer's mistake (a new feature without a meaning), found when the schema loads
+    raise RuntimeError(f"board feature {name!r} has no documented meaning in catansim.results")
 
 
 def _item_text(col: str, names: tuple[str, ...], template: str) -> str:

@@ -26,13 +26,17 @@ import numpy as np
 from ..board import LAYOUTS as BOARD_LAYOUTS
 from ..board import SEEDED_LAYOUTS
 from ..checks import (
+    SCHEDULER_ALLOWED,
     SEED_ALLOWED,
     SEED_MAX,
     check_choice,
     check_int,
+    check_path,
     check_players,
+    check_scheduler,
     check_seed,
     check_str,
+    read_text,
     type_name,
 )
 from ..errors import CatansimError
@@ -44,7 +48,8 @@ NAME_RE = re.compile(r"^[A-Za-z0-9_]+$")
 DATASET_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
 DEFAULT_BATCH_SIZE = 20_000
 MAX_GAMES = 10**12
-MAX_BATCH_SIZE = 10**7
+# A part's memory is about 2.5 KB per game (runner.MEMORY_PER_GAME): 2.8 GB at the cap.
+MAX_BATCH_SIZE = 10**6
 
 TOP_KEYS = {
     "name": "dataset name (letters, digits, _ . -); default: the file name",
@@ -57,7 +62,7 @@ TOP_KEYS = {
              "'random_numbers:SEED', or a board file (docs/boards.md)",
     "strategies": "one strategy name, or one per seat",
     "rotate": "true: game i shifts the seats by i % players (every strategy through every seat)",
-    "batch_size": f"games per Parquet part (default {DEFAULT_BATCH_SIZE})",
+    "batch_size": f"games per Parquet part, 1..{MAX_BATCH_SIZE:,} (default {DEFAULT_BATCH_SIZE})",
     "output": "dataset folder (default results/NAME)",
     "scheduler": "Dask scheduler address, e.g. tcp://10.0.0.1:8786",
     "strategy_defs": "strategies config: a TOML file or an inline table "
@@ -184,9 +189,9 @@ class Experiment:
         if seed is not None:
             kw["seed"] = check_int(seed, "--seed", 0, SEED_MAX, SEED_ALLOWED)
         if output is not None:
-            kw["output"] = Path(output)
+            kw["output"] = Path(check_path(output, "--out"))
         if scheduler is not None:
-            kw["scheduler"] = scheduler
+            kw["scheduler"] = check_scheduler(scheduler, "--scheduler")
         if batch_size is not None:
             kw["batch_size"] = check_int(batch_size, "--batch-size", 1, MAX_BATCH_SIZE)
         return replace(self, **kw)
@@ -234,6 +239,13 @@ class _Ctx:
     def fail(self, key: str, msg: str):
         raise CatansimError(f"{self.prefix}{key}: {msg}")
 
+    def reraise(self, key: str, exc: CatansimError):
+        """A check's error under ``key`` (not repeated when the message names it already)."""
+        msg = str(exc)
+        if msg.startswith(key):
+            raise CatansimError(f"{self.prefix}{msg}") from None
+        self.fail(key, msg)
+
     def check(self, fn, *args, **kw):
         """Call a check from ``catansim.checks`` (or any validator), naming the file."""
         try:
@@ -268,8 +280,11 @@ def _rules(mapping, key, ctx: _Ctx, base=None):
             ctx.fail(f"{key}.{name}", f"unknown rule; allowed: {', '.join(Rules.names())}")
     try:
         return Rules.from_mapping(mapping, base=base)
-    except CatansimError as exc:
-        ctx.fail(key, str(exc))
+    except CatansimError as exc:  # "rule robber: ..." becomes "rules.robber: ..."
+        msg = str(exc)
+        if msg.startswith("rule "):
+            raise CatansimError(f"{ctx.prefix}{key}.{msg[5:]}") from None
+        ctx.fail(key, msg)
 
 
 def _openings(mapping, key, ctx: _Ctx, players: int) -> np.ndarray:
@@ -294,7 +309,7 @@ def _openings(mapping, key, ctx: _Ctx, players: int) -> np.ndarray:
     try:
         return openings_from_seats(seats, players, key)
     except CatansimError as exc:
-        ctx.fail(key, str(exc))
+        ctx.reraise(key, exc)
 
 
 def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
@@ -320,7 +335,7 @@ def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
             try:
                 return B.parse_board(path)
             except CatansimError as exc:
-                ctx.fail(key, str(exc))
+                ctx.reraise(key, exc)
     if gen not in SEEDED_LAYOUTS:
         ctx.fail(key, f"a seed needs layout variable or random_numbers, not {gen!r}")
     ctx.check(check_seed, seed, key)
@@ -348,14 +363,15 @@ def load_experiment(path, text: str | None = None) -> Experiment:
     """
     path = Path(path)
     if text is None:
-        if not path.is_file():
-            raise CatansimError(f"{path}: experiment file does not exist")
-        text = path.read_text()
+        text = read_text(path, "experiment file", "a TOML experiment file "
+                                                        "(docs/experiments.md)")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise CatansimError(f"{path}: invalid TOML: {exc}") from None
+        raise CatansimError(f"{path}: invalid TOML ({exc}); allowed: a TOML experiment file "
+                            "(docs/experiments.md)") from None
     return parse_experiment(data, path=path, text=text)
+
 
 
 def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Experiment:
@@ -390,14 +406,15 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
     if not isinstance(rotate, bool):
         ctx.fail("rotate", f"expected true or false, got {type_name(rotate)} ({rotate!r})")
     batch_size = ctx.check(check_int, data.get("batch_size", DEFAULT_BATCH_SIZE), "batch_size",
-                           1, MAX_BATCH_SIZE)
+                           1, MAX_BATCH_SIZE, f"an integer in 1..{MAX_BATCH_SIZE:,} (a part's "
+                           "memory: about 2.5 KB per game)")
     output = data.get("output", f"results/{name}")
     ctx.check(check_str, output, "output", "a folder path")
+    ctx.check(check_path, output, "output")
     scheduler = data.get("scheduler")
     if scheduler is not None:
-        ctx.check(check_str, scheduler, "scheduler", "an address such as tcp://HOST:8786")
-        if "://" not in scheduler and ":" not in scheduler:
-            ctx.fail("scheduler", f"{scheduler!r} is not an address; allowed: tcp://HOST:PORT")
+        ctx.check(check_str, scheduler, "scheduler", SCHEDULER_ALLOWED)
+        scheduler = ctx.check(check_scheduler, scheduler, "scheduler")
 
     strategy_defs = None
     strategy_set = PRESETS
