@@ -32,6 +32,7 @@ several checkouts used this week keep their caches, and a long-running Dask
 worker's folder is never removed under it.
 """
 
+import atexit
 import hashlib
 import os
 import re
@@ -99,6 +100,7 @@ def _hold(folder: Path) -> bool:
         fh.close()
         return False
     _held.append(fh)
+    atexit.register(fh.close)
     return True
 
 

@@ -318,19 +318,24 @@ def write_part(root: Path, part: Part, games, players, metadata: dict,
 
     root = Path(root)
     files = {}
-    for table, data in (("players", players), ("games", games)):
-        t = data if isinstance(data, pa.Table) else pa.Table.from_pandas(data,
-                                                                         preserve_index=False)
-        meta = dict(t.schema.metadata or {})
-        meta[b"catansim"] = json.dumps({"format": FORMAT, "format_version": FORMAT_VERSION,
-                                        "table": table, **metadata}).encode()
-        buf = parquet_bytes(t.replace_schema_metadata(meta))
-        final = part.path(root, table)
-        atomic_write_bytes(final, buf)
-        files[table] = FileRecord(t.num_rows, buf.size, hashlib.sha256(buf).hexdigest())
-        del buf
-    record = PartRecord(part, engine, files)
-    append_record(root, record)
+    try:
+        for table, data in (("players", players), ("games", games)):
+            t = data if isinstance(data, pa.Table) else pa.Table.from_pandas(
+                data, preserve_index=False)
+            meta = dict(t.schema.metadata or {})
+            meta[b"catansim"] = json.dumps({"format": FORMAT, "format_version": FORMAT_VERSION,
+                                            "table": table, **metadata}).encode()
+            buf = parquet_bytes(t.replace_schema_metadata(meta))
+            atomic_write_bytes(part.path(root, table), buf)
+            files[table] = FileRecord(t.num_rows, buf.size, hashlib.sha256(buf).hexdigest())
+            del buf
+        record = PartRecord(part, engine, files)
+        append_record(root, record)
+    except BaseException:  # no file of a part without its record (a kill aside)
+        for table in files:
+            with contextlib.suppress(OSError):
+                part.path(root, table).unlink()
+        raise
     return record
 
 

@@ -24,8 +24,10 @@ tables. The dataset's layout on disk is ``catansim.results.dataset``'s.
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
 import os
+import re
 import sys
 import time
 import warnings
@@ -374,7 +376,12 @@ class _State:
 
     def __init__(self, root: Path, total: int):
         self.root, self.total = root, total
-        self.kept = None  # complete parts (None: the folder was not opened)
+        self.done = None  # parts complete when the run started (None: folder not opened)
+        self.landed: set[str] = set()  # parts this run wrote (their records appended)
+
+    @property
+    def kept(self) -> int | None:
+        return None if self.done is None else self.done + len(self.landed)
 
     def text(self, hint: str = "rerun the same command to resume") -> str:
         if self.kept is None:
@@ -450,6 +457,10 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
     state = _State(root, n_parts(exp))
     try:
         with contextlib.ExitStack() as stack:
+            # a cluster is reached, and its workers' engines checked, before the folder
+            client = stack.enter_context(_client(address, state)) if address else None
+            if root.exists() and not root.is_dir():
+                raise FaultError(f"{root}: is a file, not a folder; nothing written")
             try:
                 root.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -462,36 +473,44 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
                     raise
                 return _run_read_only(exp, root, state, exc)
             done = prepare_dataset(exp, root)
-            state.kept = len(done)
-            return _run(exp, root, done, state, n_threads, address, progress, on_part)
+            state.done = len(done)
+            return _run(exp, root, done, state, n_threads, client, address, progress,
+                        on_part)
     except Interrupted as exc:
         exc.state = f"{root}: {state.text()}"
         raise
+    except _TaskFailed as exc:  # counted now that the part in flight has landed
+        raise exc.error_class(f"{exc}; {root}: {state.text()}") from None
     except FaultError:
         raise
     except OSError as exc:
         where = exc.filename or root
-        hint = {"no space left on device": "free some space and rerun the same command "
-                                           "to resume"}.get(os_reason(exc),
-                                                            "rerun the same command to resume")
-        raise FaultError(f"{where}: {os_reason(exc)}; {state.text(hint)}") from None
+        raise FaultError(f"{where}: {os_reason(exc)}; {state.text(_hint(exc))}") from None
     except MemoryError:
         hint = "rerun the same command with a smaller batch_size to resume"
         raise FaultError(f"{root}: out of memory; {state.text(hint)}") from None
+
+
+def _hint(exc: OSError) -> str:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "free some space and rerun the same command to resume"
+    if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return "rerun the same command where the folder is writable to resume"
+    return "rerun the same command to resume"
 
 
 def _run_read_only(exp: Experiment, root: Path, state: _State, exc: OSError) -> RunReport:
     """A folder this process cannot write: fine if the dataset is complete (nothing to
     do, the summary reads it), a fault naming what is kept otherwise."""
     done = _read_only_records(exp, root)
-    state.kept = len(done)
+    state.done = len(done)
     if len(done) == state.total:
         return RunReport(root, state.total, state.total, 0, 0, 0.0)
     hint = "rerun the same command where the folder is writable to resume"
     raise FaultError(f"{root}: {os_reason(exc)}; {state.text(hint)}")
 
 
-def _run(exp: Experiment, root: Path, done: dict, state: _State, n_threads, address,
+def _run(exp: Experiment, root: Path, done: dict, state: _State, n_threads, client, address,
          progress: bool, on_part) -> RunReport:
     pending = (t for t in plan(exp) if t.stem not in done)
     first = next(pending, None)
@@ -500,22 +519,17 @@ def _run(exp: Experiment, root: Path, done: dict, state: _State, n_threads, addr
     if first is None:
         return RunReport(root, state.total, len(done), 0, 0, 0.0)
     pending = itertools.chain([first], pending)
-    warmup = _warm_up(exp, first, n_threads, progress) if not address else 0.0
+    warmup = _warm_up(exp, first, n_threads, progress) if client is None else 0.0
     t0 = time.perf_counter()
     bar = _bar(exp, total_games, done_games, progress)
     written = (0, 0)
-
-    def count(task):
-        state.kept += 1
-        if on_part is not None:
-            on_part(task)
-
     try:
-        if address:
-            parts = _dask_parts(exp, pending, address, n_threads, state)
+        if client is not None:
+            parts = _dask_parts(exp, pending, client, address, n_threads, state)
         else:
             parts = ((t, _Played(exp, t, play_task(exp, t, n_threads))) for t in pending)
-        written = _write_all(root, exp, parts, bar, count)
+        written = _write_all(root, exp, parts, bar, on_part,
+                             lambda task: state.landed.add(task.stem))
     finally:
         bar.close()
     return RunReport(root, state.total, len(done), written[0], written[1],
@@ -573,12 +587,14 @@ class _Played:
         return part_tables(*args)
 
 
-def _finish_part(root: Path, exp: Experiment, task: Task, make_tables) -> None:
-    """Writer thread: make the part's tables, then write them."""
+def _finish_part(root: Path, exp: Experiment, task: Task, make_tables, landed) -> None:
+    """Writer thread: make the part's tables, write them, then say it landed."""
     write_part(root, exp, task, *make_tables())
+    landed(task)
 
 
-def _write_all(root: Path, exp: Experiment, parts, bar, on_part) -> tuple[int, int]:
+def _write_all(root: Path, exp: Experiment, parts, bar, on_part, on_landed=None
+               ) -> tuple[int, int]:
     """Build and write parts on a writer thread while the next part is played.
 
     ``parts`` yields ``(task, make_tables)``; ``make_tables()`` returns the part's
@@ -586,25 +602,29 @@ def _write_all(root: Path, exp: Experiment, parts, bar, on_part) -> tuple[int, i
     tables of a played part overlaps the next kernel call (which releases the GIL).
     At most one part is being built and written while the next is played, so memory
     holds about two batches. An exception (a signal included) in the main thread
-    still lets the part in flight finish (the executor joins on exit) and counts it.
+    still lets the part in flight finish (the executor joins on exit); the writer
+    calls ``on_landed(task)`` as each part's record is written, so a fault's message
+    counts exactly the parts on disk (``on_part(task)`` runs on the main thread).
     """
     written = games_done = 0
+    landed = on_landed or (lambda task: None)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="catansim-writer") as writer:
         inflight = None
 
         def finish():
             nonlocal written, games_done, inflight
             task, fut = inflight
-            inflight = None
             fut.result()
+            inflight = None
             written += 1
             games_done += task.n_games
             bar.update(task.n_games)
-            on_part(task)
+            if on_part is not None:
+                on_part(task)
 
         try:
             for task, make_tables in parts:
-                fut = writer.submit(_finish_part, root, exp, task, make_tables)
+                fut = writer.submit(_finish_part, root, exp, task, make_tables, landed)
                 del make_tables
                 if inflight is not None:
                     finish()
@@ -612,10 +632,7 @@ def _write_all(root: Path, exp: Experiment, parts, bar, on_part) -> tuple[int, i
             if inflight is not None:
                 finish()
         except BaseException:
-            if inflight is not None:  # let the part in flight land and count it
-                with contextlib.suppress(BaseException):
-                    inflight[1].result()
-                    on_part(inflight[0])
+            writer.shutdown(wait=True)  # the part in flight lands (or fails) first
             raise
     return written, games_done
 
@@ -623,23 +640,33 @@ def _write_all(root: Path, exp: Experiment, parts, bar, on_part) -> tuple[int, i
 # --- Dask ---------------------------------------------------------------------------
 
 
-def _dask_fault(exc: BaseException, address: str, task: Task, state: _State) -> BaseException:
+class _TaskFailed(Exception):
+    """A part that did not come back from the cluster; ``run_experiment`` adds how many
+    parts were kept once the part being written has landed."""
+
+    def __init__(self, message: str, error_class=FaultError):
+        super().__init__(message)
+        self.error_class = error_class
+
+
+def _dask_fault(exc: BaseException, address: str, task: Task) -> _TaskFailed:
     """The one-line error of a task that did not come back."""
     if isinstance(exc, CatansimError):
-        return type(exc)(f"{exc}; {state.root}: {state.text()}")
+        return _TaskFailed(str(exc), CatansimError)
     name = type(exc).__name__
     lost = name in ("FutureCancelledError", "CancelledError", "CommClosedError",
                     "TimeoutError", "StreamClosedError") or isinstance(exc, OSError | TimeoutError)
     if lost:
-        detail = str(exc).splitlines()[0] if str(exc) else name
-        return FaultError(f"--scheduler {address}: lost the scheduler ({detail}); {state.root}: "
-                          f"{state.text()}")
+        m = re.search(r"scheduler-connection-lost|Connection reset by peer|Stream is closed|"
+                      r"Timed out", str(exc))
+        detail = name + (f": {m.group(0)}" if m else "")
+        return _TaskFailed(f"--scheduler {address}: lost the scheduler ({detail})")
     if name == "KilledWorker":
-        return FaultError(f"--scheduler {address}: the workers playing part {task.stem} died "
-                          f"(out of memory?); {state.root}: {state.text()}")
+        return _TaskFailed(f"--scheduler {address}: the workers playing part {task.stem} died "
+                           "(out of memory?)")
     detail = str(exc).splitlines()[0] if str(exc) else ""
-    return FaultError(f"--scheduler {address}: part {task.stem} failed on a worker ({name}"
-                      + (f": {detail}" if detail else "") + f"); {state.root}: {state.text()}")
+    return _TaskFailed(f"--scheduler {address}: part {task.stem} failed on a worker ({name}"
+                       + (f": {detail}" if detail else "") + ")")
 
 
 def check_workers(client, address: str) -> None:
@@ -658,46 +685,75 @@ def check_workers(client, address: str) -> None:
                 f"engine {mine}; allowed: workers with the same catansim (docs/cluster.md)")
 
 
-def _dask_parts(exp: Experiment, pending: Iterator[Task], address: str, n_threads,
-                state: _State):
-    """Yield ``(task, make_tables)`` for parts computed on a Dask cluster (tables built
-    on the workers), a bounded number in flight."""
+@contextlib.contextmanager
+def _client(address: str, state: _State):
+    """A Dask client of the scheduler at ``address`` whose workers all run this engine."""
     try:
-        from dask.distributed import Client, as_completed
+        from dask.distributed import Client
     except ImportError:
         raise CatansimError("--scheduler: dask.distributed is not installed; allowed: "
                             "pip install 'catansim[dask]', or a local run") from None
-    try:
-        client = Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError) as exc:
-        raise FaultError(f"--scheduler {address}: cannot connect ({exc}); "
-                         f"{state.root}: {state.text()}") from None
-    try:
-        check_workers(client, address)
-        n_workers = max(1, len(client.scheduler_info().get("workers", {})))
-        limit = 2 * n_workers
-        key = exp.result_hash()[:12]
-        engine = engine_fingerprint()
-        by_key: dict[str, Task] = {}
+    with _quiet("distributed", "tornado", "asyncio"):
+        try:
+            client = Client(address, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError) as exc:
+            raise FaultError(f"--scheduler {address}: cannot connect ({exc}); "
+                             f"{state.root}: {state.text()}") from None
+        try:
+            check_workers(client, address)
+            yield client
+        finally:
+            with contextlib.suppress(Exception):
+                client.close(timeout=5)
 
-        def submit(t):
-            fut = client.submit(compute_tables, exp, t, n_threads, engine,
-                                key=f"catansim-{key}-{t.stem}", pure=False, retries=2)
-            by_key[fut.key] = t
-            return fut
 
-        ac = as_completed([submit(t) for t in itertools.islice(pending, limit)])
-        for fut in ac:
-            task = by_key.pop(fut.key)
-            try:
-                tables = fut.result()
-            except Exception as exc:
-                raise _dask_fault(exc, address, task, state) from None
-            fut.release()
-            nxt = next(pending, None)
-            if nxt is not None:
-                ac.add(submit(nxt))
-            yield task, partial(tuple, tables)
+@contextlib.contextmanager
+def _quiet(*names: str):
+    """Silence these loggers below CRITICAL: a lost scheduler makes Dask log a traceback
+    per reconnection attempt, while the run reports the fault as one line."""
+    import logging
+
+    known = list(logging.root.manager.loggerDict)
+    loggers = [logging.getLogger(n) for n in sorted(
+        {n for n in known for root in names if n == root or n.startswith(root + ".")}
+        | set(names))]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL)
+    try:
+        yield
     finally:
-        with contextlib.suppress(Exception):
-            client.close(timeout=5)
+        for lg, level in zip(loggers, levels, strict=True):
+            lg.setLevel(level)
+
+
+def _dask_parts(exp: Experiment, pending: Iterator[Task], client, address: str, n_threads,
+                state: _State):
+    """Yield ``(task, make_tables)`` for parts computed on a Dask cluster (tables built
+    on the workers, each of which checks its engine first), a bounded number in flight."""
+    from dask.distributed import as_completed
+
+    n_workers = max(1, len(client.scheduler_info().get("workers", {})))
+    limit = 2 * n_workers
+    key = exp.result_hash()[:12]
+    engine = engine_fingerprint()
+    by_key: dict[str, Task] = {}
+
+    def submit(t):
+        fut = client.submit(compute_tables, exp, t, n_threads, engine,
+                            key=f"catansim-{key}-{t.stem}", pure=False, retries=2)
+        by_key[fut.key] = t
+        return fut
+
+    ac = as_completed([submit(t) for t in itertools.islice(pending, limit)])
+    for fut in ac:
+        task = by_key.pop(fut.key)
+        try:
+            tables = fut.result()
+        except Exception as exc:
+            raise _dask_fault(exc, address, task) from None
+        fut.release()
+        nxt = next(pending, None)
+        if nxt is not None:
+            ac.add(submit(nxt))
+        yield task, partial(tuple, tables)
