@@ -143,8 +143,8 @@ def validate_openings(openings: np.ndarray, n_players: int) -> None:
             for other, label in nodes.items():
                 if other == node or other in NODE_NEIGHBOURS[node]:
                     raise CatansimError(
-                        f"{where}: node {node} breaks the Distance Rule with {label} (node {other})"
-                    )
+                        f"{where}: node {node} breaks the Distance Rule with {label} (node "
+                        f"{other}); allowed: settlements at least two roads apart")
             if edge >= 0 and edge in edges:
                 raise CatansimError(f"{where}: road {edge} is already forced for {edges[edge]}")
             nodes[node] = where

@@ -318,7 +318,8 @@ def make_strategy(name: str, spec: dict, where: str | None = None,
     """
     where = where or f"strategies.{name}"
     if not isinstance(spec, dict):
-        raise CatansimError(f"{where}: expected a table of parameters, got {spec!r}")
+        raise CatansimError(f"{where}: expected a table of parameters, got {spec!r}; allowed: "
+                            "a table with base = PRESET and parameter overrides")
     base_name = spec.get("base", "default")
     base = bases.get(base_name) if isinstance(base_name, str) else None
     if base is None or base.sid == STRATEGY_RANDOM:

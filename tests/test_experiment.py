@@ -88,7 +88,8 @@ def test_fixed_board_from_a_seed_and_from_a_file(tmp_path):
      "openings.seat7: unknown seat; allowed: seat0, seat1, seat2, seat3"),
     # wrong types
     ("games = '5'\n", "games: expected an integer, got a string"),
-    ("games = 5\nrotate = 'yes'\n", "rotate: expected true or false"),
+    ("games = 5\nrotate = 'yes'\n",
+     "rotate: expected a boolean, got a string ('yes'); allowed: true, false"),
     ("games = 5\nstrategies = 3\n", "strategies: expected a strategy name or a list"),
     ("games = 5\nrules = 3\n", "rules: expected a table"),
     ("games = 5\nvariants = 3\n", "variants: expected tables [variants.NAME]"),
@@ -112,10 +113,10 @@ def test_fixed_board_from_a_seed_and_from_a_file(tmp_path):
     ("games = 5\n[openings]\nseat0 = [[14, 99]]\n", "edge 99 is not an edge"),
     ("games = 5\n[openings]\nseat0 = [14, 16]\n", "openings.seat0[0]: expected [[node, edge]]"),
     ("games = 5\n[variants.baseline]\nrules = {robber = 'off'}\n",
-     "variants.baseline: variant names use letters"),
+     "variants.baseline: 'baseline' is not allowed; allowed: a name of letters"),
     ("games = 5\n[variants.a]\ndescription = 'x'\n", "variants.a: changes nothing"),
     ("games = 5\nscheduler = 'nowhere'\n", "scheduler: 'nowhere' is not an address"),
-    ("games = 5\nstrategy_defs = 'missing.toml'\n", "strategy_defs: file"),
+    ("games = 5\nstrategy_defs = 'missing.toml'\n", "missing.toml: strategies file not found"),
     # inconsistent settings
     ("games = 5\nstrategies = ['default', 'random', 'city']\n",
      "strategies: 3 strategies for 4 players; allowed: one name, or one per seat (4)"),

@@ -322,8 +322,8 @@ def test_the_dataset_path_is_a_file(files, tmp_path, capsys):
     exp = tmp_path / "to_file.toml"
     exp.write_text(f'output = "{target}"\n' + EXP)
     code, _, err = run_main(["run", exp, "--no-progress"], capsys)
-    assert code == 1
-    one_line(err, str(target), "is a file, not a folder", "nothing written")
+    assert code == 2
+    one_line(err, str(target), "is a file, not a folder; allowed: a dataset folder")
     assert target.read_text() == "x"
 
 

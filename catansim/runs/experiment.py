@@ -260,10 +260,11 @@ def _strategies(value, key, ctx: _Ctx, players: int, strategy_set: StrategySet
         value = [value]
     if not isinstance(value, list) or not value:
         ctx.fail(key, f"expected a strategy name or a list of names, got {type_name(value)}; "
-                      f"allowed names: {strategy_set.allowed}")
+                      f"allowed: one or one per seat of {strategy_set.allowed}")
     for i, name in enumerate(value):
         if not isinstance(name, str):
-            ctx.fail(f"{key}[{i}]", f"expected a strategy name, got {type_name(name)}")
+            ctx.fail(f"{key}[{i}]", f"expected a strategy name, got {type_name(name)}; "
+                                    f"allowed: {strategy_set.allowed}")
     # a list always names its items by index: strategies[0]
     for i, name in enumerate(value):
         ctx.check(strategy_set.resolve, name, f"{key}[{i}]")
@@ -274,7 +275,8 @@ def _rules(mapping, key, ctx: _Ctx, base=None):
     from ..rules import Rules
 
     if not isinstance(mapping, dict):
-        ctx.fail(key, f"expected a table, got {type_name(mapping)}")
+        ctx.fail(key, f"expected a table, got {type_name(mapping)}; allowed: a table of rule "
+                      f"settings ({', '.join(Rules.names())})")
     for name in mapping:
         if name not in Rules.names():
             ctx.fail(f"{key}.{name}", f"unknown rule; allowed: {', '.join(Rules.names())}")
@@ -291,9 +293,11 @@ def _openings(mapping, key, ctx: _Ctx, players: int) -> np.ndarray:
     from ..engine import openings_from_seats
 
     if not isinstance(mapping, dict):
-        ctx.fail(key, f"expected a table seat0..seat3, got {type_name(mapping)}")
+        ctx.fail(key, f"expected a table, got {type_name(mapping)}; allowed: a table "
+                      f"seat0..seat{players - 1}")
     seat_keys = [f"seat{p}" for p in range(players)]
-    shape_msg = "expected [[node, edge]] or [[node, edge], [node, edge]] (edge -1: free)"
+    shape_msg = ("expected [[node, edge]] or [[node, edge], [node, edge]]; allowed: integer "
+                 "pairs, node 0..53, edge 0..71 or -1 (free)")
     seats = {}
     for seat_key, pairs in mapping.items():
         k = f"{key}.{seat_key}"
@@ -331,13 +335,15 @@ def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
                 path = base_dir / path
             if not path.is_file():
                 ctx.fail(key, f"{value!r} is neither 'variable:SEED' / 'random_numbers:SEED' "
-                              f"nor an existing board file (looked for {path})")
+                              f"nor an existing board file (looked for {path}); allowed: "
+                              f"{TOP_KEYS['board']}")
             try:
                 return B.parse_board(path)
             except CatansimError as exc:
                 ctx.reraise(key, exc)
     if gen not in SEEDED_LAYOUTS:
-        ctx.fail(key, f"a seed needs layout variable or random_numbers, not {gen!r}")
+        ctx.fail(key, f"a seed needs a seeded layout, not {gen!r}; allowed: layout variable "
+                      "or random_numbers")
     ctx.check(check_seed, seed, key)
     return B.make_board(gen, seed)
 
@@ -397,14 +403,15 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
     board = board_spec = None
     if "board" in data:
         if layout == "beginner":
-            ctx.fail("board", "layout 'beginner' already fixes the board; remove one of "
-                              "layout or board")
+            ctx.fail("board", "layout 'beginner' already fixes the board; allowed: one of "
+                              "layout = 'beginner' or board")
         board_spec = str(data["board"])
         board = _board(data["board"], ctx, layout, base_dir)
         layout = "given"
     rotate = data.get("rotate", False)
     if not isinstance(rotate, bool):
-        ctx.fail("rotate", f"expected true or false, got {type_name(rotate)} ({rotate!r})")
+        ctx.fail("rotate", f"expected a boolean, got {type_name(rotate)} ({rotate!r}); "
+                           "allowed: true, false")
     batch_size = ctx.check(check_int, data.get("batch_size", DEFAULT_BATCH_SIZE), "batch_size",
                            1, MAX_BATCH_SIZE, f"an integer in 1..{MAX_BATCH_SIZE:,} (a part's "
                            "memory: about 2.5 KB per game)")
@@ -420,18 +427,19 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
     strategy_set = PRESETS
     if "strategy_defs" in data:
         raw = data["strategy_defs"]
+        defs_allowed = "a TOML file of [strategies.NAME] tables, or an inline table"
         if isinstance(raw, str):
             p = Path(raw) if Path(raw).is_absolute() else base_dir / raw
-            if not p.is_file():
-                ctx.fail("strategy_defs", f"file {p} does not exist")
+            text = ctx.check(read_text, p, "strategies file", defs_allowed, "strategy_defs")
             try:
-                strategy_defs = tomllib.loads(p.read_text())
+                strategy_defs = tomllib.loads(text)
             except tomllib.TOMLDecodeError as exc:
-                ctx.fail("strategy_defs", f"{p}: invalid TOML: {exc}")
+                ctx.fail("strategy_defs", f"{p}: invalid TOML ({exc}); allowed: {defs_allowed}")
         elif isinstance(raw, dict):
             strategy_defs = raw
         else:
-            ctx.fail("strategy_defs", f"expected a file path or a table, got {type_name(raw)}")
+            ctx.fail("strategy_defs", f"expected a file path or a table, got {type_name(raw)}; "
+                                      f"allowed: {defs_allowed}")
         strategy_set = ctx.check(PRESETS.with_definitions, strategy_defs, "strategy_defs")
 
     strategies = _strategies(data.get("strategies", ["default"]), "strategies", ctx,
@@ -440,24 +448,28 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
     openings = _openings(data["openings"], "openings", ctx, players) if "openings" in data \
         else None
     if openings is not None and layout == "beginner":
-        ctx.fail("openings", "layout 'beginner' has its own fixed openings; use layout "
-                             "variable with board = ... to force openings on a fixed board")
+        ctx.fail("openings", "layout 'beginner' has its own fixed openings; allowed: openings "
+                             "with layout variable and board = ... (a fixed board)")
 
     variants = [Variant(BASELINE, rules, strategies, openings, "baseline")]
     raw_variants = data.get("variants", {})
     if not isinstance(raw_variants, dict):
-        ctx.fail("variants", f"expected tables [variants.NAME], got {type_name(raw_variants)}")
+        ctx.fail("variants", f"expected tables [variants.NAME], got {type_name(raw_variants)}"
+                             "; allowed: [variants.NAME] tables")
     for vname, vdata in raw_variants.items():
         key = f"variants.{vname}"
         if not NAME_RE.match(vname) or vname == BASELINE:
-            ctx.fail(key, "variant names use letters, digits and _ and are not 'baseline'")
+            ctx.fail(key, f"{vname!r} is not allowed; allowed: a name of letters, digits and _ "
+                          "other than 'baseline'")
         if not isinstance(vdata, dict):
-            ctx.fail(key, f"expected a table, got {type_name(vdata)}")
+            ctx.fail(key, f"expected a table, got {type_name(vdata)}; allowed: a table of "
+                          f"{', '.join(VARIANT_KEYS)}")
         for k in vdata:
             if k not in VARIANT_KEYS:
                 ctx.fail(f"{key}.{k}", f"unknown key; allowed: {', '.join(VARIANT_KEYS)}")
         if not any(k in vdata for k in ("rules", "strategies", "openings")):
-            ctx.fail(key, "changes nothing; set rules, strategies or openings")
+            ctx.fail(key, "changes nothing; allowed: a variant that sets rules, strategies or "
+                          "openings")
         vdesc = vdata.get("description", "")
         ctx.check(check_str, vdesc, f"{key}.description", "free text")
         v_rules = _rules(vdata["rules"], f"{key}.rules", ctx, base=rules) if "rules" in vdata \

@@ -460,7 +460,8 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
             # a cluster is reached, and its workers' engines checked, before the folder
             client = stack.enter_context(_client(address, state)) if address else None
             if root.exists() and not root.is_dir():
-                raise FaultError(f"{root}: is a file, not a folder; nothing written")
+                raise CatansimError(f"{root}: is a file, not a folder; allowed: a dataset "
+                                    "folder (output, --out)")
             try:
                 root.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
