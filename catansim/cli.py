@@ -48,13 +48,71 @@ def cli():
     """catansim: Monte Carlo simulation and analytics for CATAN (6th-edition rules)."""
 
 
-def _bad_parameter(exc: click.BadParameter) -> str:
+def _bad_parameter(exc: click.BadParameter, argv=None) -> str:
     """``--option: problem`` in the wording of ``catansim.checks``."""
-    if isinstance(exc, click.MissingParameter) or exc.param is None:
+    if isinstance(exc, click.MissingParameter):
+        return _usage(exc, argv)
+    if exc.param is None:
         return exc.format_message()
     name = exc.param.opts[-1] if exc.param.param_type_name == "option" \
         else exc.param.human_readable_name
     return f"{name}: {exc.message}"
+
+
+def _opts(command) -> list[str]:
+    return [o for p in getattr(command, "params", []) if isinstance(p, click.Option)
+            for o in p.opts if o.startswith("--")]
+
+
+def _allowed(param, see: str) -> str:
+    """What a parameter takes, from its type (``catansim.commands._options``)."""
+    t = getattr(param, "type", None)
+    for attr in ("allowed", "what"):
+        if isinstance(getattr(t, attr, None), str):
+            return getattr(t, attr)
+    if getattr(t, "choices", None):
+        return ", ".join(t.choices)
+    return f"a value ({see})"
+
+
+def _command_of(exc: click.UsageError, argv) -> click.Command:
+    ctx = exc.ctx
+    if ctx is not None and ctx.command is not cli:
+        return ctx.command
+    for arg in argv or sys.argv[1:]:
+        if not arg.startswith("-"):
+            return cli.get_command(None, arg) or cli
+    return cli
+
+
+def _usage(exc: click.UsageError, argv=None) -> str:
+    """A click usage error in the wording of ``catansim.checks``: what, then what is allowed."""
+    command = _command_of(exc, argv)
+    path = "catansim" + (f" {command.name}" if command is not cli else "")
+    see = f"see {path} --help"
+    if isinstance(exc, click.NoSuchOption):
+        return (f"{exc.option_name}: unknown option; allowed: "
+                f"{', '.join(_opts(command)) or see}")
+    if isinstance(exc, click.MissingParameter) and exc.param is not None:
+        param = exc.param
+        name = param.opts[-1] if param.param_type_name == "option" else \
+            param.human_readable_name
+        return f"{name}: missing; allowed: {_allowed(param, see)}"
+    if isinstance(exc, click.BadOptionUsage):
+        message = exc.message.rstrip(".")
+        if "requires an argument" in message:
+            param = next((p for p in command.params if exc.option_name in getattr(p, "opts", ())),
+                         None)
+            return f"{exc.option_name}: needs a value; allowed: {_allowed(param, see)}"
+        return f"{exc.option_name}: {message}; allowed: {see}"
+    message = exc.format_message().rstrip(".")
+    if message.startswith("No such command"):
+        name = message.split("'", 2)[1] if "'" in message else message
+        return f"{name}: unknown command; allowed: {', '.join(_command_names())}"
+    if "unexpected extra argument" in message:
+        extra = message.split("(", 1)[1].rstrip(")") if "(" in message else message
+        return f"{extra}: unexpected argument; allowed: {see}"
+    return f"{message}; allowed: {see}"
 
 
 def _raise_interrupted(signum, frame):
@@ -115,7 +173,9 @@ def main(argv=None) -> None:
             click.echo(exc.format_message(), err=True)
             sys.exit(exc.exit_code)
         except click.BadParameter as exc:
-            _fail(_bad_parameter(exc), exc.exit_code)
+            _fail(_bad_parameter(exc, argv), exc.exit_code)
+        except click.UsageError as exc:
+            _fail(_usage(exc, argv), exc.exit_code)
         except click.ClickException as exc:
             _fail(exc.format_message(), exc.exit_code)
         except CatansimError as exc:

@@ -203,8 +203,8 @@ def openings_from_strings(items, n_players: int) -> np.ndarray:
         if not sep or seat not in range(n_players) or len(numbers) not in (2, 4) \
                 or seat in seats:
             raise CatansimError(
-                f"--opening {item!r}: expected SEAT=NODE,EDGE[,NODE,EDGE] once per seat, "
-                f"SEAT in 0..{n_players - 1}, '-' for a free choice, e.g. 0=12,17,40,55"
+                f"--opening {item!r}: expected SEAT=NODE,EDGE[,NODE,EDGE]; allowed: once per "
+                f"seat, SEAT in 0..{n_players - 1}, '-' for a free choice, e.g. 0=12,17,40,55"
             )
         seats[seat] = [numbers[i:i + 2] for i in range(0, len(numbers), 2)]
     return openings_from_seats(seats, n_players, "--opening")

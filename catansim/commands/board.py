@@ -21,7 +21,7 @@ from . import _options as O
 @O.players("Seats shown with the beginner set-up's starting pieces.")
 @click.option("--metrics", "show_metrics", is_flag=True,
               help="Print the board's metrics and best intersections.")
-@click.option("--dpi", type=click.IntRange(50, 600), default=110, show_default=True,
+@click.option("--dpi", type=O.IntIn(50, 600), default=110, show_default=True,
               help="Resolution of the PNG.")
 def command(layout, seed, board_file, out, indices, players, show_metrics, dpi):
     """Draw a board (terrains, numbers, harbors; beginner: starting pieces) to a PNG."""
@@ -36,8 +36,8 @@ def command(layout, seed, board_file, out, indices, players, show_metrics, dpi):
         label = f"user board {board_file}"
     else:
         if layout == "beginner" and seed is not None:
-            raise CatansimError("--seed: the beginner layout is fixed; a seed applies to "
-                                "variable and random_numbers only")
+            raise CatansimError("--seed: the beginner layout is fixed; allowed: a seed with "
+                                "--layout variable or random_numbers")
         board = make_board(layout, seed)
         label = layout if board.seed is None else f"{layout}, seed {board.seed}"
 

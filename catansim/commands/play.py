@@ -54,16 +54,16 @@ def command(seed, players, strategies, layout, board_file, rule_items, opening_i
         raise CatansimError(f"--games: seeds would pass {SEED_MAX}; allowed: at most "
                             f"{SEED_MAX - seed + 1} games from this seed")
     if log_path is not None and games > 1:
-        raise CatansimError("--log: one file holds one game; allowed with --games 1 only "
-                            "(use --log-dir DIR for several games)")
+        raise CatansimError("--log: one file holds one game; allowed: --games 1 (use "
+                            "--log-dir DIR for several games)")
     rules = O.parse_rules(rule_items)
 
     from ..engine import GameSettings, openings_from_strings, play_game
 
     openings = openings_from_strings(opening_items, players) if opening_items else None
     if openings is not None and board_file is None and layout == "beginner":
-        raise CatansimError("--opening: the beginner layout fixes every opening; allowed with "
-                            "variable, random_numbers or --board")
+        raise CatansimError("--opening: the beginner layout fixes every opening; allowed: "
+                            "--layout variable or random_numbers, or --board")
     board = None
     if board_file is not None:
         from ..board import parse_board

@@ -23,10 +23,14 @@ def command(log_file, png_path, no_check, quiet):
     reported as a one-line error naming the event and the rule.
     """
     from ..constants import seat_colours
-    from ..logs import narrative, outcome_line, read_log, replay, standings
+    from ..logs import LogError, narrative, outcome_line, read_log, replay, standings
 
     header, events = read_log(log_file)
-    result = replay(header, events, check=not no_check)
+    try:
+        result = replay(header, events, check=not no_check)
+    except LogError as exc:  # a rule or the format broken: name the file
+        raise CatansimError(f"{log_file}: {exc}; allowed: a log that follows the rules and "
+                            "the format (docs/game-log.md)") from None
     if result.reason is None:  # checking reports it as a broken rule; --no-check here
         raise CatansimError(f"{log_file}: incomplete game log: it ends after {len(events)} "
                             "events without game_end; allowed: a complete game log "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..errors import CatansimError
 from . import _options as O
 
 
@@ -36,7 +37,11 @@ def command(games, players, strategies, layout, board, rule_items, rotate, seed,
         data["strategies"] = list(PRESETS.seat_names(strategies, players, "--strategies"))
     if board is not None:
         data["board"] = board
-    exp = parse_experiment(data)
+    try:
+        exp = parse_experiment(data)
+    except CatansimError as exc:  # "board: ..." names the option it came from
+        msg = str(exc)
+        raise CatansimError(f"--{msg}" if msg.split(":")[0] in data else msg) from None
     keep_g = ["game", "turns", "end_reason"]
     keep_p = ["game", "seat", "strategy", "won", "vp", "vp_settlements", "vp_cities",
               "vp_longest", "vp_army", "vp_cards"]
