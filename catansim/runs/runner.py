@@ -381,12 +381,24 @@ class _State:
 
     @property
     def kept(self) -> int | None:
-        return None if self.done is None else self.done + len(self.landed)
+        if self.done is None:  # stopped before the dataset was checked: count its records
+            n = _count_records(self.root)
+            return n or None
+        return self.done + len(self.landed)
 
     def text(self, hint: str = "rerun the same command to resume") -> str:
         if self.kept is None:
             return "nothing written"
         return f"{self.kept} of {self.total} parts kept; {hint}"
+
+
+def _count_records(root: Path) -> int:
+    """Complete lines of the parts log (0 if there is none or it cannot be read)."""
+    try:
+        with open(Path(root) / D.PARTS_LOG, "rb") as fh:
+            return sum(1 for line in fh if line.strip() and line.endswith(b"\n"))
+    except OSError:
+        return 0
 
 
 def _check_memory(exp: Experiment, address) -> None:
