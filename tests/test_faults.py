@@ -462,20 +462,22 @@ def _wait(pred, proc, limit=300.0, step=0.002):
 
 
 def test_kill_9_during_writes_then_resume(files, reference, tmp_path):
-    """Three kill -9, each as soon as a part's temporary file exists (or a part landed),
-    then an uninterrupted rerun: exactly the requested games, no gap, no duplicate."""
+    """Three kill -9, each while a part's temporary Parquet file exists (the first
+    before any part is complete, the others after 2 and 5 more), then an
+    uninterrupted rerun: exactly the requested games, no gap, no duplicate."""
     out = tmp_path / "ds"
     args = ["run", files / "long.toml", "--out", out, "--no-progress", "--no-summary"]
-    for _ in range(3):
-        before = n_records(out)
+    for more in (0, 2, 5):
+        target = n_records(out) + more
         proc = popen_cli(args)
         try:
-            _wait(lambda b=before: list(out.glob("*/.part-*.tmp")) or n_records(out) > b,
-                  proc)
+            assert _wait(lambda t=target: n_records(out) >= t
+                         and list(out.glob("*/.part-*.tmp")), proc), "no temporary file seen"
         finally:
             proc.kill()
             proc.wait()
-        games, _ = _load_quietly(out)  # temporary files and torn records are ignored
+        assert n_records(out) >= target
+        games, _ = _load_quietly(out)  # temporary files and unrecorded parts are ignored
         assert len(games) == 25 * n_records(out)
     r = run_cli(args)
     assert r.returncode == 0, r.stderr
