@@ -16,7 +16,7 @@ from . import board as B
 from .checks import SEED_ALLOWED, check_choice, check_players, check_seed, is_int
 from .constants import MAX_PLAYERS, N_EDGES, N_NODES
 from .core import layout as L
-from .errors import CatansimError
+from .errors import CatansimError, IllegalActionError
 from .rules import Rules
 from .strategies import PRESETS, StrategySet
 from .topology import EDGE_NODES, NODE_EDGES, NODE_NEIGHBOURS, TOPO
@@ -75,6 +75,9 @@ class GameSettings:
 
     def __post_init__(self):
         check_players(self.n_players)
+        if self.rules.first_turn >= self.n_players:
+            raise CatansimError(f"rule first_turn: seat {self.rules.first_turn} does not play "
+                                f"with {self.n_players} players; allowed: 0..{self.n_players - 1}")
         object.__setattr__(self, "strategies",
                            self.strategy_set.seat_names(self.strategies, self.n_players))
         if self.layout == "given":
@@ -283,11 +286,15 @@ def play_game(
     log: bool = True,
     settings: GameSettings | None = None,
     max_events: int = DEFAULT_LOG_ROWS,
+    debug: bool = False,
+    strategy_set: StrategySet = PRESETS,
 ) -> GameResult:
     """Play one game; with ``log=True`` also record its events.
 
     The game is a pure function of ``seed`` and the settings: the batch kernel
-    plays exactly the same game for the same seed.
+    plays exactly the same game for the same seed. With ``debug=True``, a game in
+    which a strategy chose an illegal action raises ``IllegalActionError`` naming the
+    first one (without it the engine counts them in ``c_illegal`` and plays on).
     """
     seed = check_seed(seed)
     if settings is None:
@@ -300,6 +307,7 @@ def play_game(
             board=board,
             rules=rules or Rules(),
             openings=openings,
+            strategy_set=strategy_set,
         )
     play_game_nb, _ = _compiled()
     n, code, board_vec, openings_arr, topo, rules_arr, strat, params = settings.kernel_args()
@@ -318,6 +326,8 @@ def play_game(
         else B.Board.from_vector(vec, layout=settings.layout, seed=seed)
     )
     events = buf[: s[L.S_LOG_LEN]].copy() if log else None
+    if debug and s[L.C_ILLEGAL]:
+        raise IllegalActionError.from_state(seed, settings.strategies, s)
     return GameResult(seed=seed, settings=settings, board=played_board, state=s, events=events)
 
 
@@ -331,11 +341,15 @@ class BatchResult:
     settings: GameSettings
 
 
-def play_batch(seeds, settings: GameSettings, n_threads: int | None = None) -> BatchResult:
+def play_batch(
+    seeds, settings: GameSettings, n_threads: int | None = None, debug: bool = False
+) -> BatchResult:
     """Play one game per seed in parallel on ``n_threads`` (default: all cores).
 
     Results do not depend on the number of threads: each game depends only on its
-    seed and the settings, and writes only its own row.
+    seed and the settings, and writes only its own row. With ``debug=True``, the first
+    game (in the order of ``seeds``) that counted an illegal action is played again with
+    ``play_game(..., debug=True)``, which raises ``IllegalActionError``.
     """
     import numba
 
@@ -367,6 +381,11 @@ def play_batch(seeds, settings: GameSettings, n_threads: int | None = None) -> B
         )
     finally:
         numba.set_num_threads(previous)
+    if debug:
+        bad = np.flatnonzero(counters[:, L.C_ILLEGAL - L.S_COUNTERS])
+        if bad.size:
+            play_game(int(seeds[bad[0]]), settings=settings, log=False, debug=True)
+            raise RuntimeError(f"seed {seeds[bad[0]]}: illegal in the batch, legal alone")
     return BatchResult(seeds=seeds, counters=counters, boards=boards, settings=settings)
 
 

@@ -48,6 +48,11 @@ class Rules:
     max_turns : int
         Turn cap (counting every player's turn); a game reaching it ends without a
         winner (1..100000, default 1000).
+    first_turn : int
+        Seat that takes turn 1 (official 0: the seat that placed first in the
+        set-up); turns then go round in seat order. With it the first pick of the
+        set-up and the first move of the game can be given to different seats
+        (0..3; it must be a seat that plays).
     """
 
     vp_to_win: int = 10
@@ -56,6 +61,7 @@ class Rules:
     robber: str = "official"
     shortage: str = "official"
     max_turns: int = 1000
+    first_turn: int = 0
 
     def __post_init__(self):
         check_int(self.vp_to_win, "rule vp_to_win", 3, 20)
@@ -68,6 +74,7 @@ class Rules:
         check_choice(self.robber, "rule robber", ROBBER_MODES)
         check_choice(self.shortage, "rule shortage", SHORTAGE_MODES)
         check_int(self.max_turns, "rule max_turns", 1, 100_000)
+        check_int(self.first_turn, "rule first_turn", 0, 3, "a seat 0..3 that plays")
 
     @classmethod
     def names(cls) -> list[str]:
@@ -115,7 +122,7 @@ class Rules:
                 from None
 
     def to_header(self) -> dict:
-        """The six keys of a game-log header's ``rules`` object."""
+        """The rule settings as a game-log header's ``rules`` object (every field)."""
         return asdict(self)
 
     def to_array(
@@ -129,6 +136,7 @@ class Rules:
         a[L.R_ROBBER] = ROBBER_MODES[self.robber]
         a[L.R_SHORTAGE] = SHORTAGE_MODES[self.shortage]
         a[L.R_MAX_TURNS] = self.max_turns
+        a[L.R_FIRST_TURN] = self.first_turn
         a[L.R_MAX_OFFERS] = max_offers
         a[L.R_MAX_ACTIONS] = max_actions
         a[L.R_CHECK] = 1 if check else 0

@@ -29,21 +29,44 @@ CONFIGS = {
     "unlimited-no-discard": (4, "variable", {"bank_per_resource": None, "discard_limit": None}),
     "beginner-small-bank": (4, "beginner", {"bank_per_resource": 5, "discard_limit": 4}),
     "turn-limit": (4, "variable", {"max_turns": 40, "vp_to_win": 12}),
+    "first-turn-3": (4, "variable", {"first_turn": 3, "bank_per_resource": 9}),
+    "first-turn-1-3p": (3, "variable", {"first_turn": 1, "robber": "friendly"}),
+    # Supplies of 1 to 3 cards: shortages on most rolls, Invention with fewer than 2 cards
+    # left (bank-2 holds the game of `catansim play --seed 4 --rule bank_per_resource=2`).
+    "bank-1": (4, "variable", {"bank_per_resource": 1, "max_turns": 300}),
+    "bank-2": (4, "variable", {"bank_per_resource": 2, "max_turns": 300}),
+    "bank-3-off-3": (3, "random_numbers", {"bank_per_resource": 3, "shortage": "off",
+                                           "max_turns": 300}),
+    "bank-2-strict-friendly-3": (3, "variable", {"bank_per_resource": 2, "shortage": "strict",
+                                                 "robber": "friendly", "max_turns": 300}),
+    "bank-1-robber-off": (4, "beginner", {"bank_per_resource": 1, "robber": "off",
+                                          "max_turns": 200}),
+    "discard-0": (4, "variable", {"discard_limit": 0}),
+    "vp-3": (3, "variable", {"vp_to_win": 3}),
+    "vp-20": (4, "variable", {"vp_to_win": 20, "max_turns": 200, "discard_limit": 12}),
+    # Scripted players: their trades, Invention and Monopoly choices, friendly robber.
+    "scripted": (4, "variable", {}, ("default", "army", "trader", "random")),
+    "scripted-friendly-bank-3": (4, "variable", {"robber": "friendly", "bank_per_resource": 3,
+                                                 "max_turns": 300},
+                                 ("default", "city", "expander", "builder")),
+    "scripted-bank-1-3": (3, "random_numbers", {"bank_per_resource": 1, "shortage": "off",
+                                                "max_turns": 300}, ("trader", "army", "default")),
 }
 GAMES_PER_CONFIG = 40
+SMALL_SUPPLY = [name for name, c in CONFIGS.items() if (c[2].get("bank_per_resource") or 19) <= 3]
 
 
-def engine_log(seed, n_players, layout, rules):
-    g = play_game(seed, n_players, layout=layout, rules=Rules(**rules))
+def engine_log(seed, n_players, layout, rules, strategies=("random",)):
+    g = play_game(seed, n_players, strategies=strategies, layout=layout, rules=Rules(**rules))
     header = make_header(g.seed, g.n_players, g.strategies, g.rules, g.board)
     return g, header, event_rows_to_dicts(g.events, g.n_players)
 
 
 @pytest.mark.parametrize("config", list(CONFIGS))
 def test_engine_logs_pass_the_checker(config, tmp_path):
-    n_players, layout, rules = CONFIGS[config]
+    n_players, layout, rules, *strategies = CONFIGS[config]
     for seed in range(GAMES_PER_CONFIG):
-        g, header, events = engine_log(seed, n_players, layout, rules)
+        g, header, events = engine_log(seed, n_players, layout, rules, *strategies)
         path = tmp_path / f"game-{seed}.jsonl"
         write_log(path, header, events)
         header2, events2 = read_log(path)
@@ -83,6 +106,38 @@ def test_engine_logs_cover_the_interesting_events():
     assert len(seen) == 19
     assert cards == {"knight", "road_building", "invention", "monopoly"}
     assert reasons == {"win", "turn_limit"}
+
+
+def test_small_supply_logs_cover_short_inventions_and_shortages():
+    """The small-supply games above play Invention with 0 or 1 card left in the supply
+    and withhold production, so the oracle checks those rules too."""
+    short_inventions = withheld = 0
+    for config in SMALL_SUPPLY:
+        n_players, layout, rules, *strategies = CONFIGS[config]
+        for seed in range(GAMES_PER_CONFIG):
+            _, _, events = engine_log(seed, n_players, layout, rules, *strategies)
+            short_inventions += sum(1 for ev in events if ev["e"] == "play_dev"
+                                    and ev["card"] == "invention" and sum(ev["cards"]) < 2)
+            withheld += sum(1 for ev in events if ev["e"] == "production"
+                            and any(ev["withheld"]))
+    assert len(SMALL_SUPPLY) >= 6
+    assert short_inventions >= 5 and withheld >= 10_000
+
+
+def test_the_reported_small_supply_game_replays(tmp_path):
+    # `catansim play --seed 4 --rule bank_per_resource=2 --rule max_turns=300 --log g.jsonl;
+    # catansim replay g.jsonl` failed: its Invention took the 1 card the supply held.
+    log = tmp_path / "g.jsonl"
+    runner = CliRunner()
+    out = runner.invoke(cli, ["play", "--seed", "4", "--rule", "bank_per_resource=2",
+                              "--rule", "max_turns=300", "--log", str(log)])
+    assert out.exit_code == 0, out.output
+    _, events = read_log(log)
+    assert [ev["cards"] for ev in events if ev["e"] == "play_dev"
+            and ev["card"] == "invention" and sum(ev["cards"]) < 2] == [[0, 0, 0, 0, 1]]
+    out = runner.invoke(cli, ["replay", str(log), "--quiet"])
+    assert out.exit_code == 0, out.output
+    assert f"checked: {len(events)} events" in out.output
 
 
 # --- corruptions of real engine logs -----------------------------------------------
@@ -147,7 +202,7 @@ def _monopoly_takes_one_more(events):
 def _invention_three_cards(events):
     i = _first(events, lambda ev: ev["e"] == "play_dev" and ev["card"] == "invention")
     events[i]["cards"][0] += 1
-    return "exactly 2"
+    return "Invention takes 2 resource cards"
 
 
 def _road_building_one_road(events):

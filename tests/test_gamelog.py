@@ -113,7 +113,8 @@ def test_header_keys_and_rule_nulls():
     assert h["seed"] == 7 and h["n_players"] == 3
     assert h["strategies"] == ["random", "random", "builder"]
     assert h["rules"] == {"vp_to_win": 10, "bank_per_resource": None, "discard_limit": None,
-                          "robber": "friendly", "shortage": "official", "max_turns": 1000}
+                          "robber": "friendly", "shortage": "official", "max_turns": 1000,
+                          "first_turn": 0}
     assert h["board"] == board.to_header()
     assert "null" in json.dumps(h["rules"])
 
@@ -191,3 +192,14 @@ def test_read_errors_are_one_line(tmp_path, text, message):
 def test_read_missing_file(tmp_path):
     with pytest.raises(CatansimError, match="game log not found; allowed: a catansim game log"):
         read_log(tmp_path / "nope.jsonl")
+
+
+def test_a_version_1_header_without_first_turn_is_read_as_seat_0(tmp_path):
+    from catansim.engine import play_game
+    from catansim.logs import replay
+
+    g = play_game(3, 4, strategies=["default"])
+    header = make_header(g.seed, 4, g.strategies, g.rules, g.board)
+    del header["rules"]["first_turn"]  # as written before the setting existed
+    res = replay(header, event_rows_to_dicts(g.events, 4))
+    assert res.winner == g.winner and res.turns == g.turns

@@ -25,9 +25,10 @@ CONFIGS = {
     "official-4": (4, "variable", {}, 1200),
     "official-3": (3, "variable", {}, 1000),
     "robber-off-4": (4, "variable", {"robber": "off"}, 600),
-    "friendly-3": (3, "variable", {"robber": "friendly"}, 700),
+    "friendly-3": (3, "variable", {"robber": "friendly", "first_turn": 2}, 700),
     "friendly-bank8-4": (4, "variable", {"robber": "friendly", "bank_per_resource": 8}, 700),
-    "strict-bank6-4": (4, "variable", {"shortage": "strict", "bank_per_resource": 6}, 700),
+    "strict-bank6-4": (4, "variable", {"shortage": "strict", "bank_per_resource": 6,
+                                       "first_turn": 3}, 700),
     "off-bank5-3": (3, "variable", {"shortage": "off", "bank_per_resource": 5}, 700),
     "unlimited-nodiscard-4": (4, "variable", {"bank_per_resource": None,
                                               "discard_limit": None}, 600),
@@ -44,7 +45,7 @@ CONFIGS = {
     "cap1-4": (4, "variable", {"max_turns": 1, "bank_per_resource": 3}, 300),
 }
 SENTINEL_FIELDS = {"c_winner", "c_longest_holder", "c_army_holder", "c_first_city",
-                   "c_first_settlement", "c_start_nodes"}
+                   "c_first_settlement", "c_start_nodes", "c_first_shortage", "c_vp_at"}
 
 
 def test_the_suite_plays_at_least_ten_thousand_games_over_both_player_counts():
@@ -100,7 +101,8 @@ def test_random_play_invariants(name):
     w = np.flatnonzero(win)
     assert np.all(c.winner[w] >= 0)
     assert np.all(c.vp[w, c.winner[w]] >= r.vp_to_win)
-    assert np.all(c.winner[w] == (c.turns[w] - 1) % n)  # only on the winner's own turn
+    # only on the winner's own turn: turn t is played by seat (first_turn + t - 1) % n
+    assert np.all(c.winner[w] == (r.first_turn + c.turns[w] - 1) % n)
     assert np.all(c.winner[cap] == -1) and np.all(c.turns[cap] == r.max_turns)
     # victory point breakdown
     parts = c.vp_settlements + c.vp_cities + c.vp_longest + c.vp_army + c.vp_cards
@@ -157,6 +159,20 @@ def test_random_play_invariants(name):
         # withheld cards only on rolls that were short
         short = c.shortage_events.sum(axis=1)
         assert np.all((c.withheld.sum(axis=1) > 0) <= (short > 0))
+    # when resources first ran short, and how often a sole recipient was owed
+    never = c.shortage_events == 0
+    assert np.array_equal(c.first_shortage == -1, never)
+    assert np.all(never | ((c.first_shortage >= 1) & (c.first_shortage <= c.turns[:, None])))
+    assert np.all(c.sole_recipient <= c.shortage_events)
+    # visible VP after the checkpoint turns: recorded exactly for the turns played
+    vp_at = c.vp_at.reshape(-1, 4, L.N_VP_CHECKPOINTS)[:, :n]
+    reached = np.array(L.VP_CHECKPOINTS)[None, :] <= c.turns[:, None]
+    assert np.array_equal(vp_at >= 0, np.broadcast_to(reached[:, None, :], vp_at.shape))
+    assert np.all(vp_at[np.broadcast_to(reached[:, None, :], vp_at.shape)] >= 2)
+    last = np.array(L.VP_CHECKPOINTS)[None, :] == c.turns[:, None]  # game ended on a checkpoint
+    g_end, k_end = np.nonzero(last)
+    visible_end = c.vp - c.vp_cards
+    assert np.array_equal(vp_at[g_end, :, k_end], visible_end[g_end, :n])
     # first builds happen in turns that were played
     for f in (c.first_city, c.first_settlement):
         assert np.all((f[:, seats] == -1) | ((f[:, seats] >= 1) & (f[:, seats]

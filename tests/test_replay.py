@@ -284,6 +284,72 @@ def test_shortage_rule_each_setting(rule):
             replay(header(bank_per_resource=2, shortage=rule, max_turns=1), log_s(g, w))
 
 
+# --- LOG_I: Invention when the supply holds fewer than 2 cards ------------------------
+# Supply of 1 per resource. The second settlements take all five cards: orange wheat
+# (fields 9), white brick (hills 10), blue nothing (fields 12, wheat gone), red wood,
+# ore and wool (forest 3, mountains 8, pasture 5).
+LOG_I_SETUP = [
+    ss(0, N((0, -3), (1, -3), (0, -2))), sr(0, E((1, -3), (0, -2))),  # mountains 10
+    ss(1, N((-3, 2), (-2, 2), (-3, 3))), sr(1, E((-3, 2), (-2, 2))),  # hills 5
+    ss(2, N((3, -3), (2, -2), (3, -2))), sr(2, E((2, -2), (3, -2))),  # forest 9
+    ss(3, N((0, 2), (-1, 3), (0, 3))), sr(3, E((0, 2), (0, 3))),  # pasture 11
+    ss(3, N((-3, 0), (-2, 0), (-3, 1))), sr(3, E((-2, 0), (-3, 1))), start(3, [0, 0, 0, 1, 0]),
+    ss(2, N((3, -2), (2, -1), (3, -1))), sr(2, E((2, -1), (3, -1))), start(2, [0, 1, 0, 0, 0]),
+    ss(1, N((-1, -2), (-2, -1), (-1, -1))), sr(1, E((-1, -2), (-1, -1))), start(1, Z),
+    ss(0, N((1, 0), (2, 0), (1, 1))), sr(0, E((1, 0), (2, 0))), start(0, [1, 0, 1, 0, 1]),
+]  # fmt: skip
+# Supply [0,0,0,0,0]. R [1,0,1,0,1]  B Z  W [0,1,0,0,0]  O [0,0,0,1,0]
+
+
+def log_i(cards, drain=True):
+    """Red plays Invention on turn 5 with 1 ore left in the supply, or (``drain`` False:
+    white rolls 2 instead of 9 on turn 3) with 1 wheat and 1 ore left."""
+    turn3 = (roll(2, 4, 5), prod(Z, Z, Z, [0, 0, 0, 1, 0], withheld=[1, 0, 0, 0, 0])) if drain \
+        else (roll(2, 1, 1), prod(Z, Z, Z, Z))
+    return LOG_I_SETUP + [
+        ts(0, 1), roll(0, 6, 6),  # 12: fields 12 owes blue 1 wheat, the supply has none
+        prod(Z, Z, Z, Z, withheld=[0, 0, 0, 1, 0]),
+        {"e": "trade_player", "p": 0, "partner": 3, "give": [1, 0, 0, 0, 0],
+         "get": [0, 0, 0, 1, 0]},  # R [0,0,1,1,1] O [1,0,0,0,0]
+        {"e": "buy_dev", "p": 0, "card": "invention"},  # R Z; supply [0,0,1,1,1]
+        te(0),
+        ts(1, 2), roll(1, 5, 6),  # 11: pasture 11 pays orange the one wool
+        prod(Z, Z, Z, [0, 0, 1, 0, 0]), te(1),  # supply [0,0,0,1,1]
+        # 9: forest 9 owes white wood (none left); fields 9 pays orange the wheat
+        ts(2, 3), *turn3, te(2),  # supply [0,0,0,0,1] (with drain)
+        ts(3, 4), roll(3, 1, 1), prod(Z, Z, Z, Z), te(3),  # 2: nobody on pasture 2
+        ts(0, 5),
+        {"e": "play_dev", "p": 0, "card": "invention", "cards": cards},
+        roll(0, 1, 1), prod(Z, Z, Z, Z), te(0),
+        {"e": "game_end", "winner": None, "turn": 5, "vp": [2, 2, 2, 2], "reason": "turn_limit"},
+    ]  # fmt: skip
+
+
+def test_invention_takes_what_the_supply_holds_when_it_holds_fewer_than_two():
+    hdr = header(bank_per_resource=1, max_turns=5)
+    res = replay(hdr, log_i([0, 0, 0, 0, 1]))  # the one ore left
+    assert res.hands[0] == [0, 0, 0, 0, 1]
+    assert res.supply == [0, 0, 0, 0, 0]
+    for cards, rule in [
+        ([0, 0, 0, 0, 2], "expected 1, got 2"),
+        ([0, 0, 0, 0, 0], "expected 1, got 0"),
+        ([0, 0, 0, 1, 1], "expected 1, got 2"),
+        ([0, 0, 0, 1, 0], "the supply holds 0 wheat, needs 1"),
+    ]:
+        with pytest.raises(LogError, match=rule):
+            replay(hdr, log_i(cards))
+    # With a wheat and an ore left, Invention takes both.
+    res = replay(hdr, log_i([0, 0, 0, 1, 1], drain=False))
+    assert res.hands[0] == [0, 0, 0, 1, 1] and res.supply == [0, 0, 0, 0, 0]
+    for cards, rule in [
+        ([0, 0, 0, 0, 1], "Invention takes 2 resource cards, or all the supply holds if "
+                          "fewer: expected 2, got 1"),
+        ([0, 0, 0, 0, 2], "the supply holds 1 ore, needs 2"),
+    ]:
+        with pytest.raises(LogError, match=rule):
+            replay(hdr, log_i(cards, drain=False))
+
+
 # --- corruptions -------------------------------------------------------------------
 
 

@@ -117,3 +117,133 @@ def test_opening_strings_errors(items, message):
 
     with pytest.raises(CatansimError, match=message):
         openings_from_strings(items, 4)
+
+
+# --- debug=True: the first illegal action raises -------------------------------------
+
+
+@pytest.fixture
+def broken_strategy():
+    """A scripted row whose placement scores are all NaN: it can choose no node, so its
+    setup settlements are illegal (-1) and the engine substitutes the first legal node.
+    A strategy bug on purpose; make_strategy would refuse such a row."""
+    from catansim.core.strategies_nb import PARAM_INDEX
+    from catansim.strategies import PRESETS, Strategy, StrategySet
+
+    row = PRESETS["default"].params.copy()
+    row[PARAM_INDEX["pips_weight"]] = np.nan
+    return StrategySet({**PRESETS, "broken": Strategy("broken", PRESETS["default"].sid, row)})
+
+
+def test_the_first_illegal_action_is_recorded_in_the_state(broken_strategy):
+    from catansim.core import layout as L
+
+    g = play_game(3, strategies=("default", "broken", "random", "random"), log=False,
+                  strategy_set=broken_strategy)
+    assert g.field("c_illegal")[0] >= 2  # both setup settlements, at least
+    assert g.field("illegal_turn")[0] == 0
+    assert g.field("illegal_seat")[0] == 1
+    assert g.field("illegal_decision")[0] == L.D_SETUP_SETTLEMENT
+    assert g.field("illegal_value").tolist() == [-1] + [0] * 11
+    assert g.field("end_reason")[0] in (L.END_WIN, L.END_TURN_LIMIT)  # the game played on
+
+
+def test_a_legal_game_records_no_illegal_action():
+    g = play_game(3, strategies=("default", "random", "army", "trader"), log=False)
+    assert g.field("c_illegal")[0] == 0
+    for name in ("illegal_turn", "illegal_seat", "illegal_decision"):
+        assert g.field(name)[0] == -1
+    assert not g.field("illegal_value").any()
+    d = play_game(3, strategies=("default", "random", "army", "trader"), log=False, debug=True)
+    np.testing.assert_array_equal(d.state, g.state)
+
+
+def test_play_game_debug_raises_naming_seed_turn_seat_strategy_decision_and_value(
+        broken_strategy):
+    from catansim.errors import IllegalActionError
+
+    strategies = ("random", "default", "broken", "random")
+    g = play_game(17, strategies=strategies, log=False, strategy_set=broken_strategy)
+    with pytest.raises(IllegalActionError) as info:  # without debug it was counted only
+        play_game(17, strategies=strategies, log=False, debug=True,
+                  strategy_set=broken_strategy)
+    err = info.value
+    assert str(err).startswith("illegal action: seed 17, setup (turn 0), seat 2 (broken), "
+                               "setup settlement: chose node -1; ")
+    assert f"{g.field('c_illegal')[0]} illegal actions in this game" in str(err)
+    assert "\n" not in str(err)
+    assert (err.seed, err.turn, err.seat, err.strategy) == (17, 0, 2, "broken")
+    assert isinstance(err, CatansimError)
+
+
+def test_play_batch_debug_replays_the_first_game_with_an_illegal_action(broken_strategy):
+    from catansim.core import layout as L
+    from catansim.engine import batch_seeds, play_batch
+    from catansim.errors import IllegalActionError
+
+    settings = GameSettings(strategies=("random", "random", "random", "random"))
+    seeds = batch_seeds(5, 6)
+    assert play_batch(seeds, settings, debug=True).counters.shape[0] == 6  # legal: no error
+    settings = GameSettings(strategies=("random", "random", "random", "broken"),
+                            strategy_set=broken_strategy)
+    res = play_batch(seeds, settings)
+    assert (res.counters[:, L.C_ILLEGAL - L.S_COUNTERS] > 0).all()
+    with pytest.raises(IllegalActionError, match=f"seed {seeds[0]}, setup .*seat 3 .broken."):
+        play_batch(seeds, settings, debug=True)
+
+
+@pytest.mark.parametrize("decision, value, text", [
+    ("D_SETUP_ROAD", [70], "setup road: chose edge 70"),
+    ("D_PRE_ROLL", [1], "development card before the roll: chose card victory_point"),
+    ("D_ACTION", [1, 80], "action: chose road on edge 80"),
+    ("D_ACTION", [3, 12], "action: chose city on node 12"),
+    ("D_ACTION", [5, 1], "action: chose play development card victory_point"),
+    ("D_ACTION", [6, 2, 2], "action: chose maritime trade wool for wool"),
+    ("D_ACTION", [7, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0],
+     "action: chose player trade with seat 0: gives {wool 2}, gets {wheat 1}"),
+    ("D_ACTION", [9, 4], "action: chose 9 (no such code) [9, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]"),
+    ("D_DISCARD", [3, 0, 0, 1, 0, 5], "discard: chose cards {wood 3, wheat 1} (5 due)"),
+    ("D_ROBBER_HEX", [-1], "robber hex: chose hex -1"),
+    ("D_VICTIM", [2], "robber victim: chose seat 2"),
+    ("D_FREE_ROAD", [-1], "Road Building road: chose no road"),
+    ("D_INVENTION", [0, 0, 0, 0, 3, 2], "Invention: chose cards {ore 3} (2 due)"),
+    ("D_MONOPOLY", [5], "Monopoly: chose resource 5 (no such code)"),
+])
+def test_each_decision_is_named_with_its_value(decision, value, text):
+    from catansim.core import layout as L
+    from catansim.core.engine_nb import illegal_array_nb, illegal_nb
+    from catansim.errors import IllegalActionError
+
+    s = play_game(0, log=False).state.copy()
+    s[L.S_TURN] = 41
+    choice = np.zeros(12, dtype=np.int32)
+    choice[: len(value)] = value
+    assert illegal_array_nb(s, 3, getattr(L, decision), choice, 12)
+    assert not illegal_nb(s, 1, L.D_MONOPOLY, 4)  # only the first is recorded
+    err = IllegalActionError.from_state(99, ("a", "b", "c", "d"), s)
+    assert str(err) == (f"illegal action: seed 99, turn 41, seat 3 (d), {text}; "
+                        "2 illegal actions in this game")
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "--seed", "17", "--strategies", "random,default,broken,random", "--debug"],
+    ["simulate", "--games", "6", "--seed", "5", "--strategies", "random,default,broken,random",
+     "--debug"],
+    ["tournament", "--games", "4", "--strategies", "random,default,broken,random", "--debug",
+     "--quiet"],
+])
+def test_debug_on_the_command_line_stops_at_the_first_illegal_action(
+        argv, broken_strategy, monkeypatch, capsys):
+    import catansim.runs.experiment
+    import catansim.strategies
+    from catansim.cli import main
+
+    # the built-in set, as every module that reads it sees it
+    monkeypatch.setattr(catansim.strategies, "PRESETS", broken_strategy)
+    monkeypatch.setattr(catansim.runs.experiment, "PRESETS", broken_strategy)
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert info.value.code == 2 and len(err) == 1
+    assert err[0].startswith("catansim: error: illegal action: seed ") and "(broken)" in err[0]
+    main([a for a in argv if a != "--debug"])  # without --debug: counted, the games play on

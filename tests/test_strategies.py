@@ -215,6 +215,45 @@ def test_robber_never_blocks_its_owner_when_avoidable():
             assert mask[h] and h not in own
 
 
+@pytest.mark.parametrize("policy", [0, 1, 2])
+def test_robber_stays_on_the_allowed_hexes_when_each_touches_its_own_buildings(policy):
+    # The friendly robber can leave only hexes where the mover has buildings; the
+    # random policy once returned -1 here (an illegal action the engine replaced).
+    g = Game(rules=Rules(robber="friendly"))
+    node = hex_nodes(H(0, 0))[0]
+    g.settle(0, node)
+    g.settle(1, hex_nodes(H(2, -2))[3])
+    mask = np.zeros(19, dtype=np.uint8)
+    for h in TOPO_NODE_HEXES(node):
+        mask[h] = 1
+    mask[g.s[L.S_ROBBER]] = 0
+    assert mask.sum() >= 2
+    seen = set()
+    for seed in range(40):
+        g.rng[:] = seed
+        h = choose_robber_hex_nb(sid(), prm(robber_policy=policy), g.s, TOPO, g.rules, g.rng,
+                                 g.work, 0, mask)
+        assert 0 <= h < 19 and mask[h], (seed, h)
+        seen.add(h)
+    if policy == 2:
+        assert seen == set(np.flatnonzero(mask))  # still a random choice among them
+
+
+def test_random_robber_policy_is_legal_under_the_friendly_robber():
+    # 131 of 20,000 such games made an illegal robber move before the fix.
+    row = make_strategy("t", {"base": "default", "robber_policy": "random"}).params
+    settings = GameSettings(strategies=("default",) * 4, rules=Rules(robber="friendly"))
+    n, code, board, openings, topo, _, strat, params = settings.kernel_args()
+    params[:] = row
+    rules = settings.rules.to_array(check=True)
+    seeds = batch_seeds(0, 3000)
+    counters = np.zeros((len(seeds), L.N_COUNTERS), dtype=np.int32)
+    boards = np.zeros((len(seeds), L.BOARD_SIZE), dtype=np.int32)
+    play_batch_nb(seeds, n, code, board, openings, topo, rules, strat, params, counters, boards)
+    assert counters[:, col("c_illegal")].sum() == 0
+    assert counters[:, col("c_violations")].sum() == 0
+
+
 def test_discards_keep_the_cards_of_a_city():
     g = Game()
     g.settle(0, hex_nodes(H(1, 0))[0])

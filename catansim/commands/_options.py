@@ -214,6 +214,12 @@ def threads():
                         help="Numba threads (default: all cores).")
 
 
+def debug():
+    return click.option("--debug", is_flag=True,
+                        help="Stop at the first illegal action a strategy chooses, naming the "
+                             "game's seed, turn, seat, decision and value (a strategy bug).")
+
+
 def config():
     return click.option("--config", type=InFile("a TOML file of strategy tables"), default=None,
                         help="TOML file defining more strategies ([strategies.<name>] tables, "

@@ -43,8 +43,9 @@ def result_line(game) -> str:
 @click.option("--log-dir", default=None, type=O.OutDir("a folder path (created if missing)"),
               help="With --games: write one log per game, DIR/game-<seed>.jsonl.")
 @O.config()
+@O.debug()
 def command(seed, players, strategies, layout, board_file, rule_items, opening_items,
-            log_path, games, log_dir, config):
+            log_path, games, log_dir, config, debug):
     """Play one game (or N games) with the engine and write the event log(s)."""
     from ..logs import event_rows_to_dicts, make_header, write_log
 
@@ -79,7 +80,7 @@ def command(seed, players, strategies, layout, board_file, rule_items, opening_i
             Path(log_dir).mkdir(parents=True, exist_ok=True)
     written = 0
     for s in range(seed, seed + games):
-        game = play_game(s, settings=settings, log=want_log)
+        game = play_game(s, settings=settings, log=want_log, debug=debug)
         click.echo(result_line(game))
         if not want_log:
             continue

@@ -23,7 +23,9 @@ from . import _options as O
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @click.option("--summary/--no-summary", default=True, show_default=True,
               help="Print win rates and game length per variant after the run.")
-def command(experiment, games, seed, scheduler, threads, out, batch_size, no_progress, summary):
+@O.debug()
+def command(experiment, games, seed, scheduler, threads, out, batch_size, no_progress, summary,
+            debug):
     """Run EXPERIMENT (a TOML file, see docs/experiments.md) into results/NAME/.
 
     Rerunning the same command resumes: complete parts are kept, the rest is played.
@@ -33,7 +35,7 @@ def command(experiment, games, seed, scheduler, threads, out, batch_size, no_pro
 
     exp = load_experiment(experiment).with_overrides(
         games=games, seed=seed, output=out, scheduler=scheduler, batch_size=batch_size)
-    report = run_experiment(exp, n_threads=threads, progress=not no_progress)
+    report = run_experiment(exp, n_threads=threads, progress=not no_progress, debug=debug)
     rate = report.games_written / report.seconds if report.seconds > 0 else 0.0
     skipped = f", {report.parts_skipped} already done" if report.parts_skipped else ""
     compiled = (f"; the kernels took {report.warmup_seconds:.0f} s to compile first"

@@ -21,7 +21,8 @@ from . import _options as O
 @click.option("--rotate", is_flag=True, help="Rotate seats: game i shifts seats by i % players.")
 @O.seed("Base seed.")
 @O.threads()
-def command(games, players, strategies, layout, board, rule_items, rotate, seed, threads):
+@O.debug()
+def command(games, players, strategies, layout, board, rule_items, rotate, seed, threads, debug):
     """Play GAMES games in memory and print win rates (95% Wilson CIs), length, VP sources."""
     import pandas as pd
 
@@ -47,7 +48,7 @@ def command(games, players, strategies, layout, board, rule_items, rotate, seed,
               "vp_longest", "vp_army", "vp_cards"]
     gs, ps = [], []
     for task in plan(exp):
-        g, p = compute_task(exp, task, threads)
+        g, p = compute_task(exp, task, threads, debug)
         gs.append(g[keep_g])
         ps.append(p[keep_p])
     g = pd.concat(gs, ignore_index=True)

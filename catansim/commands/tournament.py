@@ -26,8 +26,9 @@ def _fmt(frame: pd.DataFrame) -> str:
 @O.config()
 @O.threads()
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@O.debug()
 def command(strategies, games, players, seed, layout, rule_items, matrix, config, threads,
-            quiet):
+            quiet, debug):
     """Play strategies against each other with rotated seats and print the results.
 
     Every deal (board, dice, deck) is played once per seat rotation, so each strategy
@@ -43,7 +44,7 @@ def command(strategies, games, players, seed, layout, rule_items, matrix, config
     for name in names:
         strategy_set.resolve(name, "--strategies")
     common = dict(n_players=players, seed=seed, rules=rules, layout=layout, n_threads=threads,
-                  progress=not quiet, strategy_set=strategy_set)
+                  progress=not quiet, strategy_set=strategy_set, debug=debug)
     if matrix:
         res = T.cross_play(names, games, **common)
         fair = 1.0 / players

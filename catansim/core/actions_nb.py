@@ -1,6 +1,6 @@
 """Action-phase actions: their encoding, legality and enumeration.
 
-An action is an int32 array ``act`` of length ``ACT_SIZE``::
+An action is an int32 array ``act`` of length ``ACT_SIZE`` (codes in ``core.layout``)::
 
     act[ACT_KIND]      kind (ACT_*)
     act[ACT_A]         ACT_ROAD: edge; ACT_SETTLEMENT / ACT_CITY: node; ACT_PLAY_DEV:
@@ -28,6 +28,20 @@ from ..constants import (
 )
 from .jit import kernel
 from .layout import (
+    ACT_A,
+    ACT_B,
+    ACT_BUY_DEV,
+    ACT_CITY,
+    ACT_END,
+    ACT_GIVE,
+    ACT_KIND,
+    ACT_PLAY_DEV,
+    ACT_RECEIVE,
+    ACT_ROAD,
+    ACT_SETTLEMENT,
+    ACT_SIZE,
+    ACT_TRADE_BANK,
+    ACT_TRADE_PLAYER,
     R_MAX_OFFERS,
     S_BANK,
     S_CUR,
@@ -50,22 +64,8 @@ from .rules_nb import (
     maritime_rate_nb,
 )
 
-ACT_END = 0
-ACT_ROAD = 1
-ACT_SETTLEMENT = 2
-ACT_CITY = 3
-ACT_BUY_DEV = 4
-ACT_PLAY_DEV = 5
-ACT_TRADE_BANK = 6
-ACT_TRADE_PLAYER = 7
-ACT_SIZE = 12
-# Positions in ``act``.
-ACT_KIND = 0  # ACT_*
-ACT_A = 1  # edge, node, card, resource given (bank) or partner seat
-ACT_B = 2  # ACT_TRADE_BANK: resource received
-ACT_GIVE = 2  # ACT_TRADE_PLAYER: bundle given, act[ACT_GIVE : ACT_GIVE + 5]
-ACT_RECEIVE = 7  # ACT_TRADE_PLAYER: bundle received
-assert ACT_RECEIVE + 5 == ACT_SIZE
+# The ACT_* codes, positions and ACT_SIZE are defined in core.layout (the state records an
+# illegal action array) and imported from here as before.
 MAX_LEGAL = 512  # > 1 + 72 + 54 + 54 + 1 + 4 + 20 + 60
 
 

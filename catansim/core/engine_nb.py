@@ -57,6 +57,7 @@ from .layout import (
     C_END_REASON,
     C_FIRST_CITY,
     C_FIRST_SETTLEMENT,
+    C_FIRST_SHORTAGE,
     C_ILLEGAL,
     C_KNIGHTS,
     C_LONGEST_HOLDER,
@@ -75,11 +76,22 @@ from .layout import (
     C_VIOLATIONS,
     C_VP,
     C_VP_ARMY,
+    C_VP_AT,
     C_VP_CARDS,
     C_VP_CITIES,
     C_VP_LONGEST,
     C_VP_SETTLEMENTS,
     C_WINNER,
+    D_ACTION,
+    D_DISCARD,
+    D_FREE_ROAD,
+    D_INVENTION,
+    D_MONOPOLY,
+    D_PRE_ROLL,
+    D_ROBBER_HEX,
+    D_SETUP_ROAD,
+    D_SETUP_SETTLEMENT,
+    D_VICTIM,
     END_RUNNING,
     END_TURN_LIMIT,
     END_WIN,
@@ -104,10 +116,12 @@ from .layout import (
     LOG_INVENTION,
     LOG_TAKEN,
     LOG_WIDTH,
+    N_VP_CHECKPOINTS,
     OPENING_WIDTH,
     R_BANK,
     R_CHECK,
     R_DISCARD_LIMIT,
+    R_FIRST_TURN,
     R_MAX_ACTIONS,
     R_MAX_TURNS,
     R_ROBBER,
@@ -128,6 +142,10 @@ from .layout import (
     S_END,
     S_HAND,
     S_HEX_TERRAIN,
+    S_ILLEGAL_DECISION,
+    S_ILLEGAL_SEAT,
+    S_ILLEGAL_TURN,
+    S_ILLEGAL_VALUE,
     S_KNIGHTS,
     S_LOG_ON,
     S_LONGEST,
@@ -144,6 +162,7 @@ from .layout import (
     S_TURN,
     S_WINNER,
     STATE_SIZE,
+    VP_CHECKPOINTS,
 )
 from .policy_nb import (
     WORK_SIZE,
@@ -194,6 +213,7 @@ from .rules_nb import (
     setup_road_ok_nb,
     update_largest_army_nb,
     victims_nb,
+    visible_vp_nb,
     vp_nb,
 )
 
@@ -207,6 +227,9 @@ def init_state_nb(s, topo, rules, rng, n_players, board):
     s[S_LONGEST] = -1
     s[S_ARMY] = -1
     s[S_END] = END_RUNNING
+    s[S_ILLEGAL_TURN] = -1
+    s[S_ILLEGAL_SEAT] = -1
+    s[S_ILLEGAL_DECISION] = -1
     load_board_nb(s, topo, board)
     for n in range(N_NODES):
         s[S_NODE_OWNER + n] = -1
@@ -230,9 +253,45 @@ def init_state_nb(s, topo, rules, rng, n_players, board):
         s[C_FIRST_SETTLEMENT + p] = -1
         s[C_START_NODES + 2 * p] = -1
         s[C_START_NODES + 2 * p + 1] = -1
+        for k in range(N_VP_CHECKPOINTS):
+            s[C_VP_AT + N_VP_CHECKPOINTS * p + k] = -1
+    for r in range(5):
+        s[C_FIRST_SHORTAGE + r] = -1
     s[C_WINNER] = -1
     s[C_LONGEST_HOLDER] = -1
     s[C_ARMY_HOLDER] = -1
+
+
+# --- illegal choices ----------------------------------------------------------------
+
+
+@kernel
+def illegal_nb(s, p, decision, value):
+    """Count an illegal choice by seat p (a strategy bug; the caller goes on with a legal
+    substitute) and record the game's first in the ``illegal_*`` fields.
+
+    ``decision`` is a ``D_*`` code, ``value`` what was chosen. True if it was the first.
+    """
+    s[C_ILLEGAL] += 1
+    if s[S_ILLEGAL_DECISION] >= 0:
+        return False
+    s[S_ILLEGAL_TURN] = s[S_TURN]
+    s[S_ILLEGAL_SEAT] = p
+    s[S_ILLEGAL_DECISION] = decision
+    for i in range(ACT_SIZE):
+        s[S_ILLEGAL_VALUE + i] = 0
+    s[S_ILLEGAL_VALUE] = value
+    return True
+
+
+@kernel
+def illegal_array_nb(s, p, decision, choice, n):
+    """``illegal_nb`` for a choice that is an array: records ``choice[:n]``."""
+    first = illegal_nb(s, p, decision, choice[0])
+    if first:
+        for i in range(n):
+            s[S_ILLEGAL_VALUE + i] = choice[i]
+    return first
 
 
 # --- setup ---------------------------------------------------------------------------
@@ -302,7 +361,7 @@ def setup_nb(s, topo, rules, rng, strat, params, openings, log, mask, work):
                 strat[p], params[p], s, topo, rules, rng, work, p, node_mask
             )
             if node < 0 or node >= N_NODES or node_mask[node] == 0:
-                s[C_ILLEGAL] += 1
+                illegal_nb(s, p, D_SETUP_SETTLEMENT, node)
                 node = _first_set_nb(node_mask)
         placed |= 1 << slot
         put_settlement_nb(s, topo, p, node)
@@ -323,7 +382,7 @@ def setup_nb(s, topo, rules, rng, strat, params, openings, log, mask, work):
                 strat[p], params[p], s, topo, rules, rng, work, p, node, edge_mask
             )
             if edge < 0 or edge >= N_EDGES or edge_mask[edge] == 0:
-                s[C_ILLEGAL] += 1
+                illegal_nb(s, p, D_SETUP_ROAD, edge)
                 edge = _first_set_nb(edge_mask)
         put_road_nb(s, topo, p, edge)
         log_event_nb(s, log, EV_SETUP_ROAD, p, edge, 0, 0)
@@ -486,6 +545,13 @@ def check_win_nb(s, rules, log):
 
 
 @kernel
+def record_vp_nb(s, k):
+    """Every player's visible VP after turn ``VP_CHECKPOINTS[k]`` (who leads when)."""
+    for p in range(s[S_N_PLAYERS]):
+        s[C_VP_AT + N_VP_CHECKPOINTS * p + k] = visible_vp_nb(s, p)
+
+
+@kernel
 def finish_counters_nb(s):
     """Write the end-of-game part of the result record."""
     s[C_TURNS] = s[S_TURN]
@@ -514,7 +580,7 @@ def robber_step_nb(s, topo, rules, rng, strat, params, log, p, hex_mask, victims
     robber_hex_mask_nb(s, topo, rules, hex_mask)
     h = choose_robber_hex_nb(strat[p], params[p], s, topo, rules, rng, work, p, hex_mask)
     if h < 0 or h >= N_HEXES or hex_mask[h] == 0:
-        s[C_ILLEGAL] += 1
+        illegal_nb(s, p, D_ROBBER_HEX, h)
         h = _first_set_nb(hex_mask)
     n_victims = victims_nb(s, topo, p, h, victims)
     victim = -1
@@ -528,7 +594,7 @@ def robber_step_nb(s, topo, rules, rng, strat, params, log, p, hex_mask, victims
             if victims[i] == victim:
                 ok = True
         if not ok:
-            s[C_ILLEGAL] += 1
+            illegal_nb(s, p, D_VICTIM, victim)
             victim = victims[0]
         if hand_size_nb(s, victim) > 0:
             stolen = random_card_nb(s, victim, uniform_nb(rng, STREAM_CHANCE))
@@ -553,7 +619,8 @@ def seven_nb(s, topo, rules, rng, strat, params, log, hex_mask, victims, bundle,
                     total += bundle[r]
                 if not ok or total != k:
                     # A strategy bug: discard the first k cards instead.
-                    s[C_ILLEGAL] += 1
+                    if illegal_array_nb(s, q, D_DISCARD, bundle, 5):
+                        s[S_ILLEGAL_VALUE + 5] = k
                     left = k
                     for r in range(5):
                         bundle[r] = min(left, s[S_HAND + 5 * q + r])
@@ -592,9 +659,14 @@ def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims,
                 break
             e = choose_free_road_nb(strat[p], params[p], s, topo, rules, rng, work, p, mask)
             if e < 0:
+                # No road is allowed only when none is legal (the card builds two).
+                for e2 in range(N_EDGES):
+                    if can_place_road_nb(s, topo, p, e2):
+                        illegal_nb(s, p, D_FREE_ROAD, e)
+                        break
                 break
             if e >= N_EDGES or not can_place_road_nb(s, topo, p, e):
-                s[C_ILLEGAL] += 1
+                illegal_nb(s, p, D_FREE_ROAD, e)
                 break
             build_road_nb(s, topo, log, p, e, True)
             if check_win_nb(s, rules, log):
@@ -607,8 +679,10 @@ def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims,
             total += bundle[r]
             if bundle[r] < 0 or bundle[r] > s[S_BANK + r]:
                 ok = False
-        if not ok or total != invention_cards_nb(s):
-            s[C_ILLEGAL] += 1
+        due = invention_cards_nb(s)
+        if not ok or total != due:
+            if illegal_array_nb(s, p, D_INVENTION, bundle, 5):
+                s[S_ILLEGAL_VALUE + 5] = due
             for r in range(5):
                 bundle[r] = 0
         for r in range(5):
@@ -619,7 +693,7 @@ def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims,
     elif card == MONOPOLY:
         r = choose_monopoly_nb(strat[p], params[p], s, topo, rules, rng, work, p)
         if r < 0 or r > 4:
-            s[C_ILLEGAL] += 1
+            illegal_nb(s, p, D_MONOPOLY, r)
             r = 0
         if ev >= 0:
             log[ev, LOG_B] = r
@@ -709,7 +783,7 @@ def play_turn_nb(
         return
     # Before the roll: at most one development card.
     card = choose_pre_roll_nb(strat[p], params[p], s, topo, rules, rng, work, p)
-    if card >= 0:
+    if card != -1:
         if can_play_dev_nb(s, p, card):
             play_dev_nb(
                 s, topo, rules, rng, strat, params, log, p, card, scratch_u8, victims, bundle, work
@@ -717,7 +791,7 @@ def play_turn_nb(
             if check_win_nb(s, rules, log):
                 return
         else:
-            s[C_ILLEGAL] += 1
+            illegal_nb(s, p, D_PRE_ROLL, card)
     d1 = 1 + randint_nb(rng, STREAM_DICE, 6)
     d2 = 1 + randint_nb(rng, STREAM_DICE, 6)
     roll = d1 + d2
@@ -739,7 +813,7 @@ def play_turn_nb(
         if act[ACT_KIND] == ACT_END:
             break
         if not is_legal_action_nb(s, topo, rules, p, act):
-            s[C_ILLEGAL] += 1
+            illegal_array_nb(s, p, D_ACTION, act, ACT_SIZE)
             break
         apply_action_nb(
             s, topo, rules, rng, strat, params, log, p, act, scratch_u8, victims, bundle, work
@@ -797,8 +871,9 @@ def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, p
     work = np.zeros(WORK_SIZE)
     setup_nb(s, topo, rules, rng, strat, params, openings, log, scratch_u8, work)
     max_turns = rules[R_MAX_TURNS]
-    p = 0
+    p = rules[R_FIRST_TURN]
     turn = 1
+    checkpoint = 0  # index of the next turn in VP_CHECKPOINTS
     while True:
         s[S_TURN] = turn
         s[S_CUR] = p
@@ -806,6 +881,9 @@ def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, p
             s, topo, rules, rng, strat, params, log, act, cand, scratch_u8, victims, bundle, owed,
             work,
         )
+        if checkpoint < N_VP_CHECKPOINTS and turn == VP_CHECKPOINTS[checkpoint]:
+            record_vp_nb(s, checkpoint)
+            checkpoint += 1
         if s[S_END] != END_RUNNING:
             break
         if turn >= max_turns:

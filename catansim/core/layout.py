@@ -15,6 +15,7 @@ each slot. Every field is listed with its meaning and sentinel in ``STATE_FIELDS
 from __future__ import annotations
 
 from ..constants import (
+    DEV_CARD_NAMES,
     MAX_PLAYERS,
     N_DEV_CARDS,
     N_EDGES,
@@ -22,10 +23,59 @@ from ..constants import (
     N_HEXES,
     N_NODES,
     N_RESOURCES,
+    RESOURCE_NAMES,
 )
 
 P = MAX_PLAYERS
 R = N_RESOURCES
+# Turns after which every player's visible VP is recorded (``c_vp_at``): who leads when.
+VP_CHECKPOINTS = (10, 20, 30, 40, 50, 60, 80, 100)
+N_VP_CHECKPOINTS = len(VP_CHECKPOINTS)
+
+# --- action-phase actions: int32[ACT_SIZE] (encoding in core/actions_nb.py) -----
+ACT_END = 0
+ACT_ROAD = 1
+ACT_SETTLEMENT = 2
+ACT_CITY = 3
+ACT_BUY_DEV = 4
+ACT_PLAY_DEV = 5
+ACT_TRADE_BANK = 6
+ACT_TRADE_PLAYER = 7
+ACT_SIZE = 12
+# Positions in ``act``.
+ACT_KIND = 0  # ACT_*
+ACT_A = 1  # edge, node, card, resource given (bank) or partner seat
+ACT_B = 2  # ACT_TRADE_BANK: resource received
+ACT_GIVE = 2  # ACT_TRADE_PLAYER: bundle given, act[ACT_GIVE : ACT_GIVE + 5]
+ACT_RECEIVE = 7  # ACT_TRADE_PLAYER: bundle received
+assert ACT_RECEIVE + 5 == ACT_SIZE
+ACTION_NAMES = ("end turn", "road", "settlement", "city", "buy development card",
+                "play development card", "maritime trade", "player trade")
+
+# --- decisions: which choice was illegal (state field ``illegal_decision``) --------
+# What ``illegal_value`` holds for each is in the comment.
+D_SETUP_SETTLEMENT = 0  # [0] node
+D_SETUP_ROAD = 1  # [0] edge
+D_PRE_ROLL = 2  # [0] development card to play before the roll
+D_ACTION = 3  # the action array
+D_DISCARD = 4  # [0:5] cards, [5] cards due
+D_ROBBER_HEX = 5  # [0] hex
+D_VICTIM = 6  # [0] seat
+D_FREE_ROAD = 7  # [0] edge (-1: no road while one was legal)
+D_INVENTION = 8  # [0:5] cards, [5] cards due
+D_MONOPOLY = 9  # [0] resource
+DECISION_NAMES = (
+    "setup settlement",
+    "setup road",
+    "development card before the roll",
+    "action",
+    "discard",
+    "robber hex",
+    "robber victim",
+    "Road Building road",
+    "Invention",
+    "Monopoly",
+)
 
 # (name, length, meaning). Sentinel -1 means "none" wherever it is listed.
 STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
@@ -77,6 +127,14 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     # --- scratch: meaningless between kernel calls ---
     ("route_stack", 3 * 16, "Longest Route search stack: (node, next k, edge) per depth"),
     ("route_marks", 2 * N_EDGES, "Longest Route search: roads in the trail, then roads ever used"),
+    # --- the game's first illegal action (c_illegal counts them all) ---
+    ("illegal_turn", 1, "turn of the first illegal action (0 setup), -1 none"),
+    ("illegal_seat", 1, "seat that chose it, -1 none"),
+    ("illegal_decision", 1, "which decision it was (D_* codes, DECISION_NAMES), -1 none"),
+    ("illegal_value", ACT_SIZE,
+     "what was chosen (0 padded): [0] node, edge, hex, seat, card or resource; for a "
+     "discard or Invention the cards at [0:5] and the number due at [5]; for an action "
+     "the action array (actions_nb); all 0 while illegal_decision is -1"),
     # --- counters: the per-game result record ---
     ("c_turns", 1, "turns played"),
     ("c_winner", 1, "winning seat, -1 none"),
@@ -84,6 +142,10 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("c_sevens", 1, "7s rolled"),
     ("c_rolls", 11, "how often each sum 2..12 was rolled"),
     ("c_shortage_events", R, "rolls on which a resource could not be paid in full"),
+    ("c_first_shortage", R, "turn of the first roll on which a resource could not be paid in "
+     "full, -1 never"),
+    ("c_sole_recipient", R, "rolls on which a resource ran short with one player alone owed it "
+     "(the official rule pays that player what is left)"),
     ("c_longest_holder", 1, "Longest Route holder at the end, -1 supply"),
     ("c_army_holder", 1, "Largest Army holder at the end, -1 supply"),
     ("c_robber_moves", 1, "times the robber moved"),
@@ -116,6 +178,8 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("c_dev_played", P * 5, "development cards played, by kind"),
     ("c_first_city", P, "turn of the first city, -1 never"),
     ("c_first_settlement", P, "turn of the first settlement beyond the starting two, -1 never"),
+    ("c_vp_at", P * N_VP_CHECKPOINTS, "visible VP after turn VP_CHECKPOINTS[k] at [seat * "
+     "N_VP_CHECKPOINTS + k], -1 if the game ended before that turn"),
 )
 
 STATE_OFFSETS: dict[str, int] = {}
@@ -142,6 +206,10 @@ S_ACTIONS = STATE_OFFSETS["actions"]
 S_LOG_LEN = STATE_OFFSETS["log_len"]
 S_LOG_ON = STATE_OFFSETS["log_on"]
 S_LOG_OVERFLOW = STATE_OFFSETS["log_overflow"]
+S_ILLEGAL_TURN = STATE_OFFSETS["illegal_turn"]
+S_ILLEGAL_SEAT = STATE_OFFSETS["illegal_seat"]
+S_ILLEGAL_DECISION = STATE_OFFSETS["illegal_decision"]
+S_ILLEGAL_VALUE = STATE_OFFSETS["illegal_value"]
 S_HEX_TERRAIN = STATE_OFFSETS["hex_terrain"]
 S_HEX_NUMBER = STATE_OFFSETS["hex_number"]
 S_HARBOR_KIND = STATE_OFFSETS["harbor_kind"]
@@ -208,6 +276,9 @@ C_DEV_BOUGHT = STATE_OFFSETS["c_dev_bought"]
 C_DEV_PLAYED = STATE_OFFSETS["c_dev_played"]
 C_FIRST_CITY = STATE_OFFSETS["c_first_city"]
 C_FIRST_SETTLEMENT = STATE_OFFSETS["c_first_settlement"]
+C_FIRST_SHORTAGE = STATE_OFFSETS["c_first_shortage"]
+C_SOLE_RECIPIENT = STATE_OFFSETS["c_sole_recipient"]
+C_VP_AT = STATE_OFFSETS["c_vp_at"]
 
 END_RUNNING = 0
 END_WIN = 1
@@ -221,6 +292,8 @@ RULE_FIELDS: tuple[tuple[str, str], ...] = (
     ("robber", "ROBBER_OFFICIAL, ROBBER_OFF or ROBBER_FRIENDLY"),
     ("shortage", "SHORTAGE_OFFICIAL, SHORTAGE_STRICT or SHORTAGE_OFF"),
     ("max_turns", "turn cap: the game ends with no winner after this many turns"),
+    ("first_turn", "seat that takes turn 1 (official 0: the seat that placed first in the "
+     "set-up); turns then go round in seat order"),
     ("max_offers", "player-trade offers a player may make per turn (engine bound)"),
     ("max_actions", "actions a player may take per turn (engine bound)"),
     ("check", "1: verify the state invariants after every step (tests); 0 off"),
@@ -233,6 +306,7 @@ R_DISCARD_LIMIT = RULE_INDEX["discard_limit"]
 R_ROBBER = RULE_INDEX["robber"]
 R_SHORTAGE = RULE_INDEX["shortage"]
 R_MAX_TURNS = RULE_INDEX["max_turns"]
+R_FIRST_TURN = RULE_INDEX["first_turn"]
 R_MAX_OFFERS = RULE_INDEX["max_offers"]
 R_MAX_ACTIONS = RULE_INDEX["max_actions"]
 R_CHECK = RULE_INDEX["check"]
@@ -323,6 +397,48 @@ LAYOUT_RANDOM_NUMBERS = 2  # 5th-edition variant: numbers shuffled, no adjacent 
 
 # Forced openings: int32[MAX_PLAYERS * 4] = (node1, edge1, node2, edge2) per seat, -1 free.
 OPENING_WIDTH = 4
+
+
+def describe_choice(decision: int, value) -> str:
+    """The choice recorded in ``illegal_value`` in words, e.g. ``hex 7``."""
+    v = [int(x) for x in value]
+    if decision in (D_SETUP_SETTLEMENT,):
+        return f"node {v[0]}"
+    if decision in (D_SETUP_ROAD, D_FREE_ROAD):
+        return "no road" if v[0] < 0 else f"edge {v[0]}"
+    if decision == D_ROBBER_HEX:
+        return f"hex {v[0]}"
+    if decision == D_VICTIM:
+        return f"seat {v[0]}"
+    if decision == D_PRE_ROLL:
+        return f"card {_name(DEV_CARD_NAMES, v[0])}"
+    if decision == D_MONOPOLY:
+        return f"resource {_name(RESOURCE_NAMES, v[0])}"
+    if decision in (D_DISCARD, D_INVENTION):
+        return f"cards {_cards(v[0:5])} ({v[5]} due)"
+    if decision == D_ACTION:
+        kind = v[0]
+        name = _name(ACTION_NAMES, kind)
+        if kind in (ACT_ROAD,):
+            return f"{name} on edge {v[1]}"
+        if kind in (ACT_SETTLEMENT, ACT_CITY):
+            return f"{name} on node {v[1]}"
+        if kind == ACT_PLAY_DEV:
+            return f"{name} {_name(DEV_CARD_NAMES, v[1])}"
+        if kind == ACT_TRADE_BANK:
+            return f"{name} {_name(RESOURCE_NAMES, v[1])} for {_name(RESOURCE_NAMES, v[2])}"
+        if kind == ACT_TRADE_PLAYER:
+            return f"{name} with seat {v[1]}: gives {_cards(v[2:7])}, gets {_cards(v[7:12])}"
+        return f"{name} {v}" if kind not in (ACT_END, ACT_BUY_DEV) else name
+    return f"value {v}"
+
+
+def _name(names, i: int) -> str:
+    return names[i] if 0 <= i < len(names) else f"{i} (no such code)"
+
+
+def _cards(bundle) -> str:
+    return "{" + ", ".join(f"{RESOURCE_NAMES[r]} {n}" for r, n in enumerate(bundle) if n) + "}"
 
 
 def state_fields_markdown() -> str:

@@ -43,10 +43,12 @@ from .layout import (
     C_DISCARDED,
     C_FIRST_CITY,
     C_FIRST_SETTLEMENT,
+    C_FIRST_SHORTAGE,
     C_PRODUCED,
     C_ROBBED,
     C_ROBBER_MOVES,
     C_SHORTAGE_EVENTS,
+    C_SOLE_RECIPIENT,
     C_STEALS,
     C_STOLEN,
     C_WITHHELD,
@@ -625,6 +627,10 @@ def produce_nb(s, topo, rules, log, roll, owed):
                 _receive_nb(s, q, r, owed[q, r], owed[q, r], log, ev)
             continue
         s[C_SHORTAGE_EVENTS + r] += 1
+        if s[C_FIRST_SHORTAGE + r] < 0:
+            s[C_FIRST_SHORTAGE + r] = s[S_TURN]
+        if owed_players == 1:
+            s[C_SOLE_RECIPIENT + r] += 1
         if mode == SHORTAGE_OFF:
             left = bank
             for i in range(n):

@@ -873,7 +873,8 @@ def robber_hex_nb(prm, s, topo, rng, p, mask):
     Policy 0 hits the leader (most visible VP, then most cards): the hex where the
     leader's buildings produce most. Policy 1 hits the most opponent production.
     Policy 2 picks a random hex. Hexes with p's own buildings are avoided whenever
-    another hex is allowed; among equals, hexes with victims holding cards win.
+    another hex is allowed (else every policy chooses among them as usual); among
+    equals, hexes with victims holding cards win.
     """
     n = s[S_N_PLAYERS]
     policy = int(prm[P_ROBBER] + 0.5)
@@ -898,16 +899,23 @@ def robber_hex_nb(prm, s, topo, rng, p, mask):
                 if h >= 0:
                     own |= 1 << h
     n_ok = 0
+    n_allowed = 0
     for h in range(N_HEXES):
-        if mask[h] and not own & (1 << h):
-            n_ok += 1
-    pick = randint_nb(rng, STREAM_PLAYER0 + p, n_ok) if policy == 2 and n_ok > 0 else -1
+        if mask[h]:
+            n_allowed += 1
+            if not own & (1 << h):
+                n_ok += 1
+    avoid_own = n_ok > 0
+    # When every allowed hex has p's buildings, the random pick is among all of them.
+    pick = -1
+    if policy == 2:
+        pick = randint_nb(rng, STREAM_PLAYER0 + p, n_ok if avoid_own else n_allowed)
     best = -1
     best_v = -1e18
     for h in range(N_HEXES):
         if not mask[h]:
             continue
-        if n_ok > 0 and own & (1 << h):
+        if avoid_own and own & (1 << h):
             continue
         if policy == 2:
             if pick == 0:

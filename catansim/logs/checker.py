@@ -431,10 +431,16 @@ class _Replayer:
         if unknown:
             raise LogError(f"header.rules: unknown rule {unknown[0]!r}: a variant this checker "
                            "cannot check")
-        missing = [k for k in RULE_KEYS if k not in rules]
+        # first_turn came after version 1's first six keys: missing means seat 0.
+        missing = [k for k in RULE_KEYS if k not in rules and k != "first_turn"]
         if missing:
-            raise LogError(f"header.rules: missing {missing[0]!r}; all six keys are required")
+            raise LogError(f"header.rules: missing {missing[0]!r}; every rule key is required "
+                           f"({', '.join(RULE_KEYS)}; first_turn may be left out)")
         self.rules = dict(rules)
+        self.first_turn = _int_rule(rules, "first_turn") if "first_turn" in rules else 0
+        if not 0 <= self.first_turn < self.n:
+            raise LogError(f"header.rules.first_turn: {self.first_turn}; allowed: "
+                           f"0..{self.n - 1}")
         self.vp_to_win = _int_rule(rules, "vp_to_win")
         bank = rules["bank_per_resource"]
         self.bank_size = UNLIMITED if bank is None else _int_rule(rules, "bank_per_resource")
@@ -775,8 +781,9 @@ class _Replayer:
             self.fail("turn_start before the previous turn_end")
         if turn != self.turn + 1:
             self.fail(f"turn number: expected {self.turn + 1}")
-        if p != (self.turn) % self.n:
-            self.fail(f"turn order: seat {self.turn % self.n} plays turn {self.turn + 1}")
+        due = (self.first_turn + self.turn) % self.n
+        if p != due:
+            self.fail(f"turn order: seat {due} plays turn {self.turn + 1}")
         self.turn = turn if isinstance(turn, int) else self.turn + 1
         self.active = p
         self.phase = "pre_roll"
@@ -1077,8 +1084,11 @@ class _Replayer:
             self.free_roads = 0
         elif card == "invention":
             cards = self.bundle("cards")
-            if sum(cards) != 2:
-                self.fail("Invention takes exactly 2 resource cards")
+            # Any 2 cards from the supply; a supply holding fewer gives what it holds.
+            due = min(2, sum(self.supply))
+            if sum(cards) != due:
+                self.fail(f"Invention takes 2 resource cards, or all the supply holds if "
+                          f"fewer: expected {due}, got {sum(cards)}")
             self.move(None, p, cards, "Invention")
         elif card == "monopoly":
             r = self.resource("resource")

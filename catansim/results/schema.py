@@ -41,6 +41,11 @@ _GAME_COUNTERS: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
      "times the dice summed to {item}"),
     ("c_shortage_events", tuple(f"shortage_{r}" for r in RESOURCE_NAMES), "int32",
      "rolls on which {item} could not be paid in full from the supply"),
+    ("c_first_shortage", tuple(f"first_shortage_{r}" for r in RESOURCE_NAMES), "Int32",
+     "turn of the first roll on which {item} could not be paid in full; <NA> if never"),
+    ("c_sole_recipient", tuple(f"sole_recipient_{r}" for r in RESOURCE_NAMES), "int32",
+     "rolls on which {item} ran short with one player alone owed it (the official rule "
+     "pays that player what is left; strict pays nobody)"),
     ("c_robber_moves", ("robber_moves",), "int32", "times the robber moved"),
     ("c_longest_holder", ("longest_holder",), "Int8",
      "seat holding Longest Route at the end; <NA> if nobody"),
@@ -92,6 +97,9 @@ _PLAYER_COUNTERS: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
     ("c_first_city", ("first_city_turn",), "Int32", "turn of the first city; <NA> if none"),
     ("c_first_settlement", ("first_settlement_turn",), "Int32",
      "turn of the first settlement beyond the starting two; <NA> if none"),
+    ("c_vp_at", tuple(f"vp_turn_{t}" for t in L.VP_CHECKPOINTS), "Int8",
+     "visible VP (hidden VP cards not counted) after turn {item}; <NA> if the game ended "
+     "before that turn"),
 )
 _ITEM_WORDS = {"start_node_1": "first", "start_node_2": "second",
                "start_pips_1": "first", "start_pips_2": "second"}

@@ -81,7 +81,8 @@ def n_parts(exp: Experiment) -> int:
 # --- computing a part ---------------------------------------------------------------
 
 
-def play_task(exp: Experiment, task: Task, n_threads: int | None = None) -> list:
+def play_task(exp: Experiment, task: Task, n_threads: int | None = None,
+              debug: bool = False) -> list:
     """Play one part's games: ``[(BatchResult, game indices), ...]``, one per seat shift.
 
     Runs on the local machine or on a Dask worker (it registers the experiment's
@@ -95,7 +96,8 @@ def play_task(exp: Experiment, task: Task, n_threads: int | None = None) -> list
     played = []
     for shift in range(shifts):
         sel = (idx % shifts) == shift if shifts > 1 else slice(None)
-        batch = play_batch(seeds[sel], exp.settings(task.variant, shift), n_threads=n_threads)
+        batch = play_batch(seeds[sel], exp.settings(task.variant, shift), n_threads=n_threads,
+                           debug=debug)
         played.append((batch, idx[sel]))
     return played
 
@@ -118,18 +120,19 @@ def part_tables(exp: Experiment, task: Task, played: list):
             players_table(batches, index, **_labels(exp, task)))
 
 
-def compute_task(exp: Experiment, task: Task, n_threads: int | None = None):
+def compute_task(exp: Experiment, task: Task, n_threads: int | None = None,
+                 debug: bool = False):
     """Play one part's games and return its ``(games, players)`` frames, in game order."""
     from ..results import games_frame, players_frame
 
-    played = play_task(exp, task, n_threads)
+    played = play_task(exp, task, n_threads, debug)
     batches, index = [b for b, _ in played], [i for _, i in played]
     return (games_frame(batches, index, **_labels(exp, task)),
             players_frame(batches, index, **_labels(exp, task)))
 
 
 def compute_tables(exp: Experiment, task: Task, n_threads: int | None = None,
-                   engine: str | None = None):
+                   debug: bool = False, engine: str | None = None):
     """``compute_task`` as pyarrow Tables (what Dask workers send back to be written).
 
     ``engine``: the fingerprint the run expects; a worker whose own engine differs
@@ -139,7 +142,7 @@ def compute_tables(exp: Experiment, task: Task, n_threads: int | None = None,
         raise CatansimError(f"worker {_worker_name()}: runs engine {engine_fingerprint()}, the "
                             f"run's engine is {engine}; allowed: workers with the same catansim "
                             "as the machine running catansim run (docs/cluster.md)")
-    return part_tables(exp, task, play_task(exp, task, n_threads))
+    return part_tables(exp, task, play_task(exp, task, n_threads, debug))
 
 
 def _worker_name() -> str:
@@ -429,7 +432,7 @@ def available_memory() -> int | None:
 
 def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: int | None = None,
                    scheduler: str | None = None, progress: bool = True,
-                   on_part=None) -> RunReport:
+                   on_part=None, debug: bool = False) -> RunReport:
     """Run (or resume) an experiment into its dataset folder.
 
     Parameters
@@ -445,6 +448,9 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
         Show a tqdm bar (games done, games/s, time left).
     on_part : callable(Task), optional
         Called after each part is written (tests use it to interrupt a run).
+    debug : bool
+        Stop at the first illegal action a strategy chooses (``IllegalActionError``
+        naming the game's seed, turn, seat, decision and value).
 
     Returns
     -------
@@ -488,12 +494,12 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
             done = prepare_dataset(exp, root)
             state.done = len(done)
             return _run(exp, root, done, state, n_threads, client, address, progress,
-                        on_part)
+                        on_part, debug)
     except Interrupted as exc:
         exc.state = f"{root}: {state.text()}"
         raise
     except _TaskFailed as exc:  # counted now that the part in flight has landed
-        raise exc.error_class(f"{exc}; {root}: {state.text()}") from None
+        raise FaultError(f"{exc}; {root}: {state.text()}") from None
     except FaultError:
         raise
     except OSError as exc:
@@ -524,7 +530,7 @@ def _run_read_only(exp: Experiment, root: Path, state: _State, exc: OSError) -> 
 
 
 def _run(exp: Experiment, root: Path, done: dict, state: _State, n_threads, client, address,
-         progress: bool, on_part) -> RunReport:
+         progress: bool, on_part, debug: bool = False) -> RunReport:
     pending = (t for t in plan(exp) if t.stem not in done)
     first = next(pending, None)
     done_games = sum(r.part.n_games for r in done.values())
@@ -538,9 +544,10 @@ def _run(exp: Experiment, root: Path, done: dict, state: _State, n_threads, clie
     written = (0, 0)
     try:
         if client is not None:
-            parts = _dask_parts(exp, pending, client, address, n_threads, state)
+            parts = _dask_parts(exp, pending, client, address, n_threads, debug)
         else:
-            parts = ((t, _Played(exp, t, play_task(exp, t, n_threads))) for t in pending)
+            parts = ((t, _Played(exp, t, play_task(exp, t, n_threads, debug)))
+                     for t in pending)
         written = _write_all(root, exp, parts, bar, on_part,
                              lambda task: state.landed.add(task.stem))
     finally:
@@ -657,15 +664,12 @@ class _TaskFailed(Exception):
     """A part that did not come back from the cluster; ``run_experiment`` adds how many
     parts were kept once the part being written has landed."""
 
-    def __init__(self, message: str, error_class=FaultError):
-        super().__init__(message)
-        self.error_class = error_class
 
-
-def _dask_fault(exc: BaseException, address: str, task: Task) -> _TaskFailed:
-    """The one-line error of a task that did not come back."""
+def _dask_fault(exc: BaseException, address: str, task: Task) -> BaseException:
+    """The one-line error of a task that did not come back (a worker's own one-line
+    error, e.g. another engine or an illegal action with ``debug``, as it is)."""
     if isinstance(exc, CatansimError):
-        return _TaskFailed(str(exc), CatansimError)
+        return exc
     name = type(exc).__name__
     lost = name in ("FutureCancelledError", "CancelledError", "CommClosedError",
                     "TimeoutError", "StreamClosedError") or isinstance(exc, OSError | TimeoutError)
@@ -741,7 +745,7 @@ def _quiet(*names: str):
 
 
 def _dask_parts(exp: Experiment, pending: Iterator[Task], client, address: str, n_threads,
-                state: _State):
+                debug: bool = False):
     """Yield ``(task, make_tables)`` for parts computed on a Dask cluster (tables built
     on the workers, each of which checks its engine first), a bounded number in flight."""
     from dask.distributed import as_completed
@@ -753,7 +757,7 @@ def _dask_parts(exp: Experiment, pending: Iterator[Task], client, address: str, 
     by_key: dict[str, Task] = {}
 
     def submit(t):
-        fut = client.submit(compute_tables, exp, t, n_threads, engine,
+        fut = client.submit(compute_tables, exp, t, n_threads, debug, engine,
                             key=f"catansim-{key}-{t.stem}", pure=False, retries=2)
         by_key[fut.key] = t
         return fut

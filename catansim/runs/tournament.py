@@ -56,6 +56,7 @@ class Deals:
     rules: Rules = field(default_factory=Rules)
     layout: str = "variable"
     strategy_set: StrategySet = field(default=PRESETS, repr=False)
+    debug: bool = False  # stop at the first illegal action (IllegalActionError)
 
 
 def play_seatings(deals: Deals, seatings, group: str, groups, strategy_names,
@@ -81,7 +82,7 @@ def play_seatings(deals: Deals, seatings, group: str, groups, strategy_names,
         deal = np.arange(start, start + seeds.size, dtype=np.int64)
         batches = []
         for st in settings:
-            batches.append(play_batch(seeds, st, n_threads=n_threads))
+            batches.append(play_batch(seeds, st, n_threads=n_threads, debug=deals.debug))
             if progress is not None:
                 progress.update(seeds.size)
         index = [deal * k + i for i in range(k)]
@@ -174,6 +175,7 @@ def tournament(
     n_threads: int | None = None,
     progress: bool = False,
     strategy_set: StrategySet = PRESETS,
+    debug: bool = False,
 ) -> TournamentResult:
     """Play ``n_players`` strategies against each other with rotated seats.
 
@@ -184,7 +186,7 @@ def tournament(
     _check(names, n_players, games, strategy_set)
     seatings = seat_rotations(names, n_players)
     deals = Deals(-(-games // n_players), n_players, seed, rules or Rules(), layout,
-                  strategy_set)
+                  strategy_set, debug)
     bar = _bar(progress, deals.n_deals * len(seatings))
     try:
         g, p = play_seatings(deals, seatings, TOURNAMENT, [TOURNAMENT], sorted(set(names)),
@@ -281,6 +283,7 @@ def cross_play(
     n_threads: int | None = None,
     progress: bool = False,
     strategy_set: StrategySet = PRESETS,
+    debug: bool = False,
 ) -> CrossPlayResult:
     """Play every strategy A against ``n_players - 1`` copies of every other strategy B.
 
@@ -293,7 +296,7 @@ def cross_play(
         raise CatansimError("strategies: cross-play needs at least 2 names; allowed: 2 or "
                             "more comma-separated names")
     deals = Deals(-(-games // n_players), n_players, seed, rules or Rules(), layout,
-                  strategy_set)
+                  strategy_set, debug)
     pairs = {pair_name(a, b): (a, b) for a in names for b in names if a != b}
     bar = _bar(progress, deals.n_deals * n_players * len(pairs))
     games_out, players_out = [], []

@@ -7,8 +7,10 @@ and every rule setting (counters of each game, field by field), full event logs
 and their narratives, datasets written by ``catansim run`` (both tables, dtypes
 included) with their printed summaries, ``catansim simulate`` and tournaments.
 
-Counters are hashed per field, and only the fields named in ``digests.json``:
-a new counter field leaves the old digests valid, a changed decision does not.
+Counters are hashed per field, dataset tables per column and log headers per rule
+key, and only the fields, columns and rule keys named in ``digests.json``: a new
+counter, column or rule setting leaves the old digests valid, a changed decision
+does not.
 Regenerate ONLY when a change is meant to change games (a rules fix), then review
 which digests changed::
 
@@ -59,6 +61,10 @@ COUNTER_SETS = {
                         150),
     "vp5-cap40-3": (3, ["random", "default", "army"], "variable",
                     {"vp_to_win": 5, "max_turns": 40}, None, 200),
+    "first-turn-2-4": (4, ["default", "city", "army", "trader"], "variable",
+                       {"first_turn": 2, "bank_per_resource": 9}, None, 200),
+    "friendly-random-robber-4": (4, ["random", "random", "default", "random"], "variable",
+                                 {"robber": "friendly"}, None, 150),
 }
 
 # name: (seed, n_players, strategies, layout, rules)
@@ -94,9 +100,10 @@ def _sha(*chunks) -> str:
     return h.hexdigest()[:20]
 
 
-def _frame_digest(df) -> str:
+def _frame_digest(df, columns) -> str:
     import pandas as pd
 
+    df = df[list(columns)]
     dtypes = ";".join(f"{c}:{t}" for c, t in df.dtypes.items())
     cats = ";".join(f"{c}:{list(df[c].cat.categories)}" for c in df.columns
                     if isinstance(df[c].dtype, pd.CategoricalDtype))
@@ -139,7 +146,7 @@ def counter_digests(fields) -> dict[str, str]:
     return out
 
 
-def log_digests() -> dict[str, str]:
+def log_digests(rule_keys) -> dict[str, str]:
     from catansim.engine import play_game
     from catansim.logs import event_rows_to_dicts, make_header, narrative
     from catansim.rules import Rules
@@ -150,13 +157,14 @@ def log_digests() -> dict[str, str]:
                       rules=Rules(**rules), log=True)
         header = make_header(g.seed, g.n_players, g.strategies, g.rules, g.board)
         events = event_rows_to_dicts(g.events, g.n_players)
-        text = "\n".join(json.dumps(x, sort_keys=True) for x in [header, *events])
-        out[f"log:{name}"] = _sha(text)
+        head = dict(header, rules={k: header["rules"][k] for k in rule_keys})
+        out[f"header:{name}"] = _sha(json.dumps(head, sort_keys=True))
+        out[f"log:{name}"] = _sha("\n".join(json.dumps(x, sort_keys=True) for x in events))
         out[f"narrative:{name}"] = _sha(narrative(header, events))
     return out
 
 
-def dataset_digests(tmp: Path) -> dict[str, str]:
+def dataset_digests(tmp: Path, columns) -> dict[str, str]:
     import catansim
     from catansim.results import format_summary, summarize_dataset
     from catansim.runs.experiment import load_experiment
@@ -169,8 +177,8 @@ def dataset_digests(tmp: Path) -> dict[str, str]:
             games=EXPERIMENT_GAMES, batch_size=EXPERIMENT_BATCH)
         run_experiment(exp, out=tmp / name, progress=False)
         games, players = catansim.load(tmp / name)
-        out[f"dataset:{name}:games"] = _frame_digest(games)
-        out[f"dataset:{name}:players"] = _frame_digest(players)
+        out[f"dataset:{name}:games"] = _frame_digest(games, columns["games"])
+        out[f"dataset:{name}:players"] = _frame_digest(players, columns["players"])
         text = "\n".join(f"[{v}]\n{format_summary(t)}"
                          for v, t in summarize_dataset(tmp / name, exp.variant_names).items())
         out[f"summary:{name}"] = _sha(text)
@@ -199,11 +207,23 @@ def command_digests() -> dict[str, str]:
     return out
 
 
-def compute(tmp: Path, fields) -> dict[str, str]:
+def table_columns() -> dict[str, list[str]]:
+    from catansim.results import COLUMNS
+
+    return {t: list(COLUMNS[COLUMNS.table == t]["name"]) for t in ("games", "players")}
+
+
+def rule_keys() -> list[str]:
+    from catansim.rules import Rules
+
+    return Rules.names()
+
+
+def compute(tmp: Path, stored: dict) -> dict[str, str]:
     out = {}
-    out.update(counter_digests(fields))
-    out.update(log_digests())
-    out.update(dataset_digests(tmp))
+    out.update(counter_digests(stored["counter_fields"]))
+    out.update(log_digests(stored["rule_keys"]))
+    out.update(dataset_digests(tmp, stored["columns"]))
     out.update(command_digests())
     return out
 
@@ -214,12 +234,12 @@ def main(argv) -> None:
     if argv != ["--write"]:
         print(__doc__)
         raise SystemExit(2)
-    fields = counter_fields()
+    stored = {"counter_fields": counter_fields(), "columns": table_columns(),
+              "rule_keys": rule_keys()}
     with tempfile.TemporaryDirectory() as tmp:
-        digests = compute(Path(tmp), fields)
-    DIGESTS.write_text(json.dumps({"counter_fields": fields, "digests": digests}, indent=1)
-                       + "\n")
-    print(f"wrote {DIGESTS}: {len(digests)} digests")
+        stored["digests"] = compute(Path(tmp), stored)
+    DIGESTS.write_text(json.dumps(stored, indent=1) + "\n")
+    print(f"wrote {DIGESTS}: {len(stored['digests'])} digests")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,102 @@
+"""The counters for who leads when and for shortages, against the independent checker.
+
+Games with small supplies are logged and replayed by ``catansim.logs.replay``; an
+observer reads the checker's own state after every event and derives, without the
+engine, each player's visible VP after the checkpoint turns, the turn of the first
+roll each resource could not be paid in full and the rolls on which one player alone
+was owed a short resource. The engine's counters must match exactly. The first-turn
+rule is checked the same way: turn 1 is the given seat's, and turns go round.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from catansim.constants import RESOURCE_NAMES
+from catansim.core import layout as L
+from catansim.engine import GameSettings, play_game
+from catansim.errors import CatansimError
+from catansim.logs import event_rows_to_dicts, make_header, replay
+from catansim.logs.checker import TERRAIN_RESOURCE
+from catansim.rules import Rules
+
+SETTINGS = [
+    (4, {"bank_per_resource": 4}),
+    (4, {"bank_per_resource": 6, "shortage": "strict", "first_turn": 2}),
+    (3, {"bank_per_resource": 5, "shortage": "off", "first_turn": 1}),
+    (4, {"bank_per_resource": 3, "robber": "off", "max_turns": 60}),
+]
+GAMES = 25
+
+
+class Observer:
+    """What the checker's state says after each event."""
+
+    def __init__(self, n: int):
+        self.vp_at: dict[int, list[int]] = {}
+        self.first_shortage = [-1] * 5
+        self.sole = [0] * 5
+        self.turn_seats: list[int] = []
+        self.n = n
+
+    def __call__(self, game, ev):
+        e = ev["e"]
+        if e == "turn_start":
+            self.turn_seats.append(ev["p"])
+        if e in ("turn_end", "game_end") and game.turn in L.VP_CHECKPOINTS:
+            self.vp_at[game.turn] = [game.visible_vp(q) for q in range(self.n)]
+        if e == "production":
+            total = sum(game.last_dice)
+            for r, name in enumerate(RESOURCE_NAMES):
+                if ev["withheld"][r] == 0:
+                    continue  # paid in full (withheld > 0 exactly on a short roll)
+                if self.first_shortage[r] < 0:
+                    self.first_shortage[r] = game.turn
+                owed_to = set()
+                for h in range(19):
+                    if (game.geo.hex_number[h] == total and h != game.robber
+                            and TERRAIN_RESOURCE[game.geo.hex_terrain[h]] == name):
+                        owed_to |= {game.buildings[node][0] for node in game.geo.hex_nodes[h]
+                                    if node in game.buildings}
+                if len(owed_to) == 1:
+                    self.sole[r] += 1
+
+
+@pytest.mark.parametrize("n, rules", SETTINGS)
+def test_new_counters_match_the_checker(n, rules):
+    r = Rules(**rules)
+    short_games = checkpoints = sole = 0
+    for seed in range(GAMES):
+        g = play_game(seed, n, strategies=["default", "city", "random", "army"][:n], rules=r)
+        header = make_header(g.seed, n, g.strategies, g.rules, g.board)
+        obs = Observer(n)
+        replay(header, event_rows_to_dicts(g.events, n), observer=obs)
+        assert obs.turn_seats == [(r.first_turn + t) % n for t in range(g.turns)]
+        vp_at = g.field("c_vp_at").reshape(4, L.N_VP_CHECKPOINTS)[:n]
+        for k, t in enumerate(L.VP_CHECKPOINTS):
+            want = obs.vp_at.get(t, [-1] * n)
+            assert vp_at[:, k].tolist() == want, (seed, t)
+        assert g.field("c_first_shortage").tolist() == obs.first_shortage, seed
+        assert g.field("c_sole_recipient").tolist() == obs.sole, seed
+        short_games += max(obs.first_shortage) >= 0
+        checkpoints += len(obs.vp_at)
+        sole += sum(obs.sole)
+    # the games exercise what they check
+    assert short_games >= GAMES // 2 and checkpoints >= GAMES and sole > 0
+
+
+def test_first_turn_must_be_a_seat_that_plays():
+    with pytest.raises(CatansimError, match="rule first_turn: seat 3 does not play with 3"):
+        GameSettings(n_players=3, rules=Rules(first_turn=3))
+    with pytest.raises(CatansimError, match="rule first_turn: 4 is out of range"):
+        Rules(first_turn=4)
+
+
+def test_first_turn_keeps_the_setup_and_moves_only_the_turns():
+    base = play_game(21, 4, strategies=["default"], log=True)
+    moved = play_game(21, 4, strategies=["default"], rules=Rules(first_turn=1), log=True)
+    # same board and the same set-up (seat 0 places first in both)
+    assert np.array_equal(base.field("c_start_nodes"), moved.field("c_start_nodes"))
+    first = [e for e in event_rows_to_dicts(moved.events, 4) if e["e"] == "turn_start"][0]
+    assert first["p"] == 1
