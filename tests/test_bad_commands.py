@@ -8,7 +8,7 @@ path, with what is allowed (faults of the machine: with what state the data is i
 no traceback, and nothing written anywhere under the test's folder (a dataset used
 by a row is unchanged and still loads).
 
-BAD_COMMANDS (asserted below) counts the rows: 145.
+BAD_COMMANDS (asserted below) counts the rows: 149.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import catansim
 from catansim.runs.experiment import load_experiment
 from catansim.runs.runner import run_experiment
 
-BAD_COMMANDS = 145
+BAD_COMMANDS = 149
 
 # Placeholders: T the test's folder, BIN a binary file, DIR an empty folder, FILE a text
 # file ("x"), EMPTY an empty file, EXP a good experiment, LOG a good game log, TRUNC a
@@ -261,6 +261,14 @@ CASES = {
     "bench-players": (["bench", "--players", "7"], ["--players: 7 is not allowed"]),
     "bench-games-many": (["bench", "--games", "1000000000"], ["--games: 1000000000 is not "
                                                               "allowed"]),
+    # -- study
+    "study-unknown": (["study", "nope"], ["study: 'nope' is not a study; allowed:"]),
+    "study-scale": (["study", "nope", "--scale", "huge"],
+                    ["--scale: 'huge' is not allowed; allowed: small, full"]),
+    "study-out-file": (["study", "nope", "--out", "FILE"], ["--out: FILE: is a file, not a "
+                                                            "folder"]),
+    "study-scheduler": (["study", "nope", "--scheduler", "nowhere"],
+                        ["--scheduler: 'nowhere' is not an address"]),
     # -- verify
     "verify-no-folder": (["verify"], ["DATASET: missing; allowed: a dataset folder"]),
     "verify-missing": (["verify", "NOWHERE/ds"], ["DATASET: NOWHERE/ds: folder not found"]),
@@ -277,8 +285,9 @@ CASES = {
 def test_the_table_has_the_documented_number_of_rows():
     assert len(CASES) == BAD_COMMANDS and f"the rows: {BAD_COMMANDS}." in __doc__
     commands = {argv[0] for argv, *_ in CASES.values() if argv and not argv[0].startswith("-")}
-    assert commands >= {"run", "play", "replay", "board", "simulate", "tournament", "bench",
-                        "verify"}
+    from catansim.cli import _command_names
+
+    assert commands - {"nope", "pla"} == set(_command_names())  # every command has rows
 
 
 EXP = 'name = "exp"\ngames = 4\nbatch_size = 2\n'

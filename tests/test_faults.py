@@ -730,11 +730,11 @@ def test_out_of_memory_mid_run_keeps_the_parts(files, reference, tmp_path, capsy
 
     real, calls = R.play_task, []
 
-    def play(exp, task, n_threads=None):
+    def play(exp, task, *args, **kw):
         calls.append(task)
         if len(calls) == 3:
             raise MemoryError
-        return real(exp, task, n_threads)
+        return real(exp, task, *args, **kw)
 
     monkeypatch.setattr(R, "play_task", play)
     out = tmp_path / "ds"
