@@ -8,7 +8,7 @@ path, with what is allowed (faults of the machine: with what state the data is i
 no traceback, and nothing written anywhere under the test's folder (a dataset used
 by a row is unchanged and still loads).
 
-BAD_COMMANDS (asserted below) counts the rows: 149.
+BAD_COMMANDS (asserted below) counts the rows: 156.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import catansim
 from catansim.runs.experiment import load_experiment
 from catansim.runs.runner import run_experiment
 
-BAD_COMMANDS = 149
+BAD_COMMANDS = 156
 
 # Placeholders: T the test's folder, BIN a binary file, DIR an empty folder, FILE a text
 # file ("x"), EMPTY an empty file, EXP a good experiment, LOG a good game log, TRUNC a
@@ -261,6 +261,18 @@ CASES = {
     "bench-players": (["bench", "--players", "7"], ["--players: 7 is not allowed"]),
     "bench-games-many": (["bench", "--games", "1000000000"], ["--games: 1000000000 is not "
                                                               "allowed"]),
+    # -- report
+    "report-no-dataset": (["report"], ["DATASET: missing; allowed: a dataset folder"]),
+    "report-missing": (["report", "NOWHERE/ds"], ["DATASET: NOWHERE/ds: folder not found"]),
+    "report-file": (["report", "FILE"], ["DATASET: FILE: is a file, not a folder"]),
+    "report-not-dataset": (["report", "DIR", "--out", "T/rep"],
+                           ["DIR: not a catansim dataset (no games/ folder); allowed:"]),
+    "report-out-file": (["report", "DS", "--out", "FILE"], ["--out: FILE: is a file, not a "
+                                                            "folder"]),
+    "report-out-read-only": (["report", "DS", "--out", "RO/rep"],
+                             ["--out: RO/rep: folder RO is not writable (read-only"]),
+    "report-scheduler": (["report", "DS", "--scheduler", "nowhere"],
+                         ["--scheduler: 'nowhere' is not an address"]),
     # -- study
     "study-unknown": (["study", "nope"], ["study: 'nope' is not a study; allowed:"]),
     "study-scale": (["study", "nope", "--scale", "huge"],

@@ -58,3 +58,27 @@ def test_bench_says_when_it_widened_a_sample():
          "million_s": 1e6, "widened": ["end to end 100 -> 800 games"]}
     assert "| samples widened to time at least 0.5 s | end to end 100 -> 800 games |" in \
         bench.markdown(r)
+
+
+def test_analysis_benchmark_script_runs(tmp_path):
+    """benchmarks/analysis_bench.py on a small dataset: the one-pass row with a time and a
+    peak memory (the figures themselves are in docs/benchmarks.md)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from catansim.runs.experiment import parse_experiment
+    from catansim.runs.runner import run_experiment
+
+    root = Path(__file__).resolve().parents[1]
+    ds = tmp_path / "ds"
+    run_experiment(parse_experiment({"games": 60, "batch_size": 30}), out=ds, progress=False)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(root), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    out = subprocess.run([sys.executable, str(root / "benchmarks" / "analysis_bench.py"),
+                          str(ds)], check=True, capture_output=True, text=True,
+                         env=env).stdout
+    rows = re.findall(r"^\| (.+?) \| ([\d.]+) \| (\d+) \|$", out, re.M)
+    assert len(rows) == 1 and rows[0][0].startswith("**all analyses of the report")
+    assert float(rows[0][1]) > 0 and int(rows[0][2]) > 50  # MiB: the interpreter alone is more

@@ -258,7 +258,7 @@ def test_quickstart_is_runnable_shortened(tmp_path):
 
 
 def test_summary_read_part_by_part_equals_the_summary_of_the_loaded_dataset(tmp_path, exp_file):
-    from catansim.results import summarize, summarize_dataset
+    from catansim.analysis import summarize, summarize_dataset
 
     exp = load_experiment(exp_file)
     out = tmp_path / "o"

@@ -48,8 +48,12 @@ def command(experiment, games, seed, scheduler, threads, out, batch_size, no_pro
 
 
 def _print_summary(root, exp) -> None:
-    from ..results import format_summary, summarize_dataset
+    from ..analysis.summary import format_paired, format_summary, summarize_run
 
-    for variant, tables in summarize_dataset(root, exp.variant_names).items():
+    by_variant, paired = summarize_run(root, exp.variant_names)
+    for variant, tables in by_variant.items():
         n = int(tables["length"]["games"].iloc[0])
-        click.echo(f"\n[{variant}] {n:,} games\n{format_summary(tables)}")
+        label = f"[{variant}] " if len(exp.variant_names) > 1 else ""
+        click.echo(f"\n{label}{n:,} games\n{format_summary(tables)}")
+    if not paired.empty:
+        click.echo("\n" + format_paired(paired))

@@ -26,7 +26,7 @@ def command(games, players, strategies, layout, board, rule_items, rotate, seed,
     """Play GAMES games in memory and print win rates (95% Wilson CIs), length, VP sources."""
     import pandas as pd
 
-    from ..results import format_summary, summarize
+    from ..analysis.summary import SUMMARY_COLUMNS, format_summary, summarize
     from ..runs.experiment import parse_experiment
     from ..runs.runner import compute_task, plan
     from ..strategies import PRESETS
@@ -43,9 +43,7 @@ def command(games, players, strategies, layout, board, rule_items, rotate, seed,
     except CatansimError as exc:  # "board: ..." names the option it came from
         msg = str(exc)
         raise CatansimError(f"--{msg}" if msg.split(":")[0] in data else msg) from None
-    keep_g = ["game", "turns", "end_reason"]
-    keep_p = ["game", "seat", "strategy", "won", "vp", "vp_settlements", "vp_cities",
-              "vp_longest", "vp_army", "vp_cards"]
+    keep_g, keep_p = SUMMARY_COLUMNS["games"], SUMMARY_COLUMNS["players"]
     gs, ps = [], []
     for task in plan(exp):
         g, p = compute_task(exp, task, threads, debug)

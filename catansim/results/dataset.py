@@ -605,6 +605,48 @@ def iter_parts(path, columns: dict | None = None, variants=None
         yield part, g, p
 
 
+def iter_game_ranges(path, columns: dict | None = None, variants=None
+                     ) -> Iterator[tuple[int, int, list[Part], pd.DataFrame, pd.DataFrame]]:
+    """Yield ``(start, stop, parts, games, players)`` per range of games, aligned over variants.
+
+    Every variant's part for the games ``start .. stop-1`` is read and the frames are
+    concatenated (variants in dataset order, then game, then seat), so the rows of the
+    same game in every variant arrive together: what paired comparisons need (pair on
+    ``game``). A range whose part is missing for some variant (an unfinished run)
+    holds the variants that have it. ``columns`` as in ``iter_parts``. Memory is that
+    of one part per variant.
+    """
+    for start, stop, parts in game_ranges(path, variants):
+        games, players = read_range(path, parts, columns)
+        yield start, stop, parts, games, players
+
+
+def game_ranges(path, variants=None) -> list[tuple[int, int, list[Part]]]:
+    """``(start, stop, parts)`` of ``iter_game_ranges`` without reading anything."""
+    by_range: dict[tuple[int, int], list[Part]] = {}
+    for part in complete_parts(path, variants):
+        by_range.setdefault((part.start, part.stop), []).append(part)
+    return [(a, b, ps) for (a, b), ps in sorted(by_range.items())]
+
+
+def read_range(path, parts: list[Part], columns: dict | None = None
+               ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The ``(games, players)`` of some parts (one range of ``game_ranges``), concatenated."""
+    cols = columns or {}
+    return tuple(_concat([read_part(path, p, t, cols.get(t)) for p in parts], t)
+                 for t in TABLES)
+
+
+def _concat(frames: list[pd.DataFrame], table: str) -> pd.DataFrame:
+    if len(frames) == 1:
+        return frames[0]
+    df = pd.concat(frames, ignore_index=True)  # categories differ: union them
+    for c in category_columns(table):
+        if c in df.columns and not isinstance(df[c].dtype, pd.CategoricalDtype):
+            df[c] = df[c].astype("category")
+    return df
+
+
 def load(path, columns: dict | None = None, variants=None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Read a dataset written by ``catansim run``.
 
