@@ -47,6 +47,14 @@ _GAME_COUNTERS: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
      "rolls on which {item} ran short with one player alone owed it (the official rule "
      "pays that player what is left; strict pays nobody)"),
     ("c_robber_moves", ("robber_moves",), "int32", "times the robber moved"),
+    ("c_leader_chances", ("robber_leader_chances",), "int32",
+     "robber moves made while an opponent of the mover led alone in visible VP (hidden VP "
+     "cards not counted)"),
+    ("c_robbed_leader", ("robbed_leader",), "int32",
+     "robber moves whose victim led alone in visible VP at that moment"),
+    ("c_withheld_leader", ("withheld_leader",), "int32",
+     "cards the shortage rule withheld from the player leading alone in visible VP at that "
+     "roll"),
     ("c_longest_holder", ("longest_holder",), "Int8",
      "seat holding Longest Route at the end; <NA> if nobody"),
     ("c_army_holder", ("army_holder",), "Int8",
