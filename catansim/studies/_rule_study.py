@@ -101,7 +101,8 @@ def complete(exp: Experiment, root: Path) -> bool:
         return False
     if D.read_manifest(root).get("result_hash") != exp.result_hash():
         return False
-    return all(D.part_done(root, t) for t in plan(exp))
+    done = set(D.complete_parts(root))
+    return all(t in done for t in plan(exp))
 
 
 def engine_of(root: Path) -> str:
