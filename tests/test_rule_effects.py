@@ -55,6 +55,7 @@ def _plan():
             .add("contrasts", C.contrasts_analysis(PAIRS, outcomes, strategy_wins=True))
             .add("arms", C.arms_analysis(outcomes))
             .add("catch", R.catch_up_analysis())
+            .add("stage", R.stage_analysis())
             .add("shares", C.shares_analysis(R.ROBBER_SHARES + SH.SHORTAGE_SHARES))
             .add("groups", C.seat_groups_analysis(SH.WITHHELD_BY_SEAT, SH.WITHHELD_RATIO))
             .add("timing", SH.TIMING))
@@ -323,3 +324,69 @@ def test_bad_pairs_and_corrections_are_one_line_errors(frames):
                                             r"allowed: holm, fdr_bh"):
         C.paired_contrasts(frames, [("off", "baseline")], [C.measure("turns")],
                            correction="bonferroni")
+
+
+def test_equal_standing_table_equals_a_direct_count(frames):
+    _, players = frames
+    stage = R.stage_table(frames, checkpoints=(20, 40))
+    for v in ("baseline", "off"):
+        p = players[players.variant == v]
+        for turn in (20, 40):
+            vp = p.pivot(index="game", columns="seat", values=f"vp_turn_{turn}")
+            won = p.pivot(index="game", columns="seat", values="won")
+            vp = vp[vp.notna().all(axis=1)].astype(int)
+            srt = np.sort(vp.to_numpy(), axis=1)
+            sole = srt[:, -1] > srt[:, -2]
+            leader = vp.to_numpy().argmax(axis=1)
+            rows = pd.DataFrame({"leader_vp": srt[:, -1], "lead": np.minimum(
+                srt[:, -1] - srt[:, -2], 3), "won": won.loc[vp.index].to_numpy()[
+                np.arange(len(vp)), leader].astype(int)})[sole]
+            want = rows.groupby(["leader_vp", "lead"])["won"].agg(["size", "sum"])
+            got = stage.xs((v, turn), level=("variant", "turn"))
+            assert len(got) == len(want) > 0
+            for (vp_, lead), r in want.iterrows():
+                g = got.loc[(vp_, "3+" if lead == 3 else str(lead))]
+                assert (g["games"], g["leader_wins"]) == (r["size"], r["sum"]), (v, turn)
+
+
+def _standing_frames(n: int, odds: dict, seed: int = 0):
+    """Players frames with visible VP after turn 40 and a winner: a sole leader with
+    4..7 VP leading by 1..3, whose odds of winning are a stratum's base odds times
+    ``odds[arm]``; the arms share each game's standing (common seeds)."""
+    rng = np.random.default_rng(seed)
+    top = rng.integers(4, 8, n)
+    lead = rng.integers(1, 4, n)
+    leader = rng.integers(0, 4, n)
+    base = np.exp(-1.5 + 0.4 * (top - 4) + 0.5 * lead)  # the stratum's odds
+    u = rng.random(n)
+    other = (leader + rng.integers(1, 4, n)) % 4
+    frames = []
+    for v, k in odds.items():
+        p = base * k / (1 + base * k)
+        winner = np.where(u < p, leader, other)
+        vp = np.repeat(top - lead, 4).reshape(n, 4) - rng.integers(0, 2, (n, 4))
+        vp[np.arange(n), (leader + 1) % 4] = top - lead  # the second
+        vp[np.arange(n), leader] = top
+        frames.append(pd.DataFrame({
+            "variant": v, "game": np.repeat(np.arange(n), 4), "seat": np.tile(np.arange(4), n),
+            "won": (np.tile(np.arange(4), n) == np.repeat(winner, 4)),
+            "vp_turn_40": vp.ravel()}))
+    players = pd.concat(frames, ignore_index=True)
+    players["variant"] = players["variant"].astype("category")
+    games = players[players.seat == 0][["variant", "game"]].reset_index(drop=True)
+    games["turns"] = 70
+    return games, players
+
+
+def test_equal_standing_effect_finds_a_planted_odds_ratio_and_not_a_null_one():
+    frames = _standing_frames(6000, {"baseline": 1.0, "stronger": 2.0, "same": 1.0}, seed=4)
+    stage = R.stage_table(frames, checkpoints=(40,))
+    e = R.stage_effect(stage, "stronger", "baseline", 40)
+    assert e["ci_low"] < 2.0 < e["ci_high"] and e["p_value"] < 1e-6
+    assert e["strata"] == 12 and e["games_arm"] == e["games_reference"] == 6000
+    null = R.stage_effect(stage, "same", "baseline", 40)
+    assert null["odds_ratio"] == pytest.approx(1.0, abs=1e-12)  # the same winners
+    assert null["ci_low"] < 1.0 < null["ci_high"]
+    # unknown arms or turns give an empty row, not an error
+    assert R.stage_effect(stage, "nope", "baseline", 40)["strata"] == 0
+    assert np.isnan(R.stage_effect(stage, "stronger", "baseline", 60)["odds_ratio"])

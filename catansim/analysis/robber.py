@@ -18,6 +18,11 @@ victim led alone (``contrasts.share_table``).
 Reads: games ``turns``, ``sevens``, ``robber_moves``, ``robber_leader_chances``,
 ``robbed_leader``; players ``seat``, ``won``, ``vp``, ``stolen``, ``blocked``,
 ``discarded``, ``robbed``, ``vp_turn_<t>``.
+
+A longer game alone gives trailing players more time; ``stage_table`` and
+``stage_effect`` separate that from the robber slowing the leader: the leader's chance
+at **equal standing** (the same visible VP and the same lead after the same turn), pooled
+over the standings by a Mantel-Haenszel odds ratio.
 """
 
 from __future__ import annotations
@@ -172,6 +177,109 @@ def _catch_finish(stats, ctx: Context) -> dict[str, pd.DataFrame]:
     lead = (pd.DataFrame(lead_rows).set_index(["variant", "turn", "lead"]) if lead_rows
             else pd.DataFrame())
     return {"catch_up": catch, "lead": lead}
+
+
+# --- at equal standing -----------------------------------------------------------------
+
+MAX_VP = 16  # visible VP after a checkpoint stay below this (10 to win, a few over at most)
+
+
+def _stage_map(checkpoints):
+    def f(chunk: Chunk):
+        out = {}
+        for v in chunk.variants:
+            for t in checkpoints:
+                _, leader, _, lead = _standings(chunk, v, t)
+                has = leader >= 0
+                vp = seat_matrix(chunk, v, f"vp_turn_{t}")
+                top = vp.max(axis=1)[has]
+                gap = np.minimum(lead[has], 3)  # 3 stands for 3 or more
+                won = _won_by(chunk, v, leader)[has]
+                cell = np.minimum(top, MAX_VP - 1) * 4 + gap
+                out[(v, t)] = np.stack([np.bincount(cell, minlength=MAX_VP * 4),
+                                        np.bincount(cell, weights=won,
+                                                    minlength=MAX_VP * 4).astype(np.int64)])
+        return out
+    return f
+
+
+def _stage_finish(stats, ctx: Context) -> pd.DataFrame:
+    rows = []
+    order = {v: i for i, v in enumerate(ctx.variants)}
+    for (v, t) in sorted(stats, key=lambda k: (order.get(k[0], 99), k[1])):
+        games, wins = stats[(v, t)]
+        for cell in np.flatnonzero(games):
+            lo, hi = S.wilson_ci(wins[cell], games[cell])
+            rows.append({"variant": v, "turn": t, "leader_vp": int(cell // 4),
+                         "lead": "3+" if cell % 4 == 3 else str(cell % 4),
+                         "games": int(games[cell]), "leader_wins": int(wins[cell]),
+                         "win_rate": wins[cell] / games[cell], "ci_low": lo[0],
+                         "ci_high": hi[0], "method": S.WILSON})
+    out = pd.DataFrame(rows)
+    return out.set_index(["variant", "turn", "leader_vp", "lead"]) if len(out) else out
+
+
+def stage_analysis(checkpoints=HEADLINE_CHECKPOINTS) -> Analysis:
+    cols = tuple(f"vp_turn_{t}" for t in checkpoints)
+    return Analysis("stage", {"players": ("seat", "won", *cols)}, _stage_map(checkpoints),
+                    _stage_finish)
+
+
+def stage_table(source, checkpoints=HEADLINE_CHECKPOINTS, **kw) -> pd.DataFrame:
+    """The sole leader's win rate at equal standing: per arm and checkpoint turn, by the
+    leader's visible VP and the lead over the second (1, 2, 3+ VP).
+
+    Reads players ``seat``, ``won``, ``vp_turn_<t>``. Returns a DataFrame indexed by
+    (variant, turn, leader_vp, lead): ``games``, ``leader_wins``, ``win_rate`` with its
+    Wilson interval, ``method``.
+    """
+    return run(stage_analysis(checkpoints), source, **kw)
+
+
+def stage_effect(stage: pd.DataFrame, arm: str, reference: str, turn: int,
+                 min_games: int = 5) -> dict:
+    """Does the arm change the sole leader's chance at **equal standing**? The
+    Mantel-Haenszel odds ratio (arm vs reference) of the leader winning, pooled over the
+    strata (leader's visible VP, lead) after ``turn`` that both arms reach with at least
+    ``min_games`` games (``statsmodels`` StratifiedTable: pooled odds ratio, its interval
+    and the test of odds ratio 1). The arms play the same seeds, so their strata are
+    positively correlated and this interval, which treats them as independent, is
+    conservative."""
+    from statsmodels.stats.contingency_tables import StratifiedTable
+
+    out = {"arm": arm, "reference": reference, "turn": turn, "strata": 0, "games_arm": 0,
+           "games_reference": 0, "odds_ratio": np.nan, "ci_low": np.nan, "ci_high": np.nan,
+           "p_value": np.nan, "arm_rate": np.nan, "reference_rate": np.nan,
+           "method": "Mantel-Haenszel pooled odds ratio over (leader VP, lead) strata "
+                     "(statsmodels StratifiedTable); arms taken as independent: conservative"}
+    try:
+        a = stage.xs((arm, turn), level=("variant", "turn"))
+        b = stage.xs((reference, turn), level=("variant", "turn"))
+    except KeyError:
+        return out
+    both = a.index.intersection(b.index)
+    both = [k for k in both if a.loc[k, "games"] >= min_games and b.loc[k, "games"] >= min_games]
+    tables = []
+    for k in both:
+        wa, na = a.loc[k, "leader_wins"], a.loc[k, "games"]
+        wb, nb = b.loc[k, "leader_wins"], b.loc[k, "games"]
+        tables.append(np.array([[wa, na - wa], [wb, nb - wb]], dtype=float))
+    if not tables:
+        return out
+    # a stratum where nobody (or everybody) won in both arms says nothing about the ratio
+    tables = [x for x in tables if 0 < x[:, 0].sum() < x.sum()]
+    if not tables:
+        return out
+    st = StratifiedTable(tables)
+    lo, hi = st.oddsratio_pooled_confint()
+    arr = np.stack(tables)
+    out.update(strata=len(tables), games_arm=int(arr[:, 0].sum()),
+               games_reference=int(arr[:, 1].sum()), odds_ratio=float(st.oddsratio_pooled),
+               ci_low=float(lo), ci_high=float(hi),
+               p_value=float(st.test_null_odds(correction=True).pvalue),
+               arm_rate=float(arr[:, 0, 0].sum() / arr[:, 0].sum()),
+               reference_rate=float(arr[:, 1, 0].sum() / arr[:, 1].sum()))
+    return out
 
 
 def catch_up_analysis(checkpoints=CHECKPOINTS) -> Analysis:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from . import style as S
 from .figures import _err
@@ -275,3 +276,45 @@ def group_bars(frame: pd.DataFrame, groups: Sequence[str], arms: Sequence[str], 
                                    if v in n.index) + " (largest group); bars: 95% intervals"
                 + (f"; {note}" if note else ""))
         return S.finish(fig, title, text)
+
+
+def stage_figure(stage: pd.DataFrame, turn: int, arms: Sequence[str],
+                 labels: dict | None = None, leads=("1", "2"), min_games: int | None = None):
+    """The sole leader's win rate after ``turn`` at equal standing: by the leader's visible
+    VP, one panel per lead size, one line per arm (Wilson intervals).
+
+    ``stage``: ``robber.stage_table`` (index variant, turn, leader_vp, lead)."""
+    labels = labels or {}
+    t = stage.xs(turn, level="turn")
+    if min_games is None:  # a point on fewer games is noise at a large scale
+        min_games = 100 if t["games"].groupby(level="variant").sum().min() >= 20_000 else 10
+    with S.styled():
+        fig, axes = S.new_figure(3.6, ncols=len(leads), sharey=True)
+        axes = np.atleast_1d(axes)
+        for ax, lead in zip(axes, leads, strict=True):
+            for i, v in enumerate(arms):
+                if v not in t.index.get_level_values("variant"):
+                    continue
+                r = t.xs(v, level="variant")
+                r = r[(r.index.get_level_values("lead") == lead) & (r["games"] >= min_games)]
+                x = r.index.get_level_values("leader_vp").to_numpy()
+                m = r["win_rate"].to_numpy() * 100
+                ax.errorbar(x + (i - (len(arms) - 1) / 2) * 0.08, m,
+                            yerr=_err(m, r["ci_low"] * 100, r["ci_high"] * 100), fmt="-o",
+                            ms=4, capsize=2.5, color=S.colour(i),
+                            label=labels.get(v, v) if ax is axes[0] else None)
+            ax.set_title(f"leading by {lead} VP", fontsize=10, loc="left")
+            ax.set_xlabel(f"the leader's visible VP after turn {turn}")
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        axes[0].set_ylabel("the leader's win rate (%)")
+        axes[0].set_ylim(0, 100)
+        axes[0].legend(loc="upper left", fontsize=8, frameon=True, framealpha=0.9,
+                       edgecolor="#dddddd")
+        n = t.groupby(level="variant", sort=False)["games"].sum()
+        note = ("n = " + ", ".join(f"{labels.get(v, v)}: {S.fmt_n(n[v])}" for v in arms
+                                   if v in n.index)
+                + " games with one player leading alone; at the same standing a longer game "
+                  "alone would not change the leader's chance; bars: 95% Wilson intervals; "
+                  f"points on fewer than {min_games} games left out")
+        return S.finish(fig, f"At equal standing after turn {turn}: does the leader still win?",
+                        note)

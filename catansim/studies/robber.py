@@ -74,6 +74,7 @@ def plan_for(ds: U.Dataset) -> C.Plan:
     plan.add("contrasts", C.contrasts_analysis(pairs_of(ds.name), outcomes, strategy_wins=strat))
     plan.add("arms", C.arms_analysis(outcomes))
     plan.add("catch", R.catch_up_analysis())
+    plan.add("stage", R.stage_analysis())
     plan.add("shares", C.shares_analysis(R.ROBBER_SHARES))
     plan.add("seats", SE.win_rates_analysis("seat"))
     if strat:
@@ -149,8 +150,8 @@ def make_answer(res: dict) -> list[str]:
     turns = _row(c, "off", "baseline", "turns")
     rel = -turns["rel_diff"] / (1 + turns["rel_diff"]) * 100 if turns is not None else np.nan
     out = [
-        f"<b>Yes, the robber helps trailing players catch up, and it also lengthens the "
-        f"game.</b> At four <code>default</code> players the player leading alone after turn "
+        f"<b>{_verdict(lw, turns)}</b> At four <code>default</code> players the player "
+        f"leading alone after turn "
         f"{t} wins {_rate(catch, 'baseline', t)} of games with the official robber and "
         f"{_rate(catch, 'off', t)} with the robber off; paired on the games where both arms "
         f"had a sole leader, official - off = {_pp(_neg(lw))}. The player alone in last "
@@ -162,6 +163,23 @@ def make_answer(res: dict) -> list[str]:
         f"{_num(_neg(_row(c, 'off', 'baseline', 'vp_spread')))} VP: with the robber the "
         f"field ends closer together." if turns is not None else "",
     ]
+    e_off = R.stage_effect(rule["stage"], "off", "baseline", t)
+    head = ("It is not only the longer game." if e_off["ci_low"] > 1 else
+            "At equal standing the robber makes no clear difference." if e_off["ci_low"] <= 1
+            <= e_off["ci_high"] else "At equal standing the robber helps the leader.")
+    line = (f"<b>{head}</b> At equal standing after turn {t} (the same visible VP and the "
+            f"same lead over the second), the leader's odds of winning are {_or(e_off)} "
+            f"times as high with the robber off as with it (Mantel-Haenszel over "
+            f"{e_off['strata']} standings, {e_off['games_arm'] + e_off['games_reference']:,} "
+            f"games; a longer game alone would leave them at 1)")
+    if "policy" in res:
+        e_rand = R.stage_effect(res["policy"]["stage"], "all_random", "baseline", t)
+        line += (f"; with random robbers {_or(e_rand)} times as high as with robbers who "
+                 f"hit the leader")
+        if e_rand["ci_low"] > 1 and e_off["ci_low"] > 1:
+            line += (". The robber slows the leader because the players aim it at the "
+                     "leader")
+    out.append(line + ".")
     pol = res.get("policy")
     if pol is not None:
         pc, pcatch = pol["contrasts"], pol["catch"]["catch_up"]
@@ -200,6 +218,26 @@ def make_answer(res: dict) -> list[str]:
         f"discarded on 7s (quickstart figures in the issue: 19.25, 21.5, 20.0; friendly "
         f"robber 16.55 stolen).")
     return [a for a in out if a]
+
+
+def _verdict(lw, turns) -> str:
+    """The plain answer from the paired contrasts off - official: the sole leader's win
+    (catch-up) and the game length, each counted only when significant after Holm."""
+    if lw is None or turns is None:
+        return "Not enough games for an answer."
+    catch = bool(lw["significant"]) and lw["diff"] > 0  # the leader wins more without it
+    longer = bool(turns["significant"]) and turns["diff"] < 0  # games shorter without it
+    if catch and longer:
+        return "Yes, the robber helps trailing players catch up, and it also lengthens the game."
+    if catch:
+        return "Yes, the robber helps trailing players catch up; it does not lengthen the game."
+    if longer:
+        return "The robber only lengthens the game: no clear catch-up."
+    return "Neither: no clear catch-up and no clear change in length."
+
+
+def _or(e: dict) -> str:
+    return U.ci_text(e["odds_ratio"], e["ci_low"], e["ci_high"], 1, 2)
 
 
 def _neg(r):
@@ -283,6 +321,15 @@ def make_sections(res: dict, datasets: dict, scale: str) -> tuple[list[Section],
     s.table("lead_size", _lead_cells(rule["catch"]["lead"], labels),
             "the sole leader's win rate by the size of the lead; n = games",
             rule["catch"]["lead"])
+    s.figure("equal_standing", PR.stage_figure(rule["stage"], t, variants, labels),
+             "the same standing after the same turn: if the robber only lengthened the game "
+             "the lines would lie on each other")
+    effects = stage_effects(res)
+    s.table("equal_standing", _stage_cells(effects),
+            f"after turn {t}: the sole leader's win rate in each arm and the Mantel-Haenszel "
+            "odds ratio (arm vs reference) at equal standing, pooled over the leader's VP and "
+            "lead; * significant after Holm over every contrast and checkpoint (all in the "
+            "CSV)", effects)
     if "policy" in res:
         pol = res["policy"]
         pv = ["baseline", "all_production", "all_random"]
@@ -562,6 +609,39 @@ def _across_figure(res: dict):
         "The official robber against none, table by table",
         "each table paired within its own dataset",
         correction="Holm within each dataset")
+
+
+def stage_effects(res: dict) -> pd.DataFrame:
+    """The Mantel-Haenszel odds ratio of the sole leader winning at equal standing, for
+    every contrast of every dataset, after each headline checkpoint."""
+    rows = []
+    for name in res:
+        for v, ref, label in _arms(name):
+            for turn in R.HEADLINE_CHECKPOINTS:
+                e = R.stage_effect(res[name]["stage"], v, ref, turn)
+                rows.append({"dataset": name, "contrast": label, **e})
+    out = pd.DataFrame(rows)
+    if len(out):
+        out["p_adjusted"], out["significant"] = ST.adjust(out["p_value"], "holm")
+        out["correction"] = f"Holm over the {len(out)} rows"
+    return out.set_index(["dataset", "contrast", "turn"]) if len(out) else out
+
+
+def _stage_cells(effects: pd.DataFrame) -> pd.DataFrame:
+    t = effects.reset_index()
+    t = t[t["turn"] == CATCH_TURN]
+    return pd.DataFrame({
+        "dataset": t["dataset"], "contrast": t["contrast"],
+        "leader wins (arm / reference)": [
+            f"{a * 100:.1f}% / {b * 100:.1f}%" if np.isfinite(a) else "" for a, b in
+            zip(t["arm_rate"], t["reference_rate"], strict=True)],
+        "odds ratio at equal standing [95% CI]": [
+            (U.ci_text(m, lo, hi, 1, 2) + (" *" if s else "")) if np.isfinite(m) else ""
+            for m, lo, hi, s in zip(t["odds_ratio"], t["ci_low"], t["ci_high"],
+                                    t["significant"], strict=True)],
+        "strata": t["strata"], "games (arm, reference)": [
+            f"{a:,}, {b:,}" for a, b in zip(t["games_arm"], t["games_reference"],
+                                            strict=True)]}).set_index(["dataset", "contrast"])
 
 
 def power_lines(res: dict, datasets: dict) -> list[str]:
