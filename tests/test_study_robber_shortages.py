@@ -43,11 +43,15 @@ def test_the_experiment_files_are_valid_and_large_enough(name):
     files = sorted((EXPERIMENTS / name).glob("*.toml"))
     assert len(files) >= 4
     exps = {f.stem: load_experiment(f) for f in files}
-    headline = {"robber": ["rule"], "shortages": ["rule19", "rule9"]}[name]
-    for h in headline:  # the headline arms: at least 10^6 games each
-        assert exps[h].games >= 10**6
+    # the headline arms, at least 10^6 games each: the three robber rules; the official
+    # and strict shortage rules and an unlimited bank at the official supply
+    h, arms = {"robber": ("rule", {"baseline", "off", "friendly"}),
+               "shortages": ("rule19", {"baseline", "strict", "unlimited"})}[name]
+    assert exps[h].games >= 10**6 and set(exps[h].variant_names) == arms
+    # every other arm is sized by power, below the headline's
+    assert all(e.games < exps[h].games for k, e in exps.items() if k != h)
     total = sum(e.games * len(e.variants) for e in exps.values())
-    assert 5 * 10**6 <= total <= 15 * 10**6  # the study's share of the CPU budget
+    assert 4 * 10**6 <= total <= 7 * 10**6  # the study's share of the CPU budget
 
 
 @pytest.mark.parametrize("name", sorted(STUDIES))

@@ -1,9 +1,9 @@
 """The supply-shortage study: when does the shortage rule matter, and who does it hurt?
 
 Four experiment files (``experiments/shortages/``), each a dataset whose arms play the
-same games: the three shortage rules (official, strict, off) and an unlimited bank at
-the official supply of 19 cards per resource (the headline, 10^6 games per arm); the
-three rules with a small supply of 9; supplies of 19, 15, 12 and 9 under the official
+same games: the official and the strict shortage rule and an unlimited bank at the
+official supply of 19 cards per resource (the headline, 10^6 games per arm); the three
+rules (official, strict, off) with a small supply of 9; supplies of 19, 15, 12 and 9 under the official
 and the strict rule; and strategy mixes from city tables to expander tables. Every
 comparison is paired game by game (``analysis.contrasts``), Holm-corrected over each
 dataset's table; shortage counts, timing and who loses the cards come from
@@ -34,8 +34,7 @@ TABLE_WORDS = {"city": "four city", "halves": "two city + two expander",
 SUPPLIES = (19, 15, 12, 9)
 
 ARM_LABELS = {
-    "rule19": {"baseline": "official", "strict": "strict", "off": "off",
-               "unlimited": "unlimited bank"},
+    "rule19": {"baseline": "official", "strict": "strict", "unlimited": "unlimited bank"},
     "rule9": {"baseline": "official (9)", "strict": "strict (9)", "off": "off (9)"},
     "supply": {"baseline": "official 19", "strict_19": "strict 19", "unlimited": "unlimited",
                **{f"{r}_{s}": f"{r} {s}" for r in ("official", "strict") for s in SUPPLIES}},
@@ -57,7 +56,7 @@ def supply_arm(rule: str, supply: int) -> str:
 
 def pairs_of(name: str) -> list[tuple[str, str]]:
     if name == "rule19":
-        return [("strict", "baseline"), ("off", "baseline"), ("unlimited", "baseline")]
+        return [("strict", "baseline"), ("unlimited", "baseline")]
     if name == "rule9":
         return [("strict", "baseline"), ("off", "baseline")]
     if name == "supply":
@@ -252,8 +251,9 @@ def make_sections(res: dict, datasets: dict, scale: str):
     lab = ARM_LABELS["rule19"]
     s = Section("rule19", "The rules at the official supply (19 per resource)",
                 "Dataset rule19: four default players with 19 cards per resource under the "
-                "official rule (baseline), the strict rule (nobody paid), the supply paying "
-                "in turn order (off) and an unlimited bank, on the same games. Arm figures "
+                "official rule (baseline), the strict rule (nobody paid) and an unlimited "
+                "bank, on the same games (the supply paying in turn order, off, is in the "
+                "small-supply section). Arm figures "
                 "with 95% intervals (rates: Wilson; means: t); paired differences against "
                 "the official rule, Holm over the dataset's table.")
     v19 = datasets["rule19"].variants
