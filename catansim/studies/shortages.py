@@ -3,10 +3,10 @@
 Four experiment files (``experiments/shortages/``), each a dataset whose arms play the
 same games: the official and the strict shortage rule and an unlimited bank at the
 official supply of 19 cards per resource (the headline, 10^6 games per arm); the three
-rules (official, strict, off) with a small supply of 9; supplies of 19, 15, 12 and 9 under the official
-and the strict rule; and strategy mixes from city tables to expander tables. Every
-comparison is paired game by game (``analysis.contrasts``), Holm-corrected over each
-dataset's table; shortage counts, timing and who loses the cards come from
+rules (official, strict, off) with a small supply of 9; supplies of 19, 15, 12 and 9
+under the official and the strict rule; and strategy mixes from city tables to expander
+tables. Every comparison is paired game by game (``analysis.contrasts``), Holm-corrected
+over each dataset's table; shortage counts, timing and who loses the cards come from
 ``analysis.shortages``.
 """
 
