@@ -111,7 +111,8 @@ def engine_of(root: Path) -> str:
 
     m = D.read_manifest(root)
     fp = m.get("engine_fingerprint")
-    return f"catansim {m.get('catansim_version')}" + (f", engine {fp}" if fp else "")
+    return f"catansim {m.get('catansim_version')}" + (
+        f", engine {fp}" if fp else ", format 1 (no engine fingerprint recorded)")
 
 
 # --- display --------------------------------------------------------------------------
@@ -257,7 +258,7 @@ def write_report(out: Path, title: str, description: str, sections: list[Section
 
 def write_readme(out: Path, name: str, title: str, question: str, answer: list[str],
                  sections: list[Section], datasets: dict[str, Dataset], scale: str,
-                 power_lines: list[str] = ()) -> Path:
+                 power_lines: list[str] = (), notes: list[str] = ()) -> Path:
     """``out/README.md``: the question, the answer, the command, the runs, and every
     table and figure with what it shows."""
     lines = [f"# {title}", "", f"**Question.** {question}", "", "**Answer.**", ""]
@@ -271,15 +272,16 @@ def write_readme(out: Path, name: str, title: str, question: str, answer: list[s
               f"`notebooks/{'04-robber' if name == 'robber' else '05-shortages'}.ipynb`.", "",
               "## Runs", "",
               "| dataset | experiment file | players | arms | games per arm | games | "
-              "seconds | games/s |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+              "seconds | games/s | made by |", "|---|---|---:|---:|---:|---:|---:|---:|---|"]
     for d in datasets.values():
         rate = f"{d.total_games / d.seconds:,.0f}" if d.seconds else ""
         lines.append(f"| {d.name} | `experiments/{name}/{d.experiment.path.name}` | "
                      f"{d.experiment.players} | {len(d.variants)} | {d.games:,} | "
-                     f"{d.total_games:,} | {d.seconds:,.0f} | {rate} |")
+                     f"{d.total_games:,} | {d.seconds:,.0f} | {rate} | {engine_of(d.path)} |")
     total = sum(d.total_games for d in datasets.values())
     secs = sum(d.seconds for d in datasets.values())
-    lines += [f"| all | | | | | {total:,} | {secs:,.0f} | |", ""]
+    lines += [f"| all | | | | | {total:,} | {secs:,.0f} | | |", ""]
+    lines += list(notes)
     lines += list(power_lines)
     lines += ["", "## Tables (`tables/`)", ""]
     for s in sections:

@@ -47,6 +47,15 @@ ARM_LABELS = {
 }
 
 
+BUDGET = [
+    "Budget: the robber and shortage studies together play about 8 million new games. The "
+    "headline (`rule`) has 10^6 games per arm; the other datasets are sized by the power "
+    "lines below. `discard`, `mixed` and `policy` (2.7 million games) were played by an "
+    "earlier session of this study (dataset format 1, the same engine and counters) and are "
+    "read as they are; `rule`, `three` and `presets` (3.6 million) were played with the "
+    "shortage study's 4.11 million (7.71 million new games in all).", ""]
+
+
 def pairs_of(name: str) -> list[tuple[str, str]]:
     """The (arm, reference) contrasts of each dataset."""
     if name in ("rule", "mixed", "three"):
@@ -92,7 +101,7 @@ def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Pa
     seconds = time.perf_counter() - t0
     path = U.write_report(out, TITLE, QUESTION, sections, datasets, scale, seconds)
     U.write_readme(out, STUDY.name, TITLE, QUESTION, answer, sections, datasets, scale,
-                   power_lines(res, datasets))
+                   power_lines(res, datasets), BUDGET if scale == "full" else [])
     return path
 
 

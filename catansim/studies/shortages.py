@@ -43,6 +43,16 @@ ARM_LABELS = {
 }
 
 
+BUDGET = [
+    "Budget: the robber and shortage studies together play about 8 million new games. The "
+    "headline (`rule19`) has 10^6 games per arm (official, strict, unlimited bank); the "
+    "other datasets are sized by the power lines below (a rule change that alters few "
+    "games has a small sd of the paired differences, so 30,000-100,000 pairs see small "
+    "effects). The supply paying in turn order (`off`) is measured with 9 per resource "
+    "(`rule9`), where shortages are common, rather than at 10^6 games where it rarely "
+    "applies.", ""]
+
+
 def arm(name: str, table: str, rule: str) -> str:
     """The variant name of a mixes table under a rule (the baseline is city official)."""
     return "baseline" if (table, rule) == ("city", "official") else f"{table}_{rule}"
@@ -97,7 +107,7 @@ def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Pa
     seconds = time.perf_counter() - t0
     path = U.write_report(out, TITLE, QUESTION, sections, datasets, scale, seconds)
     U.write_readme(out, STUDY.name, TITLE, QUESTION, answer, sections, datasets, scale,
-                   power_lines(res, datasets))
+                   power_lines(res, datasets), BUDGET if scale == "full" else [])
     return path
 
 
