@@ -270,7 +270,11 @@ def group_bars(frame: pd.DataFrame, groups: Sequence[str], arms: Sequence[str], 
                         ecolor="#222222", capsize=2.5, lw=1)
         ax.set_xticks(np.arange(len(groups)), groups)
         ax.set_ylabel(ylabel)
-        ax.legend(fontsize=8, ncols=min(len(arms), 4))
+        shown = frame[frame.index.get_level_values(0).isin(list(arms))]
+        top = np.nanmax(shown["ci_high"].to_numpy(dtype=float) * k) if len(shown) else np.nan
+        if np.isfinite(top) and top > 0:  # headroom: the legend above the tallest bar
+            ax.set_ylim(0, top * (1.12 + 0.08 * -(-len(arms) // 4)))
+        ax.legend(fontsize=8, ncols=min(len(arms), 4), loc="upper center")
         n = frame.groupby(level=0, sort=False)["n"].max()
         text = ("n = " + ", ".join(f"{labels.get(v, v)}: {S.fmt_n(n[v])}" for v in arms
                                    if v in n.index) + " (largest group); bars: 95% intervals"

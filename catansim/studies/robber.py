@@ -51,8 +51,9 @@ BUDGET = [
     "Budget: the robber and shortage studies together play about 8 million new games. The "
     "headline (`rule`) has 10^6 games per arm; the other datasets are sized by the power "
     "lines below. `discard`, `mixed` and `policy` (2.7 million games) were played by an "
-    "earlier session of this study (dataset format 1, the same engine and counters) and are "
-    "read as they are; `rule`, `three` and `presets` (3.6 million) were played with the "
+    "earlier session of this study before the merge of dataset format 2 (format 1: no "
+    "engine fingerprint recorded; the same counters, columns checked) and are read as they "
+    "are; `rule`, `three` and `presets` (3.6 million) were played with the "
     "shortage study's 4.11 million (7.71 million new games in all).", ""]
 
 

@@ -221,12 +221,15 @@ def _who(res: dict) -> str:
         except KeyError:
             continue
         sh = _share(res[name]["shares"], v, "withheld_leader")
+        verdict = ("the others lose the larger share" if o["ci_low"] > w["ci_high"] else
+                   "the winner loses the larger share" if w["ci_low"] > o["ci_high"] else
+                   "no clear difference between the winner and the others")
         parts.append(
             f"{_lab(name, v)}: the sole leader at the roll loses {sh} of the withheld cards; "
             f"over the game the eventual winner loses "
             f"{U.ci_text(w['mean'], w['ci_low'], w['ci_high'], 100, 3, '%')} of the cards "
             f"owed to them, the others "
-            f"{U.ci_text(o['mean'], o['ci_low'], o['ci_high'], 100, 3, '%')}")
+            f"{U.ci_text(o['mean'], o['ci_low'], o['ci_high'], 100, 3, '%')} ({verdict})")
     if "mixes" in res:
         g = res["mixes"]["seat_groups"]
         v = arm("mixes", "mixed", "official")
