@@ -9,6 +9,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+# the datasets a notebook writes under CATANSIM_NOTEBOOK_OUT ("" = that folder itself)
+DATASETS = {"04-robber.ipynb": ("rule", "policy", "my-board"),
+            "05-shortages.ipynb": ("rule19", "supply", "my-board")}
 
 
 def test_there_are_notebooks():
@@ -32,4 +35,5 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     assert not [o for o in outputs if o.get("output_type") == "error"]
     images = [o for o in outputs if "image/png" in o.get("data", {})]
     assert len(images) >= 2  # the figures were drawn (once each)
-    assert (tmp_path / "data" / "manifest.json").exists()
+    for name in DATASETS.get(path.name, ("",)):
+        assert (tmp_path / "data" / name / "manifest.json").exists(), name
