@@ -29,6 +29,7 @@ from .schema import (
     LAYOUT_CATEGORIES,
     P,
     feature_dtypes,
+    layout_categories,
 )
 
 # --- building the tables ---------------------------------------------------------------
@@ -245,7 +246,8 @@ def _by_row(per_batch: np.ndarray, rows: _Rows) -> np.ndarray:
 
 
 def _layout_name(settings) -> str:
-    return settings.layout if settings.layout in LAYOUT_CATEGORIES else "given"
+    return settings.layout if settings.layout in SEEDED_LAYOUTS or settings.layout in \
+        LAYOUT_CATEGORIES else "given"
 
 
 def _game_columns(rows: _Rows, variant: str, variants, strategy_names) -> dict:
@@ -272,7 +274,8 @@ def _game_columns(rows: _Rows, variant: str, variants, strategy_names) -> dict:
         feats = board_features(rows.boards) if n else {
             k: np.zeros(0, dtype=d) for k, d in feature_dtypes().items()}
     cols["board_id"] = bid
-    cols["layout"] = _same_names(_layout_name(settings), n, _names_dtype(LAYOUT_CATEGORIES))
+    layout = _layout_name(settings)
+    cols["layout"] = _same_names(layout, n, _names_dtype(layout_categories(layout)))
     cols["n_players"] = np.full(n, settings.n_players, dtype=np.int8)
     for p in range(P):
         cols[f"strategy_{p}"] = _names(_by_row(seat_codes[:, p], rows), strat_dtype)
