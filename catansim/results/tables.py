@@ -264,8 +264,10 @@ def _game_columns(rows: _Rows, variant: str, variants, strategy_names) -> dict:
         "seed": rows.seeds,
         "variant": _same_names(variant, n, _names_dtype(variants or [variant])),
     }
-    given = settings.layout not in SEEDED_LAYOUTS
-    if given and n:
+    # one fixed board: its id and features once (a board set has one board per batch)
+    given = (settings.layout not in SEEDED_LAYOUTS and n
+             and bool((rows.boards == rows.boards[0]).all()))
+    if given:
         vec = rows.boards[:1]
         bid = np.repeat(board_ids(vec), n)
         feats = {k: np.repeat(v, n) for k, v in board_features(vec).items()}
