@@ -195,14 +195,16 @@ OPENING_FEATURES = (
 N_FEATURES = 13
 
 # Linear model of a seat's win rate on a board: seat intercepts, then one weight per
-# opening feature, applied to the seat's features minus the table's mean (fitted by the
-# study seats-and-boards on simulated boards; see docs/boards.md).
+# opening feature, applied to the seat's features minus the table's mean. Fitted by the
+# study seats-and-boards (OLS, four default players, 100 games per board) on the 8,000
+# training boards of boards-4p and the 4,000 of boards-3p; every fifth board was held
+# out to check it (docs/boards.md, results/seats-and-boards/).
 FAIRNESS_COEF_4P = (0.26031, 0.24799, 0.24617, 0.24554,
                     0.03229, 0.03670, 0.03529, 0.04170, 0.04321, 0.04928, -0.01647, 0.03719,
                     0.01573, 0.01501, 0.03563, 0.01208, 0.01480)
-FAIRNESS_COEF_3P = (0.3600, 0.3200, 0.3200,
-                    0.0008, 0.0070, 0.0049, 0.0086, 0.0104, 0.0490, -0.0149, 0.0248, 0.0346,
-                    0.0153, 0.0387, 0.0124, 0.0193)
+FAIRNESS_COEF_3P = (0.33512, 0.32786, 0.33702,
+                    0.03696, 0.04193, 0.04410, 0.04877, 0.04521, 0.06749, -0.02802, 0.05499,
+                    -0.00843, 0.02366, 0.04331, 0.02443, 0.01405)
 # The balanced layout keeps a variable board when its index is at most this (win-rate
 # points, RMS over the seats), and gives up after BALANCED_MAX_DRAWS draws (keeping the last).
 BALANCED_MAX_SPREAD = 0.04
