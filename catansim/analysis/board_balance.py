@@ -277,7 +277,10 @@ def board_variance(table: pd.DataFrame) -> pd.DataFrame:
 def _mean_ci(x) -> tuple[float, float, float]:
     from statsmodels.stats.weightstats import DescrStatsW
 
-    d = DescrStatsW(np.asarray(x, dtype=float))
+    x = np.asarray(x, dtype=float)
+    if x.size < 2:
+        return (float(x.mean()) if x.size else np.nan), np.nan, np.nan
+    d = DescrStatsW(x)
     lo, hi = d.tconfint_mean()
     return float(d.mean), float(lo), float(hi)
 
@@ -408,7 +411,9 @@ def luck_table(t: pd.DataFrame, measure: str = "won") -> pd.DataFrame:
         part = t[(t["variant"] == v) & (t["seat"] == s)]
         names = part["strategy"].unique()
         if len(names) != 1:
-            raise CatansimError(f"luck budget: variant {v} seat {s} has several strategies")
+            raise CatansimError(f"luck budget: variant {v} seat {s} has several strategies "
+                                "(seats rotated within the variant); allowed: one strategy "
+                                "per seat in each variant (rotations as variants)")
         bi = np.searchsorted(boards, part["board_id"].to_numpy())
         di = np.searchsorted(dice, part["seed"].to_numpy())
         if len(part) != nb * nd or len(set(zip(bi, di, strict=True))) != nb * nd:
@@ -441,7 +446,8 @@ def luck_table(t: pd.DataFrame, measure: str = "won") -> pd.DataFrame:
                         "ci_low": np.maximum(full[:k] - z * se[:k], 0),
                         "ci_high": full[:k] + z * se[:k], "share": full[k:],
                         "share_ci_low": np.maximum(full[k:] - z * se[k:], 0),
-                        "share_ci_high": full[k:] + z * se[k:]}).set_index("component")
+                        "share_ci_high": np.minimum(full[k:] + z * se[k:], 1)}
+                       ).set_index("component")
     out["boards"] = nb
     out["dice"] = nd
     out["cells"] = len(cells)
@@ -449,7 +455,7 @@ def luck_table(t: pd.DataFrame, measure: str = "won") -> pd.DataFrame:
     out["method"] = (f"two-way ANOVA (boards x dice, one game each) per seat cell, method of "
                      f"moments, averaged over the {len(cells)} cells; seat and strategy: "
                      "variance of the cell means; 95% intervals from the jackknife over "
-                     "boards plus the jackknife over dice (lower bounds clipped at 0)")
+                     "boards plus the jackknife over dice (clipped to 0 and, for shares, 1)")
     return out
 
 
@@ -534,7 +540,8 @@ def board_regression(table: pd.DataFrame, features: pd.DataFrame | None = None,
 
     t = table.reset_index()
     if features is not None:
-        t = t.join(features, on="board_id", rsuffix="_extra")
+        t = t.join(features[[c for c in features.columns if c not in t.columns]],
+                   on="board_id")
     if feature_names is None:
         feature_names = [c for c in _features() if c in t.columns and c != "pips_ore"]
         if features is not None:
@@ -755,7 +762,32 @@ def compare_board_sets(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return out
 
 
+def seat_rate_distribution(table: pd.DataFrame, seat: int = 0) -> pd.DataFrame:
+    """How a seat's per-board win rate is spread over the boards, beside the spread that
+    chance alone would give if every board were the same (binomial with the mean rate).
+
+    ``table``: a ``per_board`` table with equal games per board. Returns one row per
+    number of wins k (0 .. games): ``win_rate`` (k / games), ``boards`` (observed),
+    ``expected_if_equal`` (boards x binomial pmf, ``scipy.stats.binom``).
+    """
+    from scipy.stats import binom
+
+    g = table["games"].to_numpy()
+    if not (g == g[0]).all():
+        raise CatansimError("seat_rate_distribution: needs the same games on every board")
+    games = int(g[0])
+    wins = table[f"wins_{seat}"].to_numpy().astype(np.int64)
+    k = np.arange(games + 1)
+    observed = np.bincount(wins, minlength=games + 1)
+    p = wins.sum() / (games * len(wins))
+    out = pd.DataFrame({"wins": k, "win_rate": k / games, "boards": observed,
+                        "expected_if_equal": len(wins) * binom.pmf(k, games, p)})
+    out["seat"] = seat
+    out["games_per_board"] = games
+    return out.set_index("wins")
+
+
 __all__ = ["LUCK_MEASURES", "PER_BOARD", "TARGETS", "board_power", "board_regression",
            "board_table", "board_variance", "compare_board_sets", "fit_seat_model",
            "luck_analysis", "luck_budget", "luck_components", "luck_table", "per_board",
-           "seat_model_check", "split_half_reliability"]
+           "seat_model_check", "seat_rate_distribution", "split_half_reliability"]

@@ -83,8 +83,15 @@ def hotelling(m: dict, cmat) -> dict:
     c = np.atleast_2d(np.asarray(cmat, dtype=float))
     d = c @ mean
     sc = c @ cov @ c.T
-    q = c.shape[0]
-    t2 = float(n * d @ np.linalg.solve(sc, d))
+    # Contrasts the design fixes (one winner per game: some combinations of cells never
+    # vary) carry no information: test in the space where the per-deal values vary.
+    w, v = np.linalg.eigh(sc)
+    keep = w > max(float(w.max()), 0.0) * 1e-9
+    q = int(keep.sum())
+    if q == 0:
+        return {"n": n, "df_num": 0, "df_den": n, "t2": np.nan, "f": np.nan, "p_value": np.nan}
+    z = v[:, keep].T @ d
+    t2 = float(n * np.sum(z * z / w[keep]))
     f = t2 * (n - q) / ((n - 1) * q)
     return {"n": n, "df_num": q, "df_den": n - q, "t2": t2, "f": f,
             "p_value": float(st.f.sf(f, q, n - q))}
