@@ -307,15 +307,16 @@ def test_seat_order_part_by_part_equals_the_whole(tmp_path):
 def _per_board_counts(rates: np.ndarray, games: int, rng) -> pd.DataFrame:
     """A per_board table from multinomial draws with the given per-board seat rates."""
     nb, n = rates.shape
-    wins = np.stack([rng.multinomial(games, r) for r in rates])
-    h0 = np.stack([rng.binomial(w, 0.5) for w in wins])  # half the games, by chance
+    # the two halves are independent games: each its own multinomial draw
+    h0 = np.stack([rng.multinomial(games // 2, r) for r in rates])
+    wins = h0 + np.stack([rng.multinomial(games - games // 2, r) for r in rates])
     t = pd.DataFrame({"board_id": np.arange(nb), "first_game": np.arange(nb) * games,
                       "n_players": n, "games": games, "decided": games,
                       "turns_sum": 70 * games, "turns_sq": 4975 * games,
                       "games_h0": games // 2, "turns_sum_h0": 70 * (games // 2)})
     for s in range(n):
         t[f"wins_{s}"] = wins[:, s]
-        t[f"wins_{s}_h0"] = np.minimum(h0[:, s], games // 2)
+        t[f"wins_{s}_h0"] = h0[:, s]
     return BB.board_table(t.assign(variant="baseline").set_index(["variant", "board_id"]))
 
 
