@@ -15,7 +15,7 @@ let a board's own seat win rates be measured. The analyses here:
   power of the per-board test at the typical board's spread);
 - ``luck_budget``: a crossed design (boards x shared dice seeds, ``dice = "shared"``)
   splits the variance of a seat's result into seat, strategy, board, dice and the
-  rest (two-way ANOVA per seat cell, pigeonhole bootstrap over boards and dice);
+  rest (two-way ANOVA per seat cell, jackknife over boards plus over dice);
 - ``board_regression``: regressions of a board's seat-0 advantage, seat spread and game
   length on its features (standardised coefficients, HC3 intervals, BH), with
   cross-validated (by board) R² beside the split-half reliability that bounds it;
