@@ -33,3 +33,5 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     images = [o for o in outputs if "image/png" in o.get("data", {})]
     assert len(images) >= 2  # the figures were drawn (once each)
     assert (tmp_path / "data" / "manifest.json").exists()
+    if path.name == "02-seats-and-boards.ipynb":  # its board set, beside the first dataset
+        assert (tmp_path / "data-boards" / "manifest.json").exists()
