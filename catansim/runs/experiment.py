@@ -411,7 +411,7 @@ def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
 def _board_set(value, ctx: _Ctx, layout: str, games: int, seed: int) -> BoardSet:
     key = "boards"
     if not isinstance(value, dict):
-        ctx.fail(key, f"expected a table, got {type_name(value)}; allowed keys: "
+        ctx.fail(key, f"expected a table, got {type_name(value)}; allowed: a table of "
                       f"{', '.join(BOARD_SET_KEYS)}")
     for k in value:
         if k not in BOARD_SET_KEYS:
@@ -419,7 +419,7 @@ def _board_set(value, ctx: _Ctx, layout: str, games: int, seed: int) -> BoardSet
     if "games_per_board" not in value:
         ctx.fail(f"{key}.games_per_board", "missing; allowed: an integer >= 1")
     if layout not in SEEDED_LAYOUTS:
-        ctx.fail(key, f"boards are dealt by a seeded layout, not {layout!r}; allowed layouts: "
+        ctx.fail(key, f"boards are dealt by a seeded layout, not {layout!r}; allowed: layout "
                       f"{', '.join(SEEDED_LAYOUTS)}")
     per = ctx.check(check_int, value["games_per_board"], f"{key}.games_per_board", 1,
                     MAX_GAMES)
@@ -495,8 +495,8 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
     board_set = None
     if "boards" in data:
         if board is not None:
-            ctx.fail("boards", "board already fixes one board for every game; remove one of "
-                               "board or boards")
+            ctx.fail("boards", "board already fixes one board for every game; allowed: board "
+                               "(one board) or boards (a board set), not both")
         board_set = _board_set(data["boards"], ctx, layout, games, seed)
     rotate = data.get("rotate", False)
     if not isinstance(rotate, bool):
