@@ -315,6 +315,17 @@ def answers(r: dict, book: dict) -> list[str]:
     return out
 
 
+def _power_note(power: pd.DataFrame, chosen: int = 100) -> str:
+    """Why 100 games per board, in the numbers of this run's board set."""
+    row = power.loc[chosen] if chosen in power.index else power.iloc[0]
+    return (f"four players: what G games per board buy. We chose {chosen}: a seat's interval "
+            f"is ±{100 * row['ci_half_width']:.1f} points, {100 * row['reliability']:.0f}% of "
+            f"a board's observed seat rate is real (reliability), and the per-board test of "
+            f"equal seats has power {row['power']:.2f} at the typical board's spread (80% "
+            f"needs {row['games_for_power_80']:.0f} games); 10,000 boards x {chosen} games "
+            "fit the budget of the headline run")
+
+
 def _balanced_verdict(bs: pd.DataFrame) -> str:
     """Is the balanced layout fairer? The difference of the mean squared spread (rms2, its
     Welch interval) relative to the variable boards' (10,000 boards: its own error is
@@ -439,9 +450,7 @@ def sections(r: dict, book: dict, scale: str):
                "turns: mean game length"), t)
     s.table("board_power", _show(r["power"], ["ci_half_width", "reliability", "power",
                                              "cohens_w", "games_for_power_80"]),
-            _caption(r["power"], "four players: what G games per board buy; we chose 100 "
-                                 "(reliability about 0.88, the per-board test's power near "
-                                 "1 at the typical board's spread)"), r["power"])
+            _caption(r["power"], _power_note(r["power"])), r["power"])
     s.figure("precise_boards", PL.precise_boards_figure(r["per_board_boards_precise"]))
     pbp = r["per_board_boards_precise"]
     pcols = ["games"] + [c for c in pbp.columns if c.startswith(("win_rate_", "ci_"))] + [
