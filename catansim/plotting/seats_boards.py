@@ -176,13 +176,15 @@ def luck_figure(budgets: dict[str, pd.DataFrame]):
             ax.errorbar(t["share"] * 100, y, xerr=_err(t["share"] * 100, t["share_ci_low"] * 100,
                                                        t["share_ci_high"] * 100),
                         fmt="none", ecolor="#222222", capsize=2, lw=1)
-            for yy, v in zip(y, t["share"], strict=True):
-                ax.text(v * 100 + 1.2, yy, f"{v * 100:.1f}%", va="center", fontsize=7)
+            # the label right of the interval, so the error bar never crosses it
+            ends = np.fmax(t["share"], t["share_ci_high"].fillna(t["share"]))
+            for yy, v, e in zip(y, t["share"], ends, strict=True):
+                ax.text(e * 100 + 1.2, yy, f"{v * 100:.1f}%", va="center", fontsize=7)
         ax.set_yticks(np.arange(len(comps)), comps)
         ax.invert_yaxis()
         ax.set_xlabel("share of the variance of one seat's result (%)")
         ax.set_xlim(0, 105)
-        ax.legend(loc="lower right", fontsize=8)
+        ax.legend(loc="upper right", fontsize=8)  # the top rows (seat, strategy) are short
         t0 = next(iter(budgets.values()))
         return S.finish(fig, "The luck budget: what decides a seat's result",
                         f"n = {S.fmt_n(t0['boards'].iloc[0])} boards x "
@@ -208,14 +210,16 @@ def predictability_figure(fits: dict[str, pd.DataFrame]):
             ax.errorbar(r["r2_cv"] * 100, i, xerr=_err(r["r2_cv"] * 100, r["r2_cv_ci_low"] * 100,
                                                        r["r2_cv_ci_high"] * 100).reshape(2, 1),
                         fmt="none", ecolor="#222222", capsize=2, lw=1)
-            ax.text(max(r["r2_cv"], 0) * 100 + 1, i, f"{r['r2_cv'] * 100:.1f}%", va="center",
-                    fontsize=8)
+            end = max(r["r2_cv"], r["r2_cv_ci_high"] if np.isfinite(r["r2_cv_ci_high"]) else 0, 0)
+            ax.text(end * 100 + 1, i, f"{r['r2_cv'] * 100:.1f}%", va="center", fontsize=8)
         ax.set_yticks(y, [f"{name}: {_TARGET_SHORT.get(t, t)}" for name, t, _ in rows],
                       fontsize=8)
         ax.invert_yaxis()
         ax.set_xlim(0, 100)
         ax.set_xlabel("share of the board-to-board variance (%), on boards not used to fit")
-        ax.legend(loc="lower right", fontsize=8)
+        # above the bars: every row's grey bar reaches far to the right
+        ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, fontsize=8,
+                  frameon=False, borderaxespad=0.2)
         n = max(int(r["boards"]) for _, _, r in rows)
         return S.finish(fig, "Does a balance score predict a fair board?",
                         f"n = {S.fmt_n(n)} boards; 5-fold cross-validation by board (index: "
