@@ -693,6 +693,20 @@ def write_readme(out: Path, r: dict, book: dict, scale: str, report_seconds: flo
         sec = f"{e['seconds']:.0f}" if pd.notna(e["seconds"]) else ""
         lines.append(f"| `{name}` | {int(e['variants'])} | {int(e['games_per_variant']):,} | "
                      f"{bx} | {int(e['games']):,} | {sec} |")
+    lines += ["", "## Notes", "",
+              "- The fairness index's coefficients in the engine (`core.board_nb`) were fitted "
+              "by this study on the training boards (4 of every 5, in play order) of boards-4p "
+              "(8,000 boards; the refit here reproduces them, `index_model_4p`) and of an "
+              "earlier 5,000-board run of boards-3p (4,000 boards; this run plays its first "
+              "3,000, whose held-out fifth was held out then too). Every check of the index "
+              "(`index_checks`) is on boards it was not fitted on.",
+              "- The index and the balanced layout are for `default` players: other players "
+              "draft otherwise. The balanced layout filters `variable` (A-R spiral) boards "
+              "only; a `random_numbers` version would need its own threshold.",
+              "- The per-board seat spreads come from deterministic set-ups: a board fixes "
+              "every default player's draft, and the dice decide the rest.",
+              "- Scale: 3.64 million games, inside the study's budget of 4 million; every "
+              "experiment file ran to the end."]
     lines += ["", "## Files", "",
               "- `report.html`: the report (one file, figures inlined).",
               "- `tables/*.csv`: every table of the report (`method` columns name the "
