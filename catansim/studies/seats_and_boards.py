@@ -490,7 +490,7 @@ def sections(r: dict, book: dict, scale: str):
     cols = ["boards", "games_per_board", "mean", "between_var", "between_ci_low",
             "between_ci_high", "between_sd", "reliability", "games_for_reliability_90",
             "board_share", "ci_low", "ci_high", "unfair_share"]
-    for key, label in (("boards_4p", "4 players, 10,000 boards"),
+    for key, label in (("boards_4p", "4 players"),
                        ("boards_3p", "3 players"), ("boards_precise", "4 players, 2,000 "
                                                                       "games per board")):
         t = r[f"variance_{key}"]
@@ -712,7 +712,7 @@ def write_readme(out: Path, r: dict, book: dict, scale: str, report_seconds: flo
               "- `tables/*.csv`: every table of the report (`method` columns name the "
               "statistics).",
               "- `figures/*.png`: every figure.",
-              "- `data/`: the datasets and the per-board tables (`per_board-*.parquet`); "
+              "- `data/`: the datasets and the per-board tables (`per-board-*.parquet`); "
               "not committed, rebuilt by the command.", "",
               "| table | what |", "|---|---|"]
     lines += [f"| `{k}` | {v} |" for k, v in TABLES.items()]
