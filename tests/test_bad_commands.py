@@ -224,6 +224,12 @@ CASES = {
                                      ["--game-seed: -1 is not allowed"]),
     "board-fairness-threads-zero": (["board", "--fairness", "--threads", "0"],
                                     ["--threads: 0 is not allowed"]),
+    "board-games-without-fairness": (["board", "--games", "500"],
+                                     ["--games: it only applies when the board is played; "
+                                      "allowed: add --fairness"]),
+    "board-strategies-without-fairness": (["board", "--strategies", "army"],
+                                          ["--strategies: it only applies when the board is "
+                                           "played"]),
     # -- simulate
     "simulate-games-zero": (["simulate", "--games", "0"], ["--games: 0 is not allowed"]),
     "simulate-games-too-many": (["simulate", "--games", "2000000"],

@@ -40,6 +40,13 @@ def command(layout, seed, board_file, out, indices, players, show_metrics, dpi, 
             games, strategies, game_seed, threads):
     """Draw a board (terrains, numbers, harbors; beginner: starting pieces) to a PNG, or
     measure how fair it is (--fairness)."""
+    if not fairness:  # the fairness options mean nothing without it: refuse, not ignore
+        ctx = click.get_current_context()
+        for name, flag in (("games", "--games"), ("strategies", "--strategies"),
+                           ("game_seed", "--game-seed"), ("threads", "--threads")):
+            if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
+                raise CatansimError(f"{flag}: it only applies when the board is played; "
+                                    "allowed: add --fairness, or leave it out")
     from ..board import beginner_openings, make_board, parse_board, pieces_from_openings
     from ..constants import seat_colours
 
