@@ -2,9 +2,10 @@
 
 These only accept NumPy arrays and scalars. ``play_game_nb`` plays one complete
 game into the state ``s``; with ``s[S_LOG_ON] = 1`` it also records every event
-into ``log``. ``play_batch_nb`` runs games in parallel (``prange``), each thread
-writing only its own rows of the output arrays, and calls the very same
-``play_game_nb``: a logged game is the game a batch plays for that seed.
+into ``log``. ``play_batch_nb`` plays a run of seeds (``engine.play_batch`` runs several
+on threads, each writing only its own rows of the output arrays, and
+``engine.play_game`` plays a logged game through it): both entry points inline the
+very same ``_game_nb``, so a logged game is the game a batch plays for that seed.
 """
 
 import numba as nb
@@ -49,7 +50,7 @@ from .actions_nb import (
     is_legal_action_nb,
 )
 from .board_nb import generate_board_nb
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .layout import (
     C_ARMY_HOLDER,
     C_DEV_BOUGHT,
@@ -115,7 +116,6 @@ from .layout import (
     LOG_GIVE,
     LOG_INVENTION,
     LOG_TAKEN,
-    LOG_WIDTH,
     N_VP_CHECKPOINTS,
     OPENING_WIDTH,
     R_BANK,
@@ -161,7 +161,6 @@ from .layout import (
     S_SETTLEMENTS_LEFT,
     S_TURN,
     S_WINNER,
-    STATE_SIZE,
     VP_CHECKPOINTS,
 )
 from .policy_nb import (
@@ -827,48 +826,27 @@ def play_turn_nb(
     log_event_nb(s, log, EV_TURN_END, p, 0, 0, 0)
 
 
-@nb.njit(cache=True)
-def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, params, s, log):
-    """Play one complete game.
+@inline_kernel
+def _game_nb(seed, n_players, layout, board, openings, topo, rules, strat, params, s, log, rng,
+             act, cand, scratch_u8, victims, bundle, owed, work):
+    """Play one complete game into ``s`` with the scratch arrays given (zeroed here).
 
-    Parameters
-    ----------
-    seed : int
-        The game's seed (0 <= seed < 2**63); every random stream derives from it.
-    n_players : int
-        3 or 4.
-    layout : int
-        ``LAYOUT_GIVEN`` to play on ``board``; ``LAYOUT_VARIABLE`` or
-        ``LAYOUT_RANDOM_NUMBERS`` to deal the board from the game's board stream
-        (the dealt board is written back into ``board``).
-    board : int32[BOARD_SIZE]
-    openings : int32[16]
-        Forced openings (node1, edge1, node2, edge2) per seat, -1 for free choice.
-    topo, rules : int32 arrays
-        ``catansim.topology.TOPO`` and ``Rules.to_array()``.
-    strat : int32[4]
-        Strategy id of each seat.
-    params : float64[4, N_PARAMS]
-        Parameter row of each seat's strategy.
-    s : int32[STATE_SIZE]
-        Receives the final state; ``s[S_LOG_ON]`` must be set by the caller (0 or 1).
-    log : int32[max_events, LOG_WIDTH]
-        Event buffer (ignored unless logging).
+    Inlined into both entry points (``play_batch_nb``, ``play_game_nb``): the game is one
+    body of code, compiled once into whichever entry point is used.
     """
     log_on = s[S_LOG_ON]
-    rng = np.zeros(N_STREAMS, dtype=np.uint64)
     seed_streams_nb(seed, rng)
     if layout != LAYOUT_GIVEN:
         generate_board_nb(layout, rng, topo, board)
     init_state_nb(s, topo, rules, rng, n_players, board)
     s[S_LOG_ON] = log_on
-    act = np.zeros(ACT_SIZE, dtype=np.int32)
-    cand = np.zeros(MAX_LEGAL, dtype=np.int32)
-    scratch_u8 = np.zeros(N_EDGES, dtype=np.uint8)
-    victims = np.zeros(MAX_PLAYERS, dtype=np.int32)
-    bundle = np.zeros(5, dtype=np.int32)
-    owed = np.zeros((MAX_PLAYERS, 5), dtype=np.int32)
-    work = np.zeros(WORK_SIZE)
+    act[:] = 0
+    cand[:] = 0
+    scratch_u8[:] = 0
+    victims[:] = 0
+    bundle[:] = 0
+    owed[:, :] = 0
+    work[:] = 0.0
     setup_nb(s, topo, rules, rng, strat, params, openings, log, scratch_u8, work)
     max_turns = rules[R_MAX_TURNS]
     p = rules[R_FIRST_TURN]
@@ -895,21 +873,72 @@ def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, p
     finish_counters_nb(s)
 
 
-@nb.njit(cache=True, parallel=True, nogil=True)
-def play_batch_nb(
-    seeds, n_players, layout, board, openings, topo, rules, strat, params, counters_out, boards_out
-):
-    """Play ``len(seeds)`` games in parallel.
+@nb.njit(cache=True)
+def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, params, s, log):
+    """Play one complete game (``play_batch_nb`` with one seed plays the same game).
 
-    Game ``g`` writes only row ``g`` of ``counters_out`` (int32[n, N_COUNTERS]: the
-    counters section of its final state) and of ``boards_out`` (int32[n, BOARD_SIZE]:
-    the board it was played on).
+    Parameters
+    ----------
+    seed : int
+        The game's seed (0 <= seed < 2**63); every random stream derives from it.
+    n_players : int
+        3 or 4.
+    layout : int
+        ``LAYOUT_GIVEN`` to play on ``board``; ``LAYOUT_VARIABLE`` or
+        ``LAYOUT_RANDOM_NUMBERS`` to deal the board from the game's board stream
+        (the dealt board is written back into ``board``).
+    board : int32[BOARD_SIZE]
+    openings : int32[16]
+        Forced openings (node1, edge1, node2, edge2) per seat, -1 for free choice.
+    topo, rules : int32 arrays
+        ``catansim.topology.TOPO`` and ``Rules.to_array()``.
+    strat : int32[4]
+        Strategy id of each seat.
+    params : float64[4, N_PARAMS]
+        Parameter row of each seat's strategy.
+    s : int32[STATE_SIZE]
+        Receives the final state; ``s[S_LOG_ON]`` must be set by the caller (0 or 1).
+    log : int32[max_events, LOG_WIDTH]
+        Event buffer (ignored unless logging).
     """
-    n = seeds.shape[0]
-    for g in nb.prange(n):
-        s = np.zeros(STATE_SIZE, dtype=np.int32)
-        log = np.zeros((1, LOG_WIDTH), dtype=np.int32)
-        b = board.copy()
-        play_game_nb(seeds[g], n_players, layout, b, openings, topo, rules, strat, params, s, log)
+    rng = np.zeros(N_STREAMS, dtype=np.uint64)
+    act = np.zeros(ACT_SIZE, dtype=np.int32)
+    cand = np.zeros(MAX_LEGAL, dtype=np.int32)
+    scratch_u8 = np.zeros(N_EDGES, dtype=np.uint8)
+    victims = np.zeros(MAX_PLAYERS, dtype=np.int32)
+    bundle = np.zeros(5, dtype=np.int32)
+    owed = np.zeros((MAX_PLAYERS, 5), dtype=np.int32)
+    work = np.zeros(WORK_SIZE)
+    _game_nb(seed, n_players, layout, board, openings, topo, rules, strat, params, s, log, rng,
+             act, cand, scratch_u8, victims, bundle, owed, work)
+
+
+@nb.njit(cache=True, nogil=True)
+def play_batch_nb(seeds, n_players, layout, board, openings, topo, rules, strat, params,
+                  counters_out, boards_out, s, log):
+    """Play ``len(seeds)`` games one after another (the GIL released: callers run several
+    batches on threads, as ``engine.play_batch`` does).
+
+    Game ``g`` writes row ``g`` of ``counters_out`` (int32[n, N_COUNTERS]: the counters
+    section of its final state) and of ``boards_out`` (int32[n, BOARD_SIZE]: the board it
+    was played on). ``s`` (int32[STATE_SIZE]) holds each game's state in turn and keeps
+    the last one; with ``s[S_LOG_ON] = 1`` set by the caller the games record their
+    events into ``log`` (each game from row 0: log one game at a time).
+    """
+    log_on = s[S_LOG_ON]
+    rng = np.zeros(N_STREAMS, dtype=np.uint64)
+    act = np.zeros(ACT_SIZE, dtype=np.int32)
+    cand = np.zeros(MAX_LEGAL, dtype=np.int32)
+    scratch_u8 = np.zeros(N_EDGES, dtype=np.uint8)
+    victims = np.zeros(MAX_PLAYERS, dtype=np.int32)
+    bundle = np.zeros(5, dtype=np.int32)
+    owed = np.zeros((MAX_PLAYERS, 5), dtype=np.int32)
+    work = np.zeros(WORK_SIZE)
+    b = board.copy()
+    for g in range(seeds.shape[0]):
+        s[S_LOG_ON] = log_on
+        b[:] = board
+        _game_nb(seeds[g], n_players, layout, b, openings, topo, rules, strat, params, s, log,
+                 rng, act, cand, scratch_u8, victims, bundle, owed, work)
         counters_out[g, :] = s[S_COUNTERS:]
         boards_out[g, :] = b

@@ -2,7 +2,7 @@
 
 The work is the games ``0 .. games-1`` cut into parts of ``batch_size`` games
 times the variants (``results.dataset.plan_parts``). Each part is played by
-``play_batch`` (all cores, numba ``prange``) on the main thread; a writer thread
+``play_batch`` (all cores, a thread per core) on the main thread; a writer thread
 turns it into pyarrow tables (``results.games_table``, straight from the arrays)
 while the next part plays, and writes it atomically (``results.dataset.write_part``:
 a part is complete exactly when its games file exists). Rerunning skips complete
