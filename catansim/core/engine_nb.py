@@ -50,7 +50,7 @@ from .actions_nb import (
     is_legal_action_nb,
 )
 from .board_nb import generate_board_nb
-from .jit import inline_kernel, kernel
+from .jit import inline_kernel, kernel, typed_kernel
 from .layout import (
     C_ARMY_HOLDER,
     C_DEV_BOUGHT,
@@ -264,7 +264,7 @@ def init_state_nb(s, topo, rules, rng, n_players, board):
 # --- illegal choices ----------------------------------------------------------------
 
 
-@kernel
+@typed_kernel("boolean(int32[::1], int64, int64, int64)")
 def illegal_nb(s, p, decision, value):
     """Count an illegal choice by seat p (a strategy bug; the caller goes on with a legal
     substitute) and record the game's first in the ``illegal_*`` fields.
@@ -283,7 +283,7 @@ def illegal_nb(s, p, decision, value):
     return True
 
 
-@kernel
+@typed_kernel("boolean(int32[::1], int64, int64, int32[::1], int64)")
 def illegal_array_nb(s, p, decision, choice, n):
     """``illegal_nb`` for a choice that is an array: records ``choice[:n]``."""
     first = illegal_nb(s, p, decision, choice[0])
@@ -334,10 +334,10 @@ def setup_nb(s, topo, rules, rng, strat, params, openings, log, mask, work):
 
     ``mask`` (uint8[72]) is scratch: the legal nodes, then the legal edges.
     """
-    n = s[S_N_PLAYERS]
+    n = np.int64(s[S_N_PLAYERS])
     node_mask = mask[:N_NODES]
     edge_mask = mask
-    placed = 0  # bit i: opening slot i (2 * seat + round) is placed
+    placed = np.int64(0)  # bit i: opening slot i (2 * seat + round) is placed
     forced = False  # any forced opening: only then may a node or edge be reserved
     for i in range(MAX_PLAYERS * 2):
         if openings[2 * i] >= 0 or openings[2 * i + 1] >= 0:
@@ -417,7 +417,7 @@ def count_violations_nb(s, topo, rules):
     bonus tiles held only by qualifying players; while the game runs, the player whose
     turn it is is below the winning total.
     """
-    n = s[S_N_PLAYERS]
+    n = np.int64(s[S_N_PLAYERS])
     bad = 0
     for r in range(5):
         total = s[S_BANK + r]
@@ -521,13 +521,13 @@ def checkpoint_nb(s, topo, rules):
 # --- ending ----------------------------------------------------------------------------
 
 
-@kernel
+@typed_kernel("void(int32[::1], int32[:, ::1], int64, int64)")
 def end_game_nb(s, log, winner, reason):
     s[S_WINNER] = winner
     s[S_END] = reason
     ev = log_event_nb(s, log, EV_GAME_END, -1, winner, s[S_TURN], reason)
     if ev >= 0:
-        for q in range(s[S_N_PLAYERS]):
+        for q in range(np.int64(s[S_N_PLAYERS])):
             log[ev, LOG_FINAL_VP + q] = vp_nb(s, q)
 
 
@@ -536,17 +536,17 @@ def check_win_nb(s, rules, log):
     """End the game if the player whose turn it is has enough VP; return True if over."""
     if s[S_END] != END_RUNNING:
         return True
-    p = s[S_CUR]
+    p = np.int64(s[S_CUR])
     if vp_nb(s, p) >= rules[R_VP_TO_WIN]:
         end_game_nb(s, log, p, END_WIN)
         return True
     return False
 
 
-@kernel
+@typed_kernel("void(int32[::1], int64)")
 def record_vp_nb(s, k):
     """Every player's visible VP after turn ``VP_CHECKPOINTS[k]`` (who leads when)."""
-    for p in range(s[S_N_PLAYERS]):
+    for p in range(np.int64(s[S_N_PLAYERS])):
         s[C_VP_AT + N_VP_CHECKPOINTS * p + k] = visible_vp_nb(s, p)
 
 
@@ -558,7 +558,7 @@ def finish_counters_nb(s):
     s[C_END_REASON] = s[S_END]
     s[C_LONGEST_HOLDER] = s[S_LONGEST]
     s[C_ARMY_HOLDER] = s[S_ARMY]
-    for p in range(s[S_N_PLAYERS]):
+    for p in range(np.int64(s[S_N_PLAYERS])):
         s[C_VP + p] = vp_nb(s, p)
         s[C_VP_SETTLEMENTS + p] = SETTLEMENTS_PER_PLAYER - s[S_SETTLEMENTS_LEFT + p]
         s[C_VP_CITIES + p] = 2 * (CITIES_PER_PLAYER - s[S_CITIES_LEFT + p])
@@ -585,9 +585,9 @@ def robber_step_nb(s, topo, rules, rng, strat, params, log, p, hex_mask, victims
     victim = -1
     stolen = -1
     if n_victims > 0:
-        victim = choose_victim_nb(
+        victim = np.int64(choose_victim_nb(
             strat[p], params[p], s, topo, rules, rng, work, p, h, victims, n_victims
-        )
+        ))
         ok = False
         for i in range(n_victims):
             if victims[i] == victim:
@@ -605,7 +605,7 @@ def seven_nb(s, topo, rules, rng, strat, params, log, hex_mask, victims, bundle,
     """A rolled 7: discards in seat order, then the roller moves the robber."""
     limit = rules[R_DISCARD_LIMIT]
     if limit >= 0:
-        for q in range(s[S_N_PLAYERS]):
+        for q in range(np.int64(s[S_N_PLAYERS])):
             size = hand_size_nb(s, q)
             if size > limit:
                 k = size // 2
@@ -626,7 +626,8 @@ def seven_nb(s, topo, rules, rng, strat, params, log, hex_mask, victims, bundle,
                         left -= bundle[r]
                 discard_nb(s, log, q, bundle)
     if rules[R_ROBBER] != ROBBER_OFF:
-        robber_step_nb(s, topo, rules, rng, strat, params, log, s[S_CUR], hex_mask, victims, work)
+        robber_step_nb(s, topo, rules, rng, strat, params, log, np.int64(s[S_CUR]), hex_mask,
+                       victims, work)
 
 
 # --- development cards ------------------------------------------------------------------
@@ -696,7 +697,7 @@ def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims,
             r = 0
         if ev >= 0:
             log[ev, LOG_B] = r
-        for q in range(s[S_N_PLAYERS]):
+        for q in range(np.int64(s[S_N_PLAYERS])):
             if q == p:
                 continue
             taken = s[S_HAND + 5 * q + r]
@@ -717,11 +718,11 @@ def apply_action_nb(
     """Apply a legal action-phase action of the player whose turn it is."""
     kind = act[ACT_KIND]
     if kind == ACT_ROAD:
-        build_road_nb(s, topo, log, p, act[ACT_A], False)
+        build_road_nb(s, topo, log, p, np.int64(act[ACT_A]), False)
     elif kind == ACT_SETTLEMENT:
-        build_settlement_nb(s, topo, log, p, act[ACT_A])
+        build_settlement_nb(s, topo, log, p, np.int64(act[ACT_A]))
     elif kind == ACT_CITY:
-        build_city_nb(s, log, p, act[ACT_A])
+        build_city_nb(s, log, p, np.int64(act[ACT_A]))
     elif kind == ACT_BUY_DEV:
         pay_nb(s, p, BUILD_DEV_CARD)
         card = s[S_DECK + s[S_DECK_POS]]
@@ -731,11 +732,11 @@ def apply_action_nb(
         s[C_DEV_BOUGHT + 5 * p + card] += 1
         log_event_nb(s, log, EV_BUY_DEV, p, card, 0, 0)
     elif kind == ACT_PLAY_DEV:
-        play_dev_nb(s, topo, rules, rng, strat, params, log, p, act[ACT_A], scratch_u8, victims,
-                    bundle, work)
+        play_dev_nb(s, topo, rules, rng, strat, params, log, p, np.int64(act[ACT_A]), scratch_u8,
+                    victims, bundle, work)
     elif kind == ACT_TRADE_BANK:
-        give = act[ACT_A]
-        get = act[ACT_B]
+        give = np.int64(act[ACT_A])
+        get = np.int64(act[ACT_B])
         rate = maritime_rate_nb(s, p, give)
         s[S_HAND + 5 * p + give] -= rate
         s[S_BANK + give] += rate
@@ -747,7 +748,7 @@ def apply_action_nb(
             log[ev, LOG_CARDS + give] = rate
             log[ev, LOG_BANK_GET + get] = 1
     elif kind == ACT_TRADE_PLAYER:
-        q = act[ACT_A]
+        q = np.int64(act[ACT_A])
         s[S_OFFERS] += 1
         s[C_OFFERS + p] += 1
         can_pay = True
@@ -772,7 +773,7 @@ def play_turn_nb(
     s, topo, rules, rng, strat, params, log, act, cand, scratch_u8, victims, bundle, owed, work
 ):
     """One full turn of the player ``s[S_CUR]``; the game may end inside it."""
-    p = s[S_CUR]
+    p = np.int64(s[S_CUR])
     s[S_DEV_PLAYED] = 0
     s[S_ROLLED] = 0
     s[S_OFFERS] = 0
