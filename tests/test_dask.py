@@ -43,6 +43,31 @@ def test_dask_run_resumes_a_local_run(cluster, tmp_path):
     assert not games.duplicated(["variant", "game"]).any() and len(games) == 600
 
 
+def test_analyses_on_the_cluster_equal_the_local_ones(cluster, tmp_path):
+    """The report's analyses, one task per range of games on the workers, give the local
+    results bit for bit."""
+    from catansim import analysis as A
+    from catansim.analysis.driver import run_many
+    from catansim.reports.build import report_analyses
+
+    out = tmp_path / "ds"
+    run_experiment(parse_experiment(SPEC), out=out, n_threads=1, progress=False)
+    analyses = report_analyses(out)
+    local = run_many(analyses, out)
+    remote = run_many(analyses, out, scheduler=cluster.scheduler_address)
+    assert len(local) == len(analyses) >= 10
+    for a, b in zip(local, remote, strict=True):
+        if isinstance(a, dict):
+            assert a.keys() == b.keys()
+            for k in a:
+                pd.testing.assert_frame_equal(a[k], b[k], check_exact=True)
+        else:
+            pd.testing.assert_frame_equal(a, b, check_exact=True)
+    with distributed.Client(cluster.scheduler_address) as client:  # a Client works too
+        pd.testing.assert_frame_equal(A.paired_differences(out, scheduler=client), local[
+            [a.name for a in analyses].index("paired")])
+
+
 def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setattr("catansim.runs.runner.CONNECT_TIMEOUT", "1s")
     exp = parse_experiment({"games": 5})

@@ -118,12 +118,16 @@ def test_a_row_replays_through_play_game(batch4):
 
 
 def test_win_rates_have_wilson_intervals(batch4):
+    from catansim.analysis import summarize
+    from catansim.analysis.summary import win_rates
+
     p = R.players_frame(batch4)
-    w = R.win_rates(p, "seat")
-    assert (w.games == 40).all() and w.wins.sum() == R.games_frame(batch4).winner.notna().sum()
+    w = win_rates(p, "seat")
+    assert (w.seat_games == 40).all()
+    assert w.wins.sum() == R.games_frame(batch4).winner.notna().sum()
     assert ((w.ci_low <= w.win_rate) & (w.win_rate <= w.ci_high)).all()
-    summary = R.summarize(R.games_frame(batch4), p)
-    assert set(summary) == {"by_strategy", "by_seat", "length", "vp_sources"}
+    summary = summarize(R.games_frame(batch4), p)
+    assert set(summary) == {"by_strategy", "by_seat", "length", "per_game", "vp_sources"}
 
 
 @pytest.mark.parametrize("which", ["batch4", "batch3"])

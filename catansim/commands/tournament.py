@@ -46,17 +46,30 @@ def command(strategies, games, players, seed, layout, rule_items, matrix, config
     common = dict(n_players=players, seed=seed, rules=rules, layout=layout, n_threads=threads,
                   progress=not quiet, strategy_set=strategy_set, debug=debug)
     if matrix:
+        from ..analysis import crossplay as X
+
         res = T.cross_play(names, games, **common)
+        table = X.crossplay_table((res.games, res.players))
         fair = 1.0 / players
         n_deals = res.games["game"].max() // players + 1
         click.echo(f"Cross-play: win rate of the row strategy against {players - 1} copies of "
-                   f"the column strategy ({n_deals} deals x {players} "
-                   f"seats per pair; fair share {fair:.3f})")
-        click.echo(_fmt(res.matrix()))
-        click.echo("\nWho counters whom (pooled seats):")
-        click.echo(_fmt(res.counters()))
-        dominant = res.dominant()
-        click.echo("\nDominates all others from every seat: "
+                   f"the column strategy, 95% Wilson interval ({n_deals} deals x {players} "
+                   f"seats = {n_deals * players} games per cell; fair share {fair:.3f}; "
+                   f"+/-: significantly above/below it, exact binomial test, Holm over the "
+                   f"{len(table.xs('all', level='seat'))} cells)")
+        click.echo(X.format_crossplay(table))
+        per_seat = table[table.index.get_level_values("seat") != "all"]
+        per = per_seat.reset_index().assign(
+            cell=lambda t: [f"{r:.3f}{dict(beats='+', **{'loses to': '-'}).get(v, ' ')}"
+                            for r, v in zip(t["win_rate"], t["verdict"], strict=True)])
+        click.echo(f"\nPer seat of the single strategy (n = {n_deals} games per cell; +/-: "
+                   f"significant after Holm over the {len(per)} per-seat cells)")
+        click.echo(per.pivot(index=["strategy", "opponent"], columns="seat",
+                             values="cell").to_string())
+        click.echo("\nWho counters whom (pooled seats, significant after correction):")
+        click.echo(_fmt(X.counters(table)))
+        dominant = X.dominant(table)
+        click.echo("\nDominates all others from every seat (significantly): "
                    + (", ".join(dominant) if dominant else "none"))
         return
     res = T.tournament(names, games, **common)
@@ -66,3 +79,13 @@ def command(strategies, games, players, seed, layout, rule_items, matrix, config
                f"{stats['trades_per_game']:.2f} player trades per game, "
                f"{100 * stats['turn_limit_share']:.2f}% reached the turn cap")
     click.echo(_fmt(res.summary()))
+    if len(set(names)) > 1:
+        from ..analysis import strategy_rating
+
+        rating = strategy_rating((res.games, res.players))
+        if len(rating):
+            r = rating.xs("tournament", level="variant")[
+                ["wins", "log_strength", "ci_low", "ci_high", "strength", "p_value"]]
+            click.echo(f"\nRating (Plackett-Luce top-1 with seat effects, log odds of winning "
+                       f"relative to {rating['reference'].iloc[0]}; 95% Wald interval)")
+            click.echo(_fmt(r))

@@ -1,12 +1,15 @@
-"""Figures: board drawings and the figures of analyses; the only package that imports matplotlib.
+"""Figures. The only package that imports matplotlib (Agg backend when there is no display).
 
-What lives here: ``board`` (a board with its numbers, harbors, pieces and the
-robber, and heat maps of per-node or per-hex values). Figure functions take
-boards or analysis frames and return matplotlib Figures; the Agg backend is used
-when there is no display.
+What lives here:
 
-May import: ``board``, ``topology``, ``constants``, matplotlib and the frames the
-analysis layer returns. Never the engine, the runner or the dataset on disk.
+- ``board``: board drawings (terrains, numbers, harbors, pieces, heat maps);
+- ``style``: the one style of every figure (palette, sizes, title and note with n);
+- ``figures``: one figure function per analysis; each takes the frame a
+  ``catansim.analysis`` function returned and returns a matplotlib Figure.
+
+May import: ``constants``, ``topology``, ``board`` (the ``Board`` value), matplotlib,
+numpy, pandas. Never the engine, the runner or ``analysis`` (figures draw frames,
+they compute nothing).
 """
 
 import os
@@ -20,5 +23,21 @@ if (not os.environ.get("MPLBACKEND") and sys.platform.startswith("linux")
     matplotlib.use("Agg")
 
 from .board import TERRAIN_COLOURS, draw_board, save_board_png  # noqa: E402
+from .figures import (  # noqa: E402
+    board_heat_map,
+    crossplay_heatmap,
+    forest_plot,
+    length_histogram,
+    means_figure,
+    rates_figure,
+    rating_figure,
+    reliability_figure,
+    start_pips_figure,
+    vp_sources_figure,
+    win_rates_figure,
+)
 
-__all__ = ["TERRAIN_COLOURS", "draw_board", "save_board_png"]
+__all__ = ["TERRAIN_COLOURS", "board_heat_map", "crossplay_heatmap", "draw_board",
+           "forest_plot", "length_histogram", "means_figure", "rates_figure", "rating_figure",
+           "reliability_figure", "save_board_png", "start_pips_figure", "vp_sources_figure",
+           "win_rates_figure"]

@@ -6,31 +6,21 @@ What lives here, in data-path order:
   meaning (``COLUMNS``; ``docs/results.md`` is generated from it);
 - ``tables``: the tables of a played batch, as pandas frames or pyarrow Tables;
 - ``dataset``: the dataset folder: atomic Parquet parts, the manifest, ``load`` and
-  ``iter_parts`` (one part at a time, only the columns asked for);
-- ``summary``: the run summary (win rates with Wilson intervals, game length, VP
-  sources), accumulated a part at a time.
+  ``iter_parts`` (one part at a time, only the columns asked for) and
+  ``iter_game_ranges`` (the parts of every variant for the same games together).
+
+No statistics live here: analyses (the run summary included) are ``catansim.analysis``.
 
 May import: ``constants``, ``core.layout`` (counter positions), ``board`` (board ids
 and features), ``errors``. Never the engine, the runner, analysis or matplotlib.
 """
 
-from .dataset import iter_parts, load, read_manifest
+from .dataset import iter_game_ranges, iter_parts, load, read_manifest
 from .schema import COLUMNS, DEFAULT_VARIANT, category_columns, covered_fields, render_docs
-from .summary import (
-    SUMMARY_COLUMNS,
-    VP_SOURCES,
-    Summary,
-    format_summary,
-    summarize,
-    summarize_dataset,
-    wilson_ci,
-    win_rates,
-)
 from .tables import counter_field, games_frame, games_table, players_frame, players_table
 
 __all__ = [
-    "COLUMNS", "DEFAULT_VARIANT", "SUMMARY_COLUMNS", "VP_SOURCES", "Summary", "category_columns",
-    "counter_field", "covered_fields", "format_summary", "games_frame", "games_table",
-    "iter_parts", "load", "players_frame", "players_table", "read_manifest", "render_docs",
-    "summarize", "summarize_dataset", "wilson_ci", "win_rates",
+    "COLUMNS", "DEFAULT_VARIANT", "category_columns", "counter_field", "covered_fields",
+    "games_frame", "games_table", "iter_game_ranges", "iter_parts", "load", "players_frame",
+    "players_table", "read_manifest", "render_docs",
 ]

@@ -9,5 +9,7 @@ What lives here:
 - ``bench``: games per second, end to end, compile times.
 
 May import everything below it on the data path: ``engine``, ``strategies``,
-``rules``, ``board``, ``results``. Never ``analysis`` or ``plotting``.
+``rules``, ``board``, ``results``; and ``analysis`` for the tables of a tournament's
+results (its statistics live there: ``analysis.stats``, ``analysis.crossplay``),
+never the other way round. Never ``plotting`` or ``reports``.
 """

@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..analysis.stats import wilson_ci
 from ..checks import check_int, check_players
 from ..engine import GameSettings, batch_seeds, play_batch
 from ..errors import CatansimError
-from ..results import games_frame, players_frame, wilson_ci
+from ..results import games_frame, players_frame
 from ..rules import Rules
 from ..strategies import PRESETS, StrategySet
 
@@ -219,53 +220,36 @@ class CrossPlayResult:
         mask = strategy == pair.str[0]
         return p[mask].assign(strategy=strategy[mask], opponent=pair[mask].str[1])
 
-    def table(self) -> pd.DataFrame:
-        """Per (strategy, opponent, seat): games, wins, win rate and its Wilson interval.
+    def table(self, correction: str = "holm") -> pd.DataFrame:
+        """Per (strategy, opponent, seat): games, wins, win rate with its Wilson interval,
+        the exact binomial test against the fair share 1 / n_players, corrected within
+        the pooled and within the per-seat cells, and the verdict (``beats``,
+        ``loses to``, ``not significant``); seat ``all`` pools the seats
+        (``catansim.analysis.crossplay.crossplay_table``, one row per cell)."""
+        from ..analysis.crossplay import crossplay_table
 
-        Seat ``all`` pools the seats. A win rate above ``1 / n_players`` beats the
-        average copy of the opponent.
-        """
-        single = self.single()
-        rows = []
-        for keys, part in single.groupby(["strategy", "opponent", "seat"]):
-            rows.append((*keys, len(part), int(part["won"].sum())))
-        for keys, part in single.groupby(["strategy", "opponent"]):
-            rows.append((*keys, "all", len(part), int(part["won"].sum())))
-        out = pd.DataFrame(rows, columns=["strategy", "opponent", "seat", "games", "wins"])
-        out["seat"] = out["seat"].astype(str)
-        out["win_rate"] = out["wins"] / out["games"]
-        out["ci_low"], out["ci_high"] = wilson_ci(out["wins"], out["games"])
-        return out.sort_values(["strategy", "opponent", "seat"]).reset_index(drop=True)
+        return crossplay_table((self.games, self.players), correction).reset_index()
 
     def matrix(self, seat: str = "all") -> pd.DataFrame:
         """Win rate of the row strategy against ``n_players - 1`` copies of the column."""
-        t = self.table()
-        t = t[t["seat"] == str(seat)]
-        return t.pivot(index="strategy", columns="opponent", values="win_rate")
+        from ..analysis.crossplay import crossplay_matrix
+
+        return crossplay_matrix(self.table().set_index(["strategy", "opponent", "seat"]),
+                                seat)
 
     def dominant(self) -> list[str]:
-        """Strategies that beat every other one (win rate > 1/n) from every seat."""
-        t = self.table()
-        t = t[t["seat"] != "all"]
-        fair = 1.0 / self.n_players
-        names = sorted(set(t["strategy"]))
-        return [
-            a for a in names
-            if (t[t["strategy"] == a]["win_rate"] > fair).all()
-            and set(t[t["strategy"] == a]["opponent"]) == set(names) - {a}
-        ]
+        """Strategies that significantly beat every other one from every seat (after
+        correction)."""
+        from ..analysis.crossplay import dominant
+
+        return dominant(self.table().set_index(["strategy", "opponent", "seat"]))
 
     def counters(self) -> pd.DataFrame:
-        """For each strategy, the opponents it beats and those that beat it (pooled seats)."""
-        m = self.matrix()
-        fair = 1.0 / self.n_players
-        rows = []
-        for a in m.index:
-            beats = [b for b in m.columns if b != a and m.loc[a, b] > fair]
-            loses = [b for b in m.columns if b != a and m.loc[a, b] < fair]
-            rows.append((a, ", ".join(beats), ", ".join(loses)))
-        return pd.DataFrame(rows, columns=["strategy", "beats", "loses_to"]).set_index(
-            "strategy")
+        """For each strategy, the opponents it beats and those it loses to, significant
+        after correction (pooled seats), and those it is even with."""
+        from ..analysis.crossplay import counters
+
+        return counters(self.table().set_index(["strategy", "opponent", "seat"]))
 
 
 def pair_name(a: str, b: str) -> str:
@@ -293,7 +277,8 @@ def cross_play(
     names = tuple(dict.fromkeys(strategies))
     _check(names, n_players, games, strategy_set)
     if len(names) < 2:
-        raise CatansimError("strategies: cross-play needs at least 2 names")
+        raise CatansimError("strategies: cross-play needs at least 2 names; allowed: 2 or "
+                            "more comma-separated names")
     deals = Deals(-(-games // n_players), n_players, seed, rules or Rules(), layout,
                   strategy_set, debug)
     pairs = {pair_name(a, b): (a, b) for a in names for b in names if a != b}

@@ -260,7 +260,7 @@ def log_set_digests() -> dict[str, str]:
 
 def dataset_digests(tmp: Path, columns) -> dict[str, str]:
     import catansim
-    from catansim.results import format_summary, summarize_dataset
+    from catansim.analysis import format_summary, summarize_dataset
     from catansim.runs.experiment import load_experiment
     from catansim.runs.runner import run_experiment
 

@@ -1,0 +1,370 @@
+"""One aggregation mechanism for every analysis: columns, map, combine, finish.
+
+An ``Analysis`` names the columns it reads, a ``map`` from one chunk of games to
+sufficient statistics (counts, histograms, sums: things that add up), a
+``combine`` of two such statistics (default ``add_stats``) and a ``finish`` that
+turns the combined statistics into the result (a DataFrame or a dict of them).
+
+``run(analysis, source)`` and ``run_many([...], source)`` drive it over a source:
+
+- a dataset folder (``str`` or ``Path``): one range of games at a time
+  (``results.dataset.iter_game_ranges``: the part of every variant for the same
+  games, so paired analyses see both arms of a game together), reading only the
+  columns the analyses need; memory is that of one range whatever the number of
+  games;
+- in-memory frames ``(games, players)`` (e.g. from ``catansim.load``): one chunk;
+- a dataset folder with ``scheduler=`` (a ``dask.distributed.Client`` or a scheduler
+  address): one task per range (``dask.delayed`` semantics through
+  ``Client.submit``), the maps run on the workers, the statistics are combined
+  here in the same order as a local run, so the results are identical.
+
+The statistics are integers wherever they can be (counts, histograms of integer
+measures), so the order of combination cannot change a result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import CatansimError
+from ..results import dataset as D
+from ..results.schema import DEFAULT_VARIANT
+
+
+def add_stats(a, b):
+    """Add two sufficient statistics of the same shape: numbers, arrays (padded),
+    ``Hist``, pandas objects (aligned, missing as 0), lists (concatenated), dicts
+    (key by key); ``None`` is the empty statistic."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if isinstance(a, dict):
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = add_stats(out.get(k), v)
+        return out
+    if isinstance(a, list):
+        return a + b
+    if isinstance(a, pd.DataFrame | pd.Series):
+        if a.index.equals(b.index) and (not isinstance(a, pd.DataFrame)
+                                        or a.columns.equals(b.columns)):
+            return a + b
+        return a.add(b, fill_value=0)
+    if isinstance(a, np.ndarray):
+        if a.shape == b.shape:
+            return a + b
+        shape = tuple(max(x, y) for x, y in zip(a.shape, b.shape, strict=True))
+        out = np.zeros(shape, dtype=np.result_type(a, b))
+        out[tuple(slice(0, s) for s in a.shape)] += a
+        out[tuple(slice(0, s) for s in b.shape)] += b
+        return out
+    return a + b
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a finish needs to know about the source besides the statistics."""
+
+    variants: tuple[str, ...]
+    baseline: str
+    n_players: int | None = None
+    manifest: dict | None = None
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """columns + map(chunk) -> statistics + combine + finish(statistics, context)."""
+
+    name: str
+    columns: dict[str, tuple[str, ...]]
+    map: Callable[[Chunk], Any]
+    finish: Callable[[Any, Context], Any]
+    combine: Callable[[Any, Any], Any] = add_stats
+
+
+class Chunk:
+    """The games and players rows of one range of games (every variant), with memoised
+    per-game quantities that several analyses share."""
+
+    def __init__(self, games: pd.DataFrame, players: pd.DataFrame):
+        self.games = games
+        self.players = players
+        self._memo: dict[Any, Any] = {}
+
+    def memo(self, key, make: Callable[[], Any]):
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
+
+    @property
+    def variants(self) -> list[str]:
+        """The variants present, in order of appearance."""
+        def make():
+            v = self.games["variant"]
+            if not len(v):
+                return []
+            if isinstance(v.dtype, pd.CategoricalDtype):
+                codes = pd.unique(v.cat.codes.to_numpy())
+                return [str(v.cat.categories[c]) for c in codes if c >= 0]
+            return [str(x) for x in pd.unique(v.to_numpy())]
+        return self.memo("variants", make)
+
+    def labels(self, table: str, column: str) -> np.ndarray:
+        """A column as a NumPy array; a categorical one as its names (object array, NaN
+        where missing), without a string conversion per row."""
+        def make():
+            col = (self.games if table == "games" else self.players)[column]
+            if isinstance(col.dtype, pd.CategoricalDtype):
+                names = np.asarray([str(c) for c in col.cat.categories] + [np.nan], dtype=object)
+                return names[col.cat.codes.to_numpy()]  # code -1 -> the trailing NaN
+            return col.to_numpy()
+        return self.memo(("labels", table, column), make)
+
+    def game_rows(self, variant: str) -> np.ndarray:
+        """Row positions of ``variant`` in ``games``."""
+        return self.memo(("g", variant), lambda: np.flatnonzero(
+            (self.games["variant"] == variant).to_numpy()))
+
+    def player_rows(self, variant: str) -> np.ndarray:
+        return self.memo(("p", variant), lambda: np.flatnonzero(
+            (self.players["variant"] == variant).to_numpy()))
+
+    def per_game(self, variant: str, column: str) -> np.ndarray:
+        """Sum of a players column over the seats of each game of ``variant``, aligned
+        with ``games`` rows of that variant (int64)."""
+        return self.memo(("sum", variant, column), lambda: self._per_game(variant, column))
+
+    def game_of_player(self, variant: str) -> np.ndarray:
+        """For each players row of ``variant``, the position of its game among the
+        variant's games rows."""
+        def make():
+            g = self.games["game"].to_numpy()[self.game_rows(variant)]
+            pg = self.players["game"].to_numpy()[self.player_rows(variant)]
+            pos = np.searchsorted(g, pg)
+            if g.size and (np.any(np.diff(g) < 0)
+                           or np.any(g[np.minimum(pos, g.size - 1)] != pg)):
+                raise CatansimError("players rows do not match the games rows (sort by game)")
+            return pos
+        return self.memo(("pos", variant), make)
+
+    def _per_game(self, variant: str, column: str) -> np.ndarray:
+        n = self.game_rows(variant).size
+        vals = self.players[column].to_numpy()[self.player_rows(variant)]
+        return np.bincount(self.game_of_player(variant), weights=vals,
+                           minlength=n).astype(np.int64)
+
+    def winner_values(self, variant: str, column: str) -> np.ndarray:
+        """A players column at the winning seat, for the games of ``variant`` with a
+        winner (in game order)."""
+        def make():
+            rows = self.player_rows(variant)
+            won = self.players["won"].to_numpy()[rows].astype(bool)
+            return self.players[column].to_numpy()[rows][won]
+        return self.memo(("win", variant, column), make)
+
+
+# --- sources ------------------------------------------------------------------------------
+
+
+def _columns(analyses: Sequence[Analysis]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {"games": ["variant", "game"], "players": ["variant", "game"]}
+    for a in analyses:
+        for table, cols in a.columns.items():
+            out[table] += [c for c in cols if c not in out[table]]
+    return out
+
+
+def _order_variants(names) -> tuple[str, ...]:
+    names = [str(n) for n in names]
+    if DEFAULT_VARIANT in names:
+        names.remove(DEFAULT_VARIANT)
+        names.insert(0, DEFAULT_VARIANT)
+    return tuple(names)
+
+
+def _frames_context(games: pd.DataFrame, players: pd.DataFrame) -> Context:
+    v = games["variant"]
+    if isinstance(v.dtype, pd.CategoricalDtype):
+        present = set(v.astype(str))
+        names = [c for c in v.cat.categories if c in present]
+    else:
+        names = list(pd.unique(v.astype(str)))
+    names = _order_variants(names)
+    n_players = None
+    if "n_players" in games.columns and len(games):
+        n_players = int(games["n_players"].iloc[0])
+    elif "seat" in players.columns and len(players):
+        n_players = int(players["seat"].max()) + 1
+    return Context(names, names[0] if names else DEFAULT_VARIANT, n_players)
+
+
+def _dataset_context(root: Path, variants=None) -> Context:
+    m = D.read_manifest(root)
+    names = [v for v in m["variants"] if variants is None or v in set(variants)]
+    players = m.get("result_key", {}).get("players")
+    base = DEFAULT_VARIANT if DEFAULT_VARIANT in names else (names[0] if names else "")
+    return Context(tuple(names), base, players, m)
+
+
+def _map_all(analyses: Sequence[Analysis], games: pd.DataFrame, players: pd.DataFrame) -> list:
+    chunk = Chunk(games, players)
+    return [a.map(chunk) for a in analyses]
+
+
+def _map_range(path: str, parts, columns, analyses) -> list:
+    games, players = D.read_range(path, parts, columns)
+    return _map_all(analyses, games, players)
+
+
+def _client(scheduler):
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise CatansimError("scheduler: dask.distributed is not installed; "
+                            "pip install 'catansim[dask]'") from None
+    if isinstance(scheduler, Client):
+        return scheduler, False
+    try:
+        return Client(scheduler, timeout="20s"), True
+    except (OSError, TimeoutError) as exc:
+        raise CatansimError(f"scheduler {scheduler}: cannot connect ({exc})") from None
+
+
+def run_many(analyses: Sequence[Analysis], source, *, variants=None, scheduler=None,
+             progress: bool = False) -> list:
+    """Run several analyses over one source in a single pass; their results in order.
+
+    Parameters
+    ----------
+    analyses : sequence of Analysis
+    source : str, Path or (games, players)
+        A dataset folder written by ``catansim run``, or the two tables in memory.
+    variants : sequence of str, optional
+        Only these variants (dataset sources).
+    scheduler : dask.distributed.Client or str, optional
+        Run the per-range maps on a Dask cluster (dataset sources only); same results.
+    progress : bool
+        A tqdm bar over the ranges of games.
+    """
+    analyses = list(analyses)
+    cols = _columns(analyses)
+    if isinstance(source, tuple | list) and len(source) == 2 and isinstance(
+            source[0], pd.DataFrame):
+        if scheduler is not None:
+            raise CatansimError("scheduler: needs a dataset folder, not frames in memory")
+        games, players = source
+        if variants is not None:
+            games = games[games["variant"].isin(list(variants))]
+            players = players[players["variant"].isin(list(variants))]
+        for table, frame in (("games", games), ("players", players)):
+            missing = [c for c in cols[table] if c not in frame.columns]
+            if missing:
+                raise CatansimError(f"{table}: missing columns {', '.join(missing)}")
+        ctx = _frames_context(games, players)
+        games, players = _sorted(games[cols["games"]], players[cols["players"]])
+        stats = _map_all(analyses, games, players)
+        return [a.finish(s, ctx) for a, s in zip(analyses, stats, strict=True)]
+
+    root = Path(source)
+    if not (root / "games").is_dir():
+        raise CatansimError(f"{root}: not a catansim dataset (no games/ folder); allowed: a "
+                            "dataset folder written by catansim run")
+    ctx = _dataset_context(root, variants)
+    ranges = D.game_ranges(root, variants)
+    if not ranges:
+        raise CatansimError(f"{root}: no complete parts to analyse; allowed: a dataset with "
+                            "complete parts (rerun its catansim run)")
+    bar = _bar(progress, len(ranges), root)
+    acc: list = [None] * len(analyses)
+
+    def fold(stats):
+        for i, (a, s) in enumerate(zip(analyses, stats, strict=True)):
+            acc[i] = s if acc[i] is None else a.combine(acc[i], s)
+        bar.update(1)
+
+    try:
+        if scheduler is None:
+            # read the next range on a thread (pyarrow decodes without the GIL) while
+            # this one is mapped: two ranges in memory at most
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="catansim-read") as pool:
+                pending = pool.submit(D.read_range, root, ranges[0][2], cols)
+                for i in range(len(ranges)):
+                    games, players = pending.result()
+                    if i + 1 < len(ranges):
+                        pending = pool.submit(D.read_range, root, ranges[i + 1][2], cols)
+                    fold(_map_all(analyses, games, players))
+                    del games, players
+        else:
+            client, own = _client(scheduler)
+            try:
+                futures = [client.submit(_map_range, str(root.resolve()), parts, cols, analyses,
+                                         pure=False) for _, _, parts in ranges]
+                for fut in futures:  # combined in range order, like a local run
+                    fold(fut.result())
+                    fut.release()
+            finally:
+                if own:
+                    client.close()
+    finally:
+        bar.close()
+    return [a.finish(s, ctx) for a, s in zip(analyses, acc, strict=True)]
+
+
+def run(analysis: Analysis, source, **kw):
+    """Run one analysis over a source (see ``run_many``)."""
+    return run_many([analysis], source, **kw)[0]
+
+
+def _sorted(games: pd.DataFrame, players: pd.DataFrame):
+    gk = [k for k in ("variant", "game") if k in games.columns]
+    pk = [k for k in ("variant", "game", "seat") if k in players.columns]
+    g = games.sort_values(gk, kind="stable").reset_index(drop=True)
+    p = players.sort_values(pk, kind="stable").reset_index(drop=True)
+    return g, p
+
+
+def _bar(progress: bool, total: int, root: Path):
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="part", desc=f"analysing {root.name}", disable=not progress,
+                dynamic_ncols=True, leave=False)
+
+
+@dataclass
+class Accumulator:
+    """Feed chunks by hand (``add(games, players)``) and finish when done: the same
+    results as ``run_many`` over the concatenation of everything added."""
+
+    analyses: Sequence[Analysis]
+    stats: list = field(default_factory=list)
+    _seen: list = field(default_factory=list)
+
+    def add(self, games: pd.DataFrame, players: pd.DataFrame) -> Accumulator:
+        games, players = _sorted(games, players)
+        new = _map_all(self.analyses, games, players)
+        if not self.stats:
+            self.stats = new
+        else:
+            self.stats = [a.combine(s, t) for a, s, t in
+                          zip(self.analyses, self.stats, new, strict=True)]
+        self._seen.append(_frames_context(games, players))
+        return self
+
+    def results(self) -> list:
+        names: list[str] = []
+        n_players = None
+        for c in self._seen:
+            names += [v for v in c.variants if v not in names]
+            n_players = n_players or c.n_players
+        names = list(_order_variants(names))
+        ctx = Context(tuple(names), names[0] if names else DEFAULT_VARIANT, n_players)
+        return [a.finish(s, ctx) for a, s in zip(self.analyses, self.stats, strict=True)]

@@ -1,0 +1,313 @@
+"""Statistics helpers: thin wrappers over scipy.stats and statsmodels, one home.
+
+Every helper labels what it returns: ``n`` (the observations behind the figure),
+``method`` (how the interval or test was computed), ``ci_low`` / ``ci_high``.
+Nothing here hand-writes a statistic a library provides: intervals and tests come
+from ``statsmodels`` (Wilson intervals, weighted descriptive statistics, McNemar,
+multiple-testing corrections, power) and ``scipy.stats`` (chi-square, Student t).
+
+Integer measures are summarised by their **histogram** (``Hist``: how many games
+or seats had each value). A histogram is a sufficient statistic for the mean,
+the variance, quantiles and t intervals of an integer measure, it adds up exactly
+over parts of a dataset (so part-at-a-time and Dask runs give identical results),
+and ``statsmodels.stats.weightstats.DescrStatsW`` takes it as frequency weights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+CONFIDENCE = 0.95
+WILSON = "Wilson score interval (statsmodels proportion_confint)"
+T_MEAN = "Student t interval of the mean (statsmodels DescrStatsW)"
+PAIRED_T = "paired: t interval of the per-game difference (statsmodels DescrStatsW)"
+WELCH = "unpaired: Welch t interval (statsmodels CompareMeans)"
+
+
+# --- histograms of integer measures ------------------------------------------------------
+
+
+class Hist:
+    """Counts of the integer values ``lo, lo+1, ...`` of a measure (additive).
+
+    ``Hist.of(values)`` builds one; ``a + b`` adds two (any ranges). ``values`` and
+    ``counts`` give the non-empty values and their frequencies.
+    """
+
+    __slots__ = ("counts", "lo")
+
+    def __init__(self, lo: int, counts: np.ndarray):
+        self.lo = int(lo)
+        self.counts = np.asarray(counts, dtype=np.int64)
+
+    @classmethod
+    def of(cls, values) -> Hist:
+        v = np.asarray(values)
+        if v.dtype.kind == "b":
+            v = v.astype(np.int64)
+        v = v.astype(np.int64, copy=False)
+        if v.size == 0:
+            return cls(0, np.zeros(0, dtype=np.int64))
+        lo = int(v.min())
+        return cls(lo, np.bincount(v - lo))
+
+    def __add__(self, other: Hist) -> Hist:
+        if not isinstance(other, Hist):
+            return NotImplemented
+        if self.counts.size == 0:
+            return other
+        if other.counts.size == 0:
+            return self
+        lo = min(self.lo, other.lo)
+        hi = max(self.lo + self.counts.size, other.lo + other.counts.size)
+        out = np.zeros(hi - lo, dtype=np.int64)
+        out[self.lo - lo : self.lo - lo + self.counts.size] += self.counts
+        out[other.lo - lo : other.lo - lo + other.counts.size] += other.counts
+        return Hist(lo, out)
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, Hist) and self.lo == other.lo
+                and np.array_equal(self.counts, other.counts))
+
+    def __repr__(self) -> str:
+        return f"Hist(n={self.n}, lo={self.lo}, values={self.counts.size})"
+
+    @property
+    def n(self) -> int:
+        return int(self.counts.sum())
+
+    @property
+    def values(self) -> np.ndarray:
+        nz = np.flatnonzero(self.counts)
+        return (nz + self.lo).astype(float)
+
+    @property
+    def weights(self) -> np.ndarray:
+        return self.counts[self.counts > 0].astype(float)
+
+    def series(self, name: str = "count") -> pd.Series:
+        """The histogram as a Series (index: value, every value from lo to max)."""
+        return pd.Series(self.counts, index=pd.RangeIndex(self.lo, self.lo + self.counts.size,
+                                                          name="value"), name=name)
+
+    def descr(self):
+        """``statsmodels`` ``DescrStatsW`` of the values with the counts as frequency weights."""
+        from statsmodels.stats.weightstats import DescrStatsW
+
+        return DescrStatsW(self.values, weights=self.weights, ddof=1)
+
+
+def describe(h: Hist, confidence: float = CONFIDENCE, quantiles=(0.1, 0.5, 0.9)) -> dict:
+    """n, mean, sd, the t interval of the mean and quantiles of a histogram.
+
+    Quantiles are those of the weighted sample (``numpy.quantile`` with the counts
+    as weights, ``method="inverted_cdf"``: the inverse of the empirical distribution
+    function). A histogram with fewer than
+    two values gets NaN for what it cannot give.
+    """
+    out = {"n": h.n, "mean": np.nan, "sd": np.nan, "ci_low": np.nan, "ci_high": np.nan}
+    out.update({_qname(q): np.nan for q in quantiles})
+    out["max"] = np.nan
+    if h.n == 0:
+        return out
+    d = h.descr()
+    out["mean"] = float(d.mean)
+    out["max"] = float(h.values.max())
+    qs = np.quantile(h.values, np.asarray(quantiles), weights=h.weights, method="inverted_cdf")
+    out.update({_qname(q): float(v) for q, v in zip(quantiles, np.atleast_1d(qs), strict=True)})
+    if h.n > 1:
+        out["sd"] = float(d.std)
+        lo, hi = d.tconfint_mean(alpha=1 - confidence)
+        out["ci_low"], out["ci_high"] = (float(lo), float(hi)) if d.std > 0 else (d.mean, d.mean)
+    return out
+
+
+def _qname(q: float) -> str:
+    return "median" if q == 0.5 else f"p{round(q * 100):d}"
+
+
+# --- rates --------------------------------------------------------------------------------
+
+
+def wilson_ci(successes, n, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval of a rate, element-wise (statsmodels ``proportion_confint``).
+
+    Groups with ``n == 0`` get NaN bounds.
+    """
+    from statsmodels.stats.proportion import proportion_confint
+
+    k = np.atleast_1d(np.asarray(successes, dtype=np.int64))
+    m = np.atleast_1d(np.asarray(n, dtype=np.int64))
+    lo = np.full(k.shape, np.nan)
+    hi = np.full(k.shape, np.nan)
+    ok = m > 0
+    if ok.any():
+        lo[ok], hi[ok] = proportion_confint(k[ok], m[ok], alpha=1 - confidence, method="wilson")
+    return lo, hi
+
+
+def rate_table(frame: pd.DataFrame, successes: str, n: str = "n", rate: str = "rate",
+               confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Add ``rate``, ``ci_low``, ``ci_high`` (Wilson) and ``method`` to a table of counts."""
+    out = frame.copy()
+    out[n] = out[n].astype(np.int64)
+    out[successes] = out[successes].astype(np.int64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out[rate] = out[successes] / out[n].where(out[n] > 0)
+    out["ci_low"], out["ci_high"] = wilson_ci(out[successes], out[n], confidence)
+    out["method"] = WILSON
+    return out
+
+
+# --- paired and unpaired comparisons of means -----------------------------------------------
+
+
+def compare_paired(diff: Hist, base: Hist, other: Hist, confidence: float = CONFIDENCE) -> dict:
+    """A paired comparison of means (other - base) from the histograms of the per-game
+    differences and of each arm, with the unpaired interval beside it.
+
+    Returns n (pairs), the two means, the mean difference with its paired t interval
+    and p-value (``DescrStatsW.tconfint_mean`` / ``ttest_mean`` on the differences),
+    the Welch interval an unpaired design would give (``CompareMeans.tconfint_diff``
+    with unequal variances), ``width_ratio`` = paired width / unpaired width (how much
+    the pairing narrowed the interval) and ``dz`` (mean difference / sd of the
+    differences, the paired effect size).
+    """
+    from statsmodels.stats.weightstats import CompareMeans
+
+    alpha = 1 - confidence
+    out = {"n": diff.n, "base_mean": np.nan, "mean": np.nan, "diff": np.nan,
+           "ci_low": np.nan, "ci_high": np.nan, "p_value": np.nan,
+           "unpaired_ci_low": np.nan, "unpaired_ci_high": np.nan, "width_ratio": np.nan,
+           "sd_diff": np.nan, "dz": np.nan}
+    if diff.n < 2:
+        return out
+    dd, db, do = diff.descr(), base.descr(), other.descr()
+    out.update(base_mean=float(db.mean), mean=float(do.mean), diff=float(dd.mean),
+               sd_diff=float(dd.std))
+    if dd.std > 0:
+        lo, hi = dd.tconfint_mean(alpha=alpha)
+        out.update(ci_low=float(lo), ci_high=float(hi), p_value=float(dd.ttest_mean(0)[1]),
+                   dz=float(dd.mean / dd.std))
+    else:  # every game the same difference: no spread to speak of
+        out.update(ci_low=float(dd.mean), ci_high=float(dd.mean),
+                   p_value=1.0 if dd.mean == 0 else 0.0)
+    if db.std > 0 or do.std > 0:
+        ulo, uhi = CompareMeans(do, db).tconfint_diff(alpha=alpha, usevar="unequal")
+        out.update(unpaired_ci_low=float(ulo), unpaired_ci_high=float(uhi))
+        width = uhi - ulo
+        if width > 0:
+            out["width_ratio"] = float((out["ci_high"] - out["ci_low"]) / width)
+    return out
+
+
+def mcnemar_p(only_base: int, only_other: int) -> float:
+    """McNemar's test of paired binary outcomes (statsmodels; exact binomial when the
+    discordant pairs are fewer than 25). ``only_base``: pairs where only the
+    baseline had the event; ``only_other``: only the other arm."""
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    b, c = int(only_base), int(only_other)
+    if b + c == 0:
+        return 1.0
+    res = mcnemar(np.array([[0, b], [c, 0]]), exact=b + c < 25, correction=True)
+    return float(res.pvalue)
+
+
+# --- tests of equal shares and multiple comparisons ------------------------------------------
+
+
+def chisquare_equal(counts) -> dict:
+    """Chi-square goodness-of-fit test of equal shares (``scipy.stats.chisquare``).
+
+    Returns n, chi2, df, p_value and Cohen's w (sqrt(chi2 / n), the effect size).
+    """
+    from scipy.stats import chisquare
+
+    c = np.asarray(counts, dtype=float)
+    n = float(c.sum())
+    if n == 0 or c.size < 2:
+        return {"n": int(n), "chi2": np.nan, "df": c.size - 1, "p_value": np.nan,
+                "cohens_w": np.nan}
+    res = chisquare(c)
+    return {"n": int(n), "chi2": float(res.statistic), "df": c.size - 1,
+            "p_value": float(res.pvalue), "cohens_w": float(np.sqrt(res.statistic / n))}
+
+
+def adjust(p_values, method: str = "holm", alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+    """Multiple-comparison control (``statsmodels.stats.multitest.multipletests``).
+
+    ``method``: ``holm`` (family-wise error) or ``fdr_bh`` (Benjamini-Hochberg false
+    discovery rate). NaN p-values are left out and stay NaN. Returns the adjusted
+    p-values and which are significant at ``alpha``.
+    """
+    from statsmodels.stats.multitest import multipletests
+
+    p = np.asarray(p_values, dtype=float)
+    adj = np.full(p.shape, np.nan)
+    sig = np.zeros(p.shape, dtype=bool)
+    ok = ~np.isnan(p)
+    if ok.any():
+        reject, padj, _, _ = multipletests(p[ok], alpha=alpha, method=method)
+        adj[ok], sig[ok] = padj, reject
+    return adj, sig
+
+
+METHOD_NAMES = {"holm": "Holm", "fdr_bh": "Benjamini-Hochberg"}
+
+
+# --- power ---------------------------------------------------------------------------------
+
+
+def games_for_rates(p1: float, p2: float, alpha: float = 0.05, power: float = 0.8) -> float:
+    """Games per arm an unpaired comparison of two rates needs to detect ``p1`` vs
+    ``p2`` (two-sided; ``NormalIndPower`` with Cohen's h, ``proportion_effectsize``)."""
+    from statsmodels.stats.power import NormalIndPower
+    from statsmodels.stats.proportion import proportion_effectsize
+
+    h = abs(float(proportion_effectsize(p2, p1)))
+    if h == 0:
+        return np.inf
+    return float(NormalIndPower().solve_power(effect_size=h, alpha=alpha, power=power,
+                                              ratio=1.0))
+
+
+def games_for_paired_mean(delta: float, sd_diff: float, alpha: float = 0.05,
+                          power: float = 0.8) -> float:
+    """Pairs (games played in both arms) a paired design needs to detect a mean
+    difference ``delta`` when the per-game differences have sd ``sd_diff``
+    (``TTestPower`` with dz = delta / sd_diff)."""
+    from statsmodels.stats.power import TTestPower
+
+    if sd_diff <= 0 or delta == 0 or not np.isfinite(sd_diff):
+        return np.nan
+    return float(TTestPower().solve_power(effect_size=abs(delta) / sd_diff, alpha=alpha,
+                                          power=power))
+
+
+def games_for_unpaired_mean(delta: float, sd: float, alpha: float = 0.05,
+                            power: float = 0.8) -> float:
+    """Games per arm an unpaired design needs for a mean difference ``delta`` when the
+    measure has sd ``sd`` in each arm (``TTestIndPower`` with d = delta / sd)."""
+    from statsmodels.stats.power import TTestIndPower
+
+    if sd <= 0 or delta == 0 or not np.isfinite(sd):
+        return np.nan
+    return float(TTestIndPower().solve_power(effect_size=abs(delta) / sd, alpha=alpha,
+                                             power=power, ratio=1.0))
+
+
+def games_for_seat_shares(shares, alpha: float = 0.05, power: float = 0.8) -> float:
+    """Decided games a chi-square test of equal seats needs to detect the win shares
+    ``shares`` (one per seat, summing to 1): ``GofChisquarePower`` with Cohen's w."""
+    from statsmodels.stats.gof import chisquare_effectsize
+    from statsmodels.stats.power import GofChisquarePower
+
+    s = np.asarray(shares, dtype=float)
+    s = s / s.sum()
+    w = float(chisquare_effectsize(np.full(s.size, 1 / s.size), s))
+    if w == 0:
+        return np.inf
+    return float(GofChisquarePower().solve_power(effect_size=w, nobs=None, alpha=alpha,
+                                                 power=power, n_bins=s.size))

@@ -1,0 +1,43 @@
+"""``catansim study``: rebuild a study (its experiments, analyses and report) with one command."""
+
+from __future__ import annotations
+
+import click
+
+from ..studies import SCALES
+from . import _options as O
+
+
+@click.command("study")
+@click.argument("name", required=False)
+@click.option("--scale", type=O.OneOf(SCALES), default="full", show_default=True,
+              help="small: few games (a quick look, the tests); full: the games of the "
+                   "experiment files.")
+@click.option("--out", type=O.OutDir("a folder path (created if missing)"), default=None,
+              help="Folder for the report, tables and figures (default: results/NAME); "
+                   "its datasets go to OUT/data/.")
+@click.option("--scheduler", default=None, metavar="ADDR",
+              help="Play and analyse on a Dask cluster, e.g. tcp://10.0.0.1:8786.")
+@click.option("--no-progress", is_flag=True, help="Hide the progress bars.")
+@click.option("--list", "list_only", is_flag=True, help="List the studies and exit.")
+def command(name, scale, out, scheduler, no_progress, list_only):
+    """Run study NAME end to end (resumable) and write its report into results/NAME/.
+
+    Rerunning the same command resumes the experiments where they stopped and
+    rebuilds the report.
+    """
+    from pathlib import Path
+
+    from ..checks import check_scheduler
+    from ..studies import get, studies
+
+    if scheduler is not None:  # before anything is played or written
+        scheduler = check_scheduler(scheduler, "--scheduler")
+    if list_only or name is None:
+        for study in studies().values():
+            click.echo(f"{study.name}: {study.title}")
+        return
+    study = get(name)
+    path = study.build(Path(out) if out else study.default_out, scale=scale,
+                       scheduler=scheduler, progress=not no_progress)
+    click.echo(f"wrote {path}")

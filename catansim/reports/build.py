@@ -1,0 +1,382 @@
+"""Build the report of a dataset: every analysis it supports, in one pass, then its sections.
+
+``build_report(dataset, out)`` runs the analyses of ``report_analyses`` over the
+dataset (a range of games at a time, or on a Dask cluster), decides which
+sections the results support, draws their figures and writes
+``out/report.html`` (self-contained), ``out/tables/*.csv`` and
+``out/figures/*.png``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .. import analysis as A
+from ..analysis import anatomy as AN
+from ..analysis import crossplay as XP
+from ..analysis import position as PO
+from ..analysis import seats as SE
+from ..analysis import strategies as ST
+from ..analysis import variants as VA
+from ..analysis.driver import run_many
+from ..errors import CatansimError
+from ..results import dataset as D
+
+REPORT_FILE = "report.html"
+
+
+def report_analyses(path) -> list:
+    """The analyses of a report, in the order of ``ANALYSIS_NAMES``."""
+    m = D.read_manifest(path)
+    n_players = int(m.get("result_key", {}).get("players") or 4)
+    base = "baseline" if "baseline" in m["variants"] else m["variants"][0]
+    return [
+        AN.GAME_LENGTH, AN.length_distribution_analysis("rolls"), AN.PER_GAME, AN.PER_SEAT,
+        AN.DEV_CARDS, AN.EVENT_RATES, AN.FIRST_BUILDS, SE.win_rates_analysis("seat"),
+        SE.win_rates_analysis("strategy"), ST.RATING, VA.paired_analysis(),
+        PO.START_PIPS_WIN, PO.NODE_WIN,
+        PO.win_model_analysis(int(m["games"]), base, n_players=n_players),
+        XP.crossplay_analysis(),
+    ]
+
+
+ANALYSIS_NAMES = ("length", "distribution", "per_game", "per_seat", "dev_cards", "events",
+                  "first_builds", "seats", "strategies", "rating", "paired", "start_pips",
+                  "start_nodes", "win_model", "crossplay")
+
+
+@dataclass
+class Section:
+    """One section of the report: a title, a method note, tables and figures."""
+
+    key: str
+    title: str
+    note: str
+    blocks: list = field(default_factory=list)  # ("table", name, frame, caption) | ("figure", ...)
+
+    def table(self, name: str, frame: pd.DataFrame, caption: str, csv: pd.DataFrame | None = None):
+        self.blocks.append(("table", name, frame, caption, frame if csv is None else csv))
+
+    def figure(self, name: str, fig, caption: str = ""):
+        self.blocks.append(("figure", name, fig, caption))
+
+    def text(self, html: str):
+        self.blocks.append(("text", html))
+
+
+def _board(manifest: dict):
+    """The fixed board of a dataset, if it has one (a given board or the beginner map)."""
+    key = manifest.get("result_key", {})
+    from ..board import Board, beginner_board
+
+    if key.get("board") is not None:
+        return Board.from_vector(np.asarray(key["board"]))
+    if key.get("layout") == "beginner":
+        return beginner_board()
+    return None
+
+
+def _strategies(manifest: dict) -> set[str]:
+    out = set()
+    for v in manifest.get("result_key", {}).get("variants", {}).values():
+        out |= set(v.get("strategies", []))
+    return out
+
+
+def build_sections(results: dict, manifest: dict) -> list[Section]:
+    """The sections the results support, with their tables and figures."""
+    from .. import plotting as P
+
+    variants = manifest["variants"]
+    n_players = int(manifest.get("result_key", {}).get("players") or 4)
+    fair = 1.0 / n_players
+    sections = []
+    n_games = int(manifest["games"])
+
+    # --- game anatomy -----------------------------------------------------------------
+    s = Section("anatomy", "Game anatomy",
+                "Every game of every variant. Means carry 95% Student t intervals (from the "
+                "exact histogram of each integer measure); rates 95% Wilson intervals. Per game "
+                "figures add up all seats (a player trade counts once). The human figures are "
+                "published records of other populations (people, other table habits), given "
+                "as context, not as a test.")
+    length = results["length"]
+    s.table("game_length", _show(length, ["n", "mean", "sd", "ci_low", "ci_high", "p10",
+                                          "median", "p90", "max", "turn_limit_share"]),
+            _caption(length, "n = games; sd, quantiles and max describe the games"), length)
+    ref = AN.HUMAN_REFERENCE[0]
+    s.figure("length_rolls", P.length_histogram(results["distribution"], "rolls",
+                                                human=(ref["human_mean"], ref["human_sd"],
+                                                       f"human play (n = {ref['human_n']})")))
+    human = AN.human_comparison(length, results["per_seat"])
+    s.table("human_comparison", _show(human, ["who", "sim_n", "sim_mean", "sim_sd",
+                                              "sim_ci_low", "sim_ci_high", "human_mean",
+                                              "human_sd", "human_n", "human_source"]),
+            "simulated (this dataset) beside published human figures: context from other "
+            "populations; cards_received = production + the second settlement's cards", human)
+    pg = results["per_game"]
+    s.table("per_game", _wide(pg), _caption(pg, "mean per game [95% CI]; n = games; sd, "
+                                        "quantiles in the CSV"), pg)
+    prod = ", ".join(f"{v}: {pg.loc[(v, 'produced'), 'mean']:.1f}" for v in variants
+                     if (v, "produced") in pg.index)
+    s.figure("cards_per_game", P.means_figure(
+        pg, ["trades_bank", "trades_player", "stolen", "discarded", "blocked", "withheld",
+             "monopoly_gain"], "Where the cards go: traded, stolen, discarded, blocked",
+        "cards (trades: trades) per game, all seats"),
+        f"resource cards produced per game (all seats), for scale: {prod}")
+    s.figure("robber_per_game", P.means_figure(
+        pg, ["sevens", "robber_moves", "shortage_rolls", "dev_bought", "dev_played"],
+        "The robber, shortages and development cards per game", "count per game"))
+    vp = AN.vp_table(results["per_seat"])
+    s.figure("vp_sources", P.vp_sources_figure(vp))
+    s.table("vp_sources", _show(vp, list(vp.columns)), "mean VP by source at the end; n = seats",
+            vp)
+    ps = results["per_seat"]
+    keep = ps.xs("all", level="strategy", drop_level=False)
+    s.table("per_seat", _wide(keep),
+            _caption(ps, "mean per seat and game [95% CI], all seats and winners; n = seats; "
+                         "by strategy in the CSV"), ps)
+    dev = results["dev_cards"]
+    s.table("dev_cards", _wide(dev),
+            _caption(dev, "development cards per game (all seats) by type [95% CI]; n = games"),
+            dev)
+    ev = results["events"]
+    s.figure("events", P.rates_figure(ev, "How often: shortages, Longest Route, Largest Army"))
+    s.table("events", _wide(ev, "rate", pct=True), _caption(ev, "share of games [95% CI]"),
+            ev)
+    fb = results["first_builds"]
+    s.table("first_builds", _show(fb, ["seats", "n_built", "built_share", "built_ci_low",
+                                       "built_ci_high", "mean", "ci_low", "ci_high", "median",
+                                       "p90"]),
+            "turn of the first settlement (beyond the starting two) and the first city; "
+            "built_share with its Wilson interval; the turn's mean with a t interval over the "
+            "seats that built one", fb)
+    sections.append(s)
+
+    # --- seats -------------------------------------------------------------------------
+    seats = results["seats"]
+    test = SE.seat_test(seats)
+    s = Section("seats", "Seats",
+                "Win rate of each seat (n = games) with 95% Wilson intervals. The chi-square "
+                "test compares the wins of the decided games with equal shares (scipy), "
+                "Holm-corrected across variants; Cohen's w is its effect size.")
+    s.figure("seat_win_rates", P.win_rates_figure(seats, "seat", fair=fair))
+    s.table("seat_win_rates", _wide(seats, "win_rate", pct=True),
+            _caption(seats, "win rate [95% CI]; n = games (one seat per game)"), seats)
+    s.table("seat_test", _show(test, ["n", "chi2", "df", "p_value", "p_adjusted", "significant",
+                                      "cohens_w", "max_gap", "games_for_w"]),
+            _caption(test, "n = decided games"), test)
+    need = A.stats.games_for_seat_shares([fair + 0.01] + [fair - 0.01 / (n_players - 1)]
+                                         * (n_players - 1))
+    s.text(f"<p class='power'>Power: an advantage of 1 percentage point for seat 0 (the others "
+           f"equally behind) needs about {need:,.0f} decided games to be detected by this test "
+           f"(80% power at 0.05; statsmodels GofChisquarePower); this dataset has "
+           f"{n_games:,} games per variant.</p>")
+    sections.append(s)
+
+    # --- strategies --------------------------------------------------------------------
+    strat = results["strategies"]
+    rating = results["rating"]
+    if len(_strategies(manifest)) > 1 or strat.index.get_level_values(1).nunique() > 1:
+        s = Section("strategies", "Strategies",
+                    "Win rate of each strategy against the field it met (n = seat-games, "
+                    "Wilson intervals), and a rating from the multiplayer results: a "
+                    "Plackett-Luce top-1 model (the winner among the table), i.e. a "
+                    "conditional logit with each game a group, with seat effects; fitted "
+                    "exactly as a Poisson GLM of the wins per seating (statsmodels). "
+                    "Strength = odds of winning relative to the reference strategy in the "
+                    "same seat.")
+        s.figure("strategy_win_rates", P.win_rates_figure(strat, "strategy", fair=fair))
+        s.table("strategy_win_rates", _show(strat, ["seat_games", "wins", "win_rate", "ci_low",
+                                                    "ci_high"]),
+                _caption(strat, "n = seat-games: one per seat the strategy played"), strat)
+        cross = results["crossplay"]
+        if len(cross):
+            s.figure("crossplay", P.crossplay_heatmap(cross.xs("all", level="seat"), fair))
+            s.table("crossplay", _show(cross, ["games", "wins", "win_rate", "ci_low", "ci_high",
+                                               "p_adjusted", "verdict"]),
+                    _caption(cross, "games with one strategy alone against copies of another; "
+                                    "verdicts only where significant after correction"),
+                    cross)
+        if len(rating):
+            s.figure("strategy_rating", P.rating_figure(rating))
+            s.table("strategy_rating", _show(rating, ["log_strength", "se", "ci_low", "ci_high",
+                                                      "strength", "p_value", "games"]),
+                    _caption(rating), rating)
+        sections.append(s)
+
+    # --- variants ----------------------------------------------------------------------
+    paired = results["paired"]
+    if len(variants) > 1 and len(paired):
+        s = Section("variants", "Variants against the baseline (paired)",
+                    "Every variant plays the same game seeds as the baseline (same boards, "
+                    "dice and deck streams), so each measure is differenced game by game. "
+                    "diff = mean of (variant - baseline) per game with its paired t interval; "
+                    "beside it the Welch interval an unpaired design would give; width ratio = "
+                    "paired / unpaired width. Wins: McNemar's test on the discordant games. "
+                    "p-values Holm-corrected over the whole table. Power: games needed for 80% "
+                    "power at 0.05 to detect the smallest effect of interest (mde: 5% of the "
+                    "baseline mean, 2 points for a rate), paired and unpaired.")
+        s.figure("paired_forest", P.forest_plot(paired))
+        s.table("paired_differences", _show(paired, [
+            "n", "base_mean", "mean", "diff", "ci_low", "ci_high", "unpaired_ci_low",
+            "unpaired_ci_high", "width_ratio", "dz", "p_adjusted", "significant",
+            "pairs_needed", "games_needed_unpaired"]),
+            _caption(paired, "n = games played in both arms; rows significant after "
+                             "correction are shaded; labels and the mde in the CSV"), paired)
+        ratio = paired["width_ratio"].dropna()
+        if len(ratio):
+            s.text(f"<p class='power'>Pairing narrowed the intervals to a median "
+                   f"{ratio.median():.2f} of the unpaired width (range {ratio.min():.2f} - "
+                   f"{ratio.max():.2f}): for the same precision an unpaired design would need "
+                   f"about {1 / ratio.median() ** 2:.1f} times the games.</p>")
+        sections.append(s)
+
+    # --- starting position -------------------------------------------------------------
+    pips = results["start_pips"]
+    nodes = results["start_nodes"]
+    model = results["win_model"]
+    s = Section("position", "Starting position",
+                "Win rate by the pips of the two starting settlements (Wilson intervals), a "
+                "logistic regression of winning on the starting position (statsmodels Logit, "
+                "Wald intervals) fitted on 70% of the games and checked on the other 30% "
+                "(held out by game seed): Brier score against predicting the base rate, and a "
+                "reliability table by decile of the prediction. Large datasets are sampled "
+                "by game (every k-th game, at most 200,000 seat-games). Win rate per starting "
+                "intersection on the board.")
+    s.figure("start_pips", P.start_pips_figure(pips, fair=fair))
+    if model:
+        coef = model["coefficients"]
+        s.table("win_model", _show(coef, ["coef", "se", "ci_low", "ci_high", "p_value",
+                                          "odds_ratio", "n"]),
+                _caption(coef, f"variant {model['sample']['variant'].iloc[0]}; " + (
+                    "all games" if int(model["sample"]["stride"].iloc[0]) == 1 else
+                    f"every {int(model['sample']['stride'].iloc[0])}th game (a sample under "
+                    f"the cap of {int(model['sample']['cap'].iloc[0]):,} seat-games)")), coef)
+        cal = model["calibration"]
+        s.table("win_model_calibration", _show(cal, list(cal.columns), index=False),
+                "held-out Brier score (lower is better), that of the base rate, Brier skill "
+                "(1 - ratio) and McFadden pseudo-R2", cal)
+        s.figure("win_model_reliability", P.reliability_figure(model["reliability"]))
+        s.table("win_model_reliability", _show(model["reliability"], [
+            "n", "wins", "mean_predicted", "observed", "ci_low", "ci_high"]),
+            _caption(model["reliability"]), model["reliability"])
+    board = _board(manifest)
+    base = variants[0]
+    nv = nodes.xs(base, level="variant")
+    values = nv["win_rate"].where(nv["seat_games"] >= 30)
+    s.figure("start_nodes", P.board_heat_map(
+        node_values=values.to_numpy(), board=board,
+        title=f"Win rate by starting intersection ({base})", label="win rate",
+        note=(f"n = {int(nv['seat_games'].sum()):,} starting settlements; nodes with fewer than "
+              "30 left blank" + ("" if board is not None else
+                                 "; a new board every game: nodes are positions only"))))
+    s.table("start_pips", _wide(pips, "win_rate", pct=True),
+            _caption(pips, "win rate [95% CI] by the pips of both starting settlements; n = "
+                           "seat-games"), pips)
+    sections.append(s)
+    return sections
+
+
+def _interval(m, lo, hi, pct: bool = False) -> str:
+    if pd.isna(m):
+        return ""
+    if pct:
+        return f"{100 * m:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+    digits = 3 if abs(m) < 10 else 2 if abs(m) < 100 else 1
+    if pd.isna(lo):
+        return f"{m:.{digits}f}"
+    return f"{m:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def _wide(frame: pd.DataFrame, value: str = "mean", pct: bool = False,
+          extra=("label",)) -> pd.DataFrame:
+    """A (variant, ...) table as one row per item and one column per variant holding
+    ``value [ci_low, ci_high]``; ``n`` once (per variant if they differ)."""
+    t = frame.reset_index()
+    keys = [k for k in frame.index.names if k != "variant"]
+    variants = list(dict.fromkeys(t["variant"]))
+    t["cell"] = [_interval(m, lo, hi, pct) for m, lo, hi in
+                 zip(t[value], t["ci_low"], t["ci_high"], strict=True)]
+    out = t.pivot_table(index=keys, columns="variant", values="cell", aggfunc="first",
+                        sort=False)[variants]
+    out.columns = [f"{v}: {value} [95% CI]" for v in variants]
+    ncol = "seat_games" if "seat_games" in t.columns else "n"
+    n = t.pivot_table(index=keys, columns="variant", values=ncol, aggfunc="first",
+                      sort=False)[variants]
+    if (n.nunique(axis=1) <= 1).all():
+        out.insert(0, ncol, n.iloc[:, 0].astype("int64"))
+    else:
+        for v in reversed(variants):
+            out.insert(0, f"{ncol} ({v})", n[v].astype("int64"))
+    for e in extra:
+        if e in t.columns:
+            out.insert(0, e, t.drop_duplicates(keys).set_index(keys)[e].reindex(out.index))
+    return out
+
+
+def _show(frame: pd.DataFrame, cols, index: bool = True) -> pd.DataFrame:
+    t = frame[[c for c in cols if c in frame.columns]]
+    return t if index else t.reset_index(drop=True)
+
+
+def _caption(frame: pd.DataFrame, extra: str = "") -> str:
+    parts = [extra] if extra else []
+    if "method" in frame.columns and len(frame):
+        parts.append("interval: " + "; ".join(dict.fromkeys(frame["method"].astype(str))))
+    if "correction" in frame.columns and len(frame):
+        parts.append("correction: " + frame["correction"].iloc[0])
+    return ". ".join(parts)
+
+
+def build_report(dataset, out=None, scheduler=None, progress: bool = False) -> Path:
+    """Write the report of a dataset; returns the path of ``report.html``.
+
+    ``out`` defaults to ``DATASET/report/``. The folder gets ``report.html`` (figures
+    inlined, no network), ``tables/NAME.csv`` and ``figures/NAME.png``.
+    """
+    from .html import render_html
+
+    root = Path(dataset)
+    if not root.exists():
+        raise CatansimError(f"{root}: no such dataset folder; allowed: a dataset folder "
+                            "written by catansim run")
+    if not (root / "games").is_dir():
+        raise CatansimError(f"{root}: not a catansim dataset (no games/ folder); allowed: a "
+                            "dataset folder written by catansim run")
+    manifest = D.read_manifest(root)
+    out = Path(out) if out is not None else root / "report"
+    try:
+        for sub in ("", "tables", "figures"):
+            (out / sub).mkdir(parents=True, exist_ok=True)
+        if not os.access(out, os.W_OK):
+            raise PermissionError(f"{out} is not writable")
+    except OSError as exc:
+        raise CatansimError(f"--out {out}: cannot write there ({exc.strerror or exc}); "
+                            "allowed: a writable folder") from None
+    t0 = time.perf_counter()
+    analyses = report_analyses(root)
+    values = run_many(analyses, root, scheduler=scheduler, progress=progress)
+    results = dict(zip(ANALYSIS_NAMES, values, strict=True))
+    seconds = time.perf_counter() - t0
+    sections = build_sections(results, manifest)
+    info = {"dataset": str(root), "experiment": manifest.get("experiment"),
+            "description": manifest.get("description", ""), "games": manifest["games"],
+            "variants": manifest["variants"],
+            "players": manifest.get("result_key", {}).get("players"),
+            "strategies": sorted(_strategies(manifest)),
+            "layout": manifest.get("result_key", {}).get("layout"),
+            "catansim_version": manifest.get("catansim_version"),
+            "analysis_seconds": round(seconds, 1)}
+    html = render_html(sections, info, out)
+    path = out / REPORT_FILE
+    path.write_text(html, encoding="utf-8")
+    (out / "report.json").write_text(json.dumps(info, indent=2) + "\n")
+    return path
