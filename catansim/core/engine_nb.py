@@ -49,7 +49,7 @@ from .actions_nb import (
     can_play_dev_nb,
     is_legal_action_nb,
 )
-from .board_nb import generate_board_nb
+from .board_nb import BOARD_SCRATCH, generate_board_nb
 from .jit import inline_kernel, kernel, typed_kernel
 from .layout import (
     C_ARMY_HOLDER,
@@ -107,6 +107,7 @@ from .layout import (
     EV_TRADE_PLAYER,
     EV_TURN_END,
     EV_TURN_START,
+    LAYOUT_BALANCED,
     LAYOUT_GIVEN,
     LOG_B,
     LOG_BANK_GET,
@@ -829,7 +830,7 @@ def play_turn_nb(
 
 @inline_kernel
 def _game_nb(seed, n_players, layout, board, openings, topo, rules, strat, params, s, log, rng,
-             act, cand, scratch_u8, victims, bundle, owed, work):
+             act, cand, scratch_u8, victims, bundle, owed, work, board_x):
     """Play one complete game into ``s`` with the scratch arrays given (zeroed here).
 
     Inlined into both entry points (``play_batch_nb``, ``play_game_nb``): the game is one
@@ -838,7 +839,8 @@ def _game_nb(seed, n_players, layout, board, openings, topo, rules, strat, param
     log_on = s[S_LOG_ON]
     seed_streams_nb(seed, rng)
     if layout != LAYOUT_GIVEN:
-        generate_board_nb(layout, rng, topo, board)
+        board_x[:] = 0.0  # the balanced layout's fairness index: fresh for each game
+        generate_board_nb(layout, rng, topo, board, board_x)
     init_state_nb(s, topo, rules, rng, n_players, board)
     s[S_LOG_ON] = log_on
     act[:] = 0
@@ -910,8 +912,10 @@ def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, p
     bundle = np.zeros(5, dtype=np.int32)
     owed = np.zeros((MAX_PLAYERS, 5), dtype=np.int32)
     work = np.zeros(WORK_SIZE)
+    # scratch of the balanced layout's fairness index (empty for the other layouts)
+    board_x = np.zeros(BOARD_SCRATCH if layout == LAYOUT_BALANCED else 0)
     _game_nb(seed, n_players, layout, board, openings, topo, rules, strat, params, s, log, rng,
-             act, cand, scratch_u8, victims, bundle, owed, work)
+             act, cand, scratch_u8, victims, bundle, owed, work, board_x)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -935,11 +939,13 @@ def play_batch_nb(seeds, n_players, layout, board, openings, topo, rules, strat,
     bundle = np.zeros(5, dtype=np.int32)
     owed = np.zeros((MAX_PLAYERS, 5), dtype=np.int32)
     work = np.zeros(WORK_SIZE)
+    # scratch of the balanced layout's fairness index (empty for the other layouts)
+    board_x = np.zeros(BOARD_SCRATCH if layout == LAYOUT_BALANCED else 0)
     b = board.copy()
     for g in range(seeds.shape[0]):
         s[S_LOG_ON] = log_on
         b[:] = board
         _game_nb(seeds[g], n_players, layout, b, openings, topo, rules, strat, params, s, log,
-                 rng, act, cand, scratch_u8, victims, bundle, owed, work)
+                 rng, act, cand, scratch_u8, victims, bundle, owed, work, board_x)
         counters_out[g, :] = s[S_COUNTERS:]
         boards_out[g, :] = b
