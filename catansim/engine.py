@@ -2,12 +2,14 @@
 
 ``play_game`` plays one game (optionally with its full event log);
 ``play_batch`` plays many games in parallel. Both call the same compiled
-``play_game_nb``, so a game is identical whichever way it is played.
+``play_batch_nb``, so a game is identical whichever way it is played.
 """
 
 from __future__ import annotations
 
 import functools
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -270,9 +272,9 @@ class GameResult:
 
 
 def _compiled():
-    from .core.engine_nb import play_batch_nb, play_game_nb
+    from .core.engine_nb import play_batch_nb
 
-    return play_game_nb, play_batch_nb
+    return play_batch_nb
 
 
 def play_game(
@@ -309,17 +311,21 @@ def play_game(
             openings=openings,
             strategy_set=strategy_set,
         )
-    play_game_nb, _ = _compiled()
-    n, code, board_vec, openings_arr, topo, rules_arr, strat, params = settings.kernel_args()
+    play_batch_nb = _compiled()
+    args = settings.kernel_args()
+    seeds = np.array([seed], dtype=np.int64)
+    counters = np.zeros((1, L.N_COUNTERS), dtype=np.int32)
+    boards = np.zeros((1, L.BOARD_SIZE), dtype=np.int32)
     while True:
         s = np.zeros(L.STATE_SIZE, dtype=np.int32)
         s[L.S_LOG_ON] = 1 if log else 0
         buf = np.zeros((max_events if log else 1, L.LOG_WIDTH), dtype=np.int32)
-        vec = board_vec.copy()
-        play_game_nb(seed, n, code, vec, openings_arr, topo, rules_arr, strat, params, s, buf)
+        play_batch_nb(seeds, *args, counters, boards, s, buf)
         if not (log and s[L.S_LOG_OVERFLOW]):
             break
         max_events *= 4
+    code = settings.layout_code
+    vec = boards[0].copy()
     played_board = (
         settings.board
         if code == L.LAYOUT_GIVEN
@@ -351,42 +357,75 @@ def play_batch(
     game (in the order of ``seeds``) that counted an illegal action is played again with
     ``play_game(..., debug=True)``, which raises ``IllegalActionError``.
     """
-    import numba
-
     seeds = np.ascontiguousarray(seeds, dtype=np.int64)
     if seeds.ndim != 1:
         raise CatansimError("seeds: expected a 1-D array of integers")
     if seeds.size and (seeds.min() < 0):
         raise CatansimError(f"seeds: negative seeds are not allowed; allowed: {SEED_ALLOWED}")
-    _, play_batch_nb = _compiled()
-    n, code, board_vec, openings_arr, topo, rules_arr, strat, params = settings.kernel_args()
+    if not seeds.flags.writeable:  # one compiled signature: writable arrays only
+        seeds = seeds.copy()
     counters = np.zeros((seeds.size, L.N_COUNTERS), dtype=np.int32)
     boards = np.zeros((seeds.size, L.BOARD_SIZE), dtype=np.int32)
-    previous = numba.get_num_threads()
-    if n_threads is not None:
-        numba.set_num_threads(max(1, min(int(n_threads), numba.config.NUMBA_NUM_THREADS)))
-    try:
-        play_batch_nb(
-            seeds,
-            n,
-            code,
-            board_vec,
-            openings_arr,
-            topo,
-            rules_arr,
-            strat,
-            params,
-            counters,
-            boards,
-        )
-    finally:
-        numba.set_num_threads(previous)
+    _play_parallel(seeds, settings.kernel_args(), counters, boards, batch_threads(n_threads))
     if debug:
         bad = np.flatnonzero(counters[:, L.C_ILLEGAL - L.S_COUNTERS])
         if bad.size:
             play_game(int(seeds[bad[0]]), settings=settings, log=False, debug=True)
             raise RuntimeError(f"seed {seeds[bad[0]]}: illegal in the batch, legal alone")
     return BatchResult(seeds=seeds, counters=counters, boards=boards, settings=settings)
+
+
+def batch_threads(n_threads: int | None = None) -> int:
+    """Threads a batch plays on: ``n_threads`` capped at ``NUMBA_NUM_THREADS`` (all cores
+    unless that environment variable says fewer), all of them by default."""
+    import numba
+
+    cap = numba.config.NUMBA_NUM_THREADS
+    return cap if n_threads is None else max(1, min(int(n_threads), cap))
+
+
+_CHUNK_MIN = 16
+_CHUNK_MAX = 512
+
+
+def _play_parallel(seeds, args, counters, boards, threads: int) -> None:
+    """Play ``seeds`` into the rows of ``counters`` and ``boards`` on ``threads`` threads.
+
+    Each thread takes the next chunk of consecutive games and plays it with
+    ``play_batch_nb`` (which releases the GIL); small chunks balance the threads when
+    games differ in length. A game depends only on its seed, so the rows are the same
+    for any number of threads.
+    """
+    play_batch_nb = _compiled()
+    n = seeds.size
+    chunk = min(_CHUNK_MAX, max(_CHUNK_MIN, n // (16 * threads)))
+    starts = iter(range(0, n, chunk))
+    lock = threading.Lock()
+    failed = []
+
+    def worker():
+        s = np.zeros(L.STATE_SIZE, dtype=np.int32)
+        log = np.zeros((1, L.LOG_WIDTH), dtype=np.int32)
+        while not failed:
+            with lock:
+                lo = next(starts, None)
+            if lo is None:
+                return
+            hi = min(n, lo + chunk)
+            try:
+                play_batch_nb(seeds[lo:hi], *args, counters[lo:hi], boards[lo:hi], s, log)
+            except BaseException:
+                failed.append(True)
+                raise
+
+    threads = min(threads, -(-n // chunk)) if n else 1
+    if threads <= 1:
+        worker()
+        return
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="catansim") as pool:
+        futures = [pool.submit(worker) for _ in range(threads)]
+        for f in futures:
+            f.result()
 
 
 SEED_BLOCK = 1 << 16

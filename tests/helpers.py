@@ -292,3 +292,8 @@ class Game:
 
     def update_army(self, p):
         update_largest_army_nb(self.s, self.log, p)
+
+
+def batch_scratch():
+    """The (state, log) scratch ``play_batch_nb`` plays its games in (logging off)."""
+    return np.zeros(L.STATE_SIZE, dtype=np.int32), np.zeros((1, L.LOG_WIDTH), dtype=np.int32)

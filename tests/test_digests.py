@@ -50,6 +50,16 @@ def test_datasets_and_summaries_are_unchanged(tmp_path):
     _compare(D.dataset_digests(tmp_path, columns))
 
 
+def test_stress_strategies_are_unchanged():
+    # Longest Route fights, heavy player trading, big hands and every robber policy.
+    _compare(D.stress_digests(STORED["counter_fields"]))
+
+
+def test_whole_event_logs_of_many_games_are_unchanged():
+    # Every decision of every game: where each piece went, each trade and robber move.
+    _compare(D.log_set_digests())
+
+
 def test_command_output_is_unchanged():
     _compare(D.command_digests())
 

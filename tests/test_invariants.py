@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import batch_scratch
 
 from catansim.core import layout as L
 from catansim.core.engine_nb import count_violations_nb, play_batch_nb
@@ -61,7 +62,7 @@ def run_batch(n_players, layout, rules, n_games, base_seed):
     counters = np.zeros((n_games, L.N_COUNTERS), dtype=np.int32)
     boards = np.zeros((n_games, L.BOARD_SIZE), dtype=np.int32)
     play_batch_nb(seeds, n, code, board, openings, topo, rules_arr, strat, params,
-                  counters, boards)
+                  counters, boards, *batch_scratch())
     return settings, counters
 
 

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import BRICK, ORE, TOPO, WHEAT, WOOL, Game, H, hex_nodes, path_edges
+from helpers import (
+    BRICK,
+    ORE,
+    TOPO,
+    WHEAT,
+    WOOL,
+    Game,
+    H,
+    batch_scratch,
+    hex_nodes,
+    path_edges,
+)
 
 from catansim.core import layout as L
 from catansim.core.actions_nb import ACT_CITY, ACT_SIZE, ACT_TRADE_BANK, ACT_TRADE_PLAYER
@@ -49,7 +60,8 @@ def checked_batch(names, n_players, n_games, seed):
     seeds = batch_seeds(seed, n_games)
     counters = np.zeros((n_games, L.N_COUNTERS), dtype=np.int32)
     boards = np.zeros((n_games, L.BOARD_SIZE), dtype=np.int32)
-    play_batch_nb(seeds, n, code, board, openings, topo, rules, strat, params, counters, boards)
+    play_batch_nb(seeds, n, code, board, openings, topo, rules, strat, params, counters, boards,
+                  *batch_scratch())
     return counters
 
 
@@ -249,7 +261,8 @@ def test_random_robber_policy_is_legal_under_the_friendly_robber():
     seeds = batch_seeds(0, 3000)
     counters = np.zeros((len(seeds), L.N_COUNTERS), dtype=np.int32)
     boards = np.zeros((len(seeds), L.BOARD_SIZE), dtype=np.int32)
-    play_batch_nb(seeds, n, code, board, openings, topo, rules, strat, params, counters, boards)
+    play_batch_nb(seeds, n, code, board, openings, topo, rules, strat, params, counters, boards,
+                  *batch_scratch())
     assert counters[:, col("c_illegal")].sum() == 0
     assert counters[:, col("c_violations")].sum() == 0
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import batch_scratch
 
 from catansim.core import layout as L
 from catansim.core.engine_nb import play_batch_nb, play_game_nb
@@ -199,7 +200,7 @@ def play_and_check(setting, table, n_games, base_seed, user_toml) -> int:
     counters = np.zeros((n_games, L.N_COUNTERS), dtype=np.int32)
     boards = np.zeros((n_games, L.BOARD_SIZE), dtype=np.int32)
     play_batch_nb(seeds, n, code, board, openings, topo, rules_arr, strat, params, counters,
-                  boards)
+                  boards, *batch_scratch())
 
     def col(name):
         return counters[:, L.STATE_OFFSETS[name] - L.S_COUNTERS]

@@ -16,6 +16,8 @@ engine itself accepts any bundles).
 """
 
 
+import numpy as np
+
 from ..constants import (
     BUILD_CITY,
     BUILD_DEV_CARD,
@@ -26,7 +28,7 @@ from ..constants import (
     N_NODES,
     VICTORY_POINT,
 )
-from .jit import kernel
+from .jit import inline_kernel, kernel, typed_kernel
 from .layout import (
     ACT_A,
     ACT_B,
@@ -70,7 +72,7 @@ MAX_LEGAL = 512  # > 1 + 72 + 54 + 54 + 1 + 4 + 20 + 60
 
 
 
-@kernel
+@inline_kernel
 def pack_nb(kind, a, b):
     return (kind << 16) | (a << 8) | b
 
@@ -92,7 +94,7 @@ def unpack_nb(code, act):
         act[ACT_B] = b
 
 
-@kernel
+@typed_kernel("boolean(int32[::1], int64, int64)")
 def can_play_dev_nb(s, p, card):
     """A development card may be played: one per turn, not a VP card, not bought this turn."""
     if s[S_DEV_PLAYED] != 0 or card == VICTORY_POINT or card < 0 or card > 4:
@@ -133,34 +135,34 @@ def is_legal_action_nb(s, topo, rules, p, act):
     if s[S_ROLLED] == 0:
         return False
     if kind == ACT_ROAD:
-        e = act[ACT_A]
+        e = np.int64(act[ACT_A])
         return (
             0 <= e < N_EDGES
             and can_afford_nb(s, p, BUILD_ROAD)
             and can_place_road_nb(s, topo, p, e)
         )
     if kind == ACT_SETTLEMENT:
-        n = act[ACT_A]
+        n = np.int64(act[ACT_A])
         return (
             0 <= n < N_NODES
             and can_afford_nb(s, p, BUILD_SETTLEMENT)
             and can_place_settlement_nb(s, p, n)
         )
     if kind == ACT_CITY:
-        n = act[ACT_A]
+        n = np.int64(act[ACT_A])
         return (
             0 <= n < N_NODES and can_afford_nb(s, p, BUILD_CITY) and can_place_city_nb(s, p, n)
         )
     if kind == ACT_BUY_DEV:
         return s[S_DECK_POS] < N_DEV_CARDS and can_afford_nb(s, p, BUILD_DEV_CARD)
     if kind == ACT_TRADE_BANK:
-        give = act[ACT_A]
-        get = act[ACT_B]
+        give = np.int64(act[ACT_A])
+        get = np.int64(act[ACT_B])
         if give < 0 or give > 4 or get < 0 or get > 4 or give == get:
             return False
         return s[S_HAND + 5 * p + give] >= maritime_rate_nb(s, p, give) and s[S_BANK + get] > 0
     if kind == ACT_TRADE_PLAYER:
-        q = act[ACT_A]
+        q = np.int64(act[ACT_A])
         if q < 0 or q >= s[S_N_PLAYERS] or q == p or s[S_OFFERS] >= rules[R_MAX_OFFERS]:
             return False
         return trade_bundles_ok_nb(s, p, act)
@@ -208,7 +210,7 @@ def legal_actions_nb(s, topo, rules, p, out):
                     out[count] = pack_nb(ACT_TRADE_BANK, give, get)
                     count += 1
     if s[S_OFFERS] < rules[R_MAX_OFFERS]:
-        n_players = s[S_N_PLAYERS]
+        n_players = np.int64(s[S_N_PLAYERS])
         for q in range(n_players):
             if q == p:
                 continue

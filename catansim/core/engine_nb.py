@@ -2,9 +2,10 @@
 
 These only accept NumPy arrays and scalars. ``play_game_nb`` plays one complete
 game into the state ``s``; with ``s[S_LOG_ON] = 1`` it also records every event
-into ``log``. ``play_batch_nb`` runs games in parallel (``prange``), each thread
-writing only its own rows of the output arrays, and calls the very same
-``play_game_nb``: a logged game is the game a batch plays for that seed.
+into ``log``. ``play_batch_nb`` plays a run of seeds (``engine.play_batch`` runs several
+on threads, each writing only its own rows of the output arrays, and
+``engine.play_game`` plays a logged game through it): both entry points inline the
+very same ``_game_nb``, so a logged game is the game a batch plays for that seed.
 """
 
 import numba as nb
@@ -49,7 +50,7 @@ from .actions_nb import (
     is_legal_action_nb,
 )
 from .board_nb import BOARD_SCRATCH, generate_board_nb
-from .jit import kernel
+from .jit import inline_kernel, kernel, typed_kernel
 from .layout import (
     C_ARMY_HOLDER,
     C_DEV_BOUGHT,
@@ -116,7 +117,6 @@ from .layout import (
     LOG_GIVE,
     LOG_INVENTION,
     LOG_TAKEN,
-    LOG_WIDTH,
     N_VP_CHECKPOINTS,
     OPENING_WIDTH,
     R_BANK,
@@ -162,7 +162,6 @@ from .layout import (
     S_SETTLEMENTS_LEFT,
     S_TURN,
     S_WINNER,
-    STATE_SIZE,
     VP_CHECKPOINTS,
 )
 from .policy_nb import (
@@ -266,7 +265,7 @@ def init_state_nb(s, topo, rules, rng, n_players, board):
 # --- illegal choices ----------------------------------------------------------------
 
 
-@kernel
+@typed_kernel("boolean(int32[::1], int64, int64, int64)")
 def illegal_nb(s, p, decision, value):
     """Count an illegal choice by seat p (a strategy bug; the caller goes on with a legal
     substitute) and record the game's first in the ``illegal_*`` fields.
@@ -285,7 +284,7 @@ def illegal_nb(s, p, decision, value):
     return True
 
 
-@kernel
+@typed_kernel("boolean(int32[::1], int64, int64, int32[::1], int64)")
 def illegal_array_nb(s, p, decision, choice, n):
     """``illegal_nb`` for a choice that is an array: records ``choice[:n]``."""
     first = illegal_nb(s, p, decision, choice[0])
@@ -336,10 +335,10 @@ def setup_nb(s, topo, rules, rng, strat, params, openings, log, mask, work):
 
     ``mask`` (uint8[72]) is scratch: the legal nodes, then the legal edges.
     """
-    n = s[S_N_PLAYERS]
+    n = np.int64(s[S_N_PLAYERS])
     node_mask = mask[:N_NODES]
     edge_mask = mask
-    placed = 0  # bit i: opening slot i (2 * seat + round) is placed
+    placed = np.int64(0)  # bit i: opening slot i (2 * seat + round) is placed
     forced = False  # any forced opening: only then may a node or edge be reserved
     for i in range(MAX_PLAYERS * 2):
         if openings[2 * i] >= 0 or openings[2 * i + 1] >= 0:
@@ -419,7 +418,7 @@ def count_violations_nb(s, topo, rules):
     bonus tiles held only by qualifying players; while the game runs, the player whose
     turn it is is below the winning total.
     """
-    n = s[S_N_PLAYERS]
+    n = np.int64(s[S_N_PLAYERS])
     bad = 0
     for r in range(5):
         total = s[S_BANK + r]
@@ -523,13 +522,13 @@ def checkpoint_nb(s, topo, rules):
 # --- ending ----------------------------------------------------------------------------
 
 
-@kernel
+@typed_kernel("void(int32[::1], int32[:, ::1], int64, int64)")
 def end_game_nb(s, log, winner, reason):
     s[S_WINNER] = winner
     s[S_END] = reason
     ev = log_event_nb(s, log, EV_GAME_END, -1, winner, s[S_TURN], reason)
     if ev >= 0:
-        for q in range(s[S_N_PLAYERS]):
+        for q in range(np.int64(s[S_N_PLAYERS])):
             log[ev, LOG_FINAL_VP + q] = vp_nb(s, q)
 
 
@@ -538,17 +537,17 @@ def check_win_nb(s, rules, log):
     """End the game if the player whose turn it is has enough VP; return True if over."""
     if s[S_END] != END_RUNNING:
         return True
-    p = s[S_CUR]
+    p = np.int64(s[S_CUR])
     if vp_nb(s, p) >= rules[R_VP_TO_WIN]:
         end_game_nb(s, log, p, END_WIN)
         return True
     return False
 
 
-@kernel
+@typed_kernel("void(int32[::1], int64)")
 def record_vp_nb(s, k):
     """Every player's visible VP after turn ``VP_CHECKPOINTS[k]`` (who leads when)."""
-    for p in range(s[S_N_PLAYERS]):
+    for p in range(np.int64(s[S_N_PLAYERS])):
         s[C_VP_AT + N_VP_CHECKPOINTS * p + k] = visible_vp_nb(s, p)
 
 
@@ -560,7 +559,7 @@ def finish_counters_nb(s):
     s[C_END_REASON] = s[S_END]
     s[C_LONGEST_HOLDER] = s[S_LONGEST]
     s[C_ARMY_HOLDER] = s[S_ARMY]
-    for p in range(s[S_N_PLAYERS]):
+    for p in range(np.int64(s[S_N_PLAYERS])):
         s[C_VP + p] = vp_nb(s, p)
         s[C_VP_SETTLEMENTS + p] = SETTLEMENTS_PER_PLAYER - s[S_SETTLEMENTS_LEFT + p]
         s[C_VP_CITIES + p] = 2 * (CITIES_PER_PLAYER - s[S_CITIES_LEFT + p])
@@ -587,9 +586,9 @@ def robber_step_nb(s, topo, rules, rng, strat, params, log, p, hex_mask, victims
     victim = -1
     stolen = -1
     if n_victims > 0:
-        victim = choose_victim_nb(
+        victim = np.int64(choose_victim_nb(
             strat[p], params[p], s, topo, rules, rng, work, p, h, victims, n_victims
-        )
+        ))
         ok = False
         for i in range(n_victims):
             if victims[i] == victim:
@@ -607,7 +606,7 @@ def seven_nb(s, topo, rules, rng, strat, params, log, hex_mask, victims, bundle,
     """A rolled 7: discards in seat order, then the roller moves the robber."""
     limit = rules[R_DISCARD_LIMIT]
     if limit >= 0:
-        for q in range(s[S_N_PLAYERS]):
+        for q in range(np.int64(s[S_N_PLAYERS])):
             size = hand_size_nb(s, q)
             if size > limit:
                 k = size // 2
@@ -628,7 +627,8 @@ def seven_nb(s, topo, rules, rng, strat, params, log, hex_mask, victims, bundle,
                         left -= bundle[r]
                 discard_nb(s, log, q, bundle)
     if rules[R_ROBBER] != ROBBER_OFF:
-        robber_step_nb(s, topo, rules, rng, strat, params, log, s[S_CUR], hex_mask, victims, work)
+        robber_step_nb(s, topo, rules, rng, strat, params, log, np.int64(s[S_CUR]), hex_mask,
+                       victims, work)
 
 
 # --- development cards ------------------------------------------------------------------
@@ -698,7 +698,7 @@ def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims,
             r = 0
         if ev >= 0:
             log[ev, LOG_B] = r
-        for q in range(s[S_N_PLAYERS]):
+        for q in range(np.int64(s[S_N_PLAYERS])):
             if q == p:
                 continue
             taken = s[S_HAND + 5 * q + r]
@@ -719,11 +719,11 @@ def apply_action_nb(
     """Apply a legal action-phase action of the player whose turn it is."""
     kind = act[ACT_KIND]
     if kind == ACT_ROAD:
-        build_road_nb(s, topo, log, p, act[ACT_A], False)
+        build_road_nb(s, topo, log, p, np.int64(act[ACT_A]), False)
     elif kind == ACT_SETTLEMENT:
-        build_settlement_nb(s, topo, log, p, act[ACT_A])
+        build_settlement_nb(s, topo, log, p, np.int64(act[ACT_A]))
     elif kind == ACT_CITY:
-        build_city_nb(s, log, p, act[ACT_A])
+        build_city_nb(s, log, p, np.int64(act[ACT_A]))
     elif kind == ACT_BUY_DEV:
         pay_nb(s, p, BUILD_DEV_CARD)
         card = s[S_DECK + s[S_DECK_POS]]
@@ -733,11 +733,11 @@ def apply_action_nb(
         s[C_DEV_BOUGHT + 5 * p + card] += 1
         log_event_nb(s, log, EV_BUY_DEV, p, card, 0, 0)
     elif kind == ACT_PLAY_DEV:
-        play_dev_nb(s, topo, rules, rng, strat, params, log, p, act[ACT_A], scratch_u8, victims,
-                    bundle, work)
+        play_dev_nb(s, topo, rules, rng, strat, params, log, p, np.int64(act[ACT_A]), scratch_u8,
+                    victims, bundle, work)
     elif kind == ACT_TRADE_BANK:
-        give = act[ACT_A]
-        get = act[ACT_B]
+        give = np.int64(act[ACT_A])
+        get = np.int64(act[ACT_B])
         rate = maritime_rate_nb(s, p, give)
         s[S_HAND + 5 * p + give] -= rate
         s[S_BANK + give] += rate
@@ -749,7 +749,7 @@ def apply_action_nb(
             log[ev, LOG_CARDS + give] = rate
             log[ev, LOG_BANK_GET + get] = 1
     elif kind == ACT_TRADE_PLAYER:
-        q = act[ACT_A]
+        q = np.int64(act[ACT_A])
         s[S_OFFERS] += 1
         s[C_OFFERS + p] += 1
         can_pay = True
@@ -774,7 +774,7 @@ def play_turn_nb(
     s, topo, rules, rng, strat, params, log, act, cand, scratch_u8, victims, bundle, owed, work
 ):
     """One full turn of the player ``s[S_CUR]``; the game may end inside it."""
-    p = s[S_CUR]
+    p = np.int64(s[S_CUR])
     s[S_DEV_PLAYED] = 0
     s[S_ROLLED] = 0
     s[S_OFFERS] = 0
@@ -828,50 +828,28 @@ def play_turn_nb(
     log_event_nb(s, log, EV_TURN_END, p, 0, 0, 0)
 
 
-@nb.njit(cache=True)
-def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, params, s, log):
-    """Play one complete game.
+@inline_kernel
+def _game_nb(seed, n_players, layout, board, openings, topo, rules, strat, params, s, log, rng,
+             act, cand, scratch_u8, victims, bundle, owed, work, board_x):
+    """Play one complete game into ``s`` with the scratch arrays given (zeroed here).
 
-    Parameters
-    ----------
-    seed : int
-        The game's seed (0 <= seed < 2**63); every random stream derives from it.
-    n_players : int
-        3 or 4.
-    layout : int
-        ``LAYOUT_GIVEN`` to play on ``board``; ``LAYOUT_VARIABLE`` or
-        ``LAYOUT_RANDOM_NUMBERS`` to deal the board from the game's board stream
-        (the dealt board is written back into ``board``).
-    board : int32[BOARD_SIZE]
-    openings : int32[16]
-        Forced openings (node1, edge1, node2, edge2) per seat, -1 for free choice.
-    topo, rules : int32 arrays
-        ``catansim.topology.TOPO`` and ``Rules.to_array()``.
-    strat : int32[4]
-        Strategy id of each seat.
-    params : float64[4, N_PARAMS]
-        Parameter row of each seat's strategy.
-    s : int32[STATE_SIZE]
-        Receives the final state; ``s[S_LOG_ON]`` must be set by the caller (0 or 1).
-    log : int32[max_events, LOG_WIDTH]
-        Event buffer (ignored unless logging).
+    Inlined into both entry points (``play_batch_nb``, ``play_game_nb``): the game is one
+    body of code, compiled once into whichever entry point is used.
     """
     log_on = s[S_LOG_ON]
-    rng = np.zeros(N_STREAMS, dtype=np.uint64)
     seed_streams_nb(seed, rng)
     if layout != LAYOUT_GIVEN:
-        # scratch for the balanced layout's fairness index (empty for the others)
-        scratch = np.zeros(BOARD_SCRATCH if layout == LAYOUT_BALANCED else 0)
-        generate_board_nb(layout, rng, topo, board, scratch)
+        board_x[:] = 0.0  # the balanced layout's fairness index: fresh for each game
+        generate_board_nb(layout, rng, topo, board, board_x)
     init_state_nb(s, topo, rules, rng, n_players, board)
     s[S_LOG_ON] = log_on
-    act = np.zeros(ACT_SIZE, dtype=np.int32)
-    cand = np.zeros(MAX_LEGAL, dtype=np.int32)
-    scratch_u8 = np.zeros(N_EDGES, dtype=np.uint8)
-    victims = np.zeros(MAX_PLAYERS, dtype=np.int32)
-    bundle = np.zeros(5, dtype=np.int32)
-    owed = np.zeros((MAX_PLAYERS, 5), dtype=np.int32)
-    work = np.zeros(WORK_SIZE)
+    act[:] = 0
+    cand[:] = 0
+    scratch_u8[:] = 0
+    victims[:] = 0
+    bundle[:] = 0
+    owed[:, :] = 0
+    work[:] = 0.0
     setup_nb(s, topo, rules, rng, strat, params, openings, log, scratch_u8, work)
     max_turns = rules[R_MAX_TURNS]
     p = rules[R_FIRST_TURN]
@@ -898,21 +876,76 @@ def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, p
     finish_counters_nb(s)
 
 
-@nb.njit(cache=True, parallel=True, nogil=True)
-def play_batch_nb(
-    seeds, n_players, layout, board, openings, topo, rules, strat, params, counters_out, boards_out
-):
-    """Play ``len(seeds)`` games in parallel.
+@nb.njit(cache=True)
+def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, params, s, log):
+    """Play one complete game (``play_batch_nb`` with one seed plays the same game).
 
-    Game ``g`` writes only row ``g`` of ``counters_out`` (int32[n, N_COUNTERS]: the
-    counters section of its final state) and of ``boards_out`` (int32[n, BOARD_SIZE]:
-    the board it was played on).
+    Parameters
+    ----------
+    seed : int
+        The game's seed (0 <= seed < 2**63); every random stream derives from it.
+    n_players : int
+        3 or 4.
+    layout : int
+        ``LAYOUT_GIVEN`` to play on ``board``; ``LAYOUT_VARIABLE`` or
+        ``LAYOUT_RANDOM_NUMBERS`` to deal the board from the game's board stream
+        (the dealt board is written back into ``board``).
+    board : int32[BOARD_SIZE]
+    openings : int32[16]
+        Forced openings (node1, edge1, node2, edge2) per seat, -1 for free choice.
+    topo, rules : int32 arrays
+        ``catansim.topology.TOPO`` and ``Rules.to_array()``.
+    strat : int32[4]
+        Strategy id of each seat.
+    params : float64[4, N_PARAMS]
+        Parameter row of each seat's strategy.
+    s : int32[STATE_SIZE]
+        Receives the final state; ``s[S_LOG_ON]`` must be set by the caller (0 or 1).
+    log : int32[max_events, LOG_WIDTH]
+        Event buffer (ignored unless logging).
     """
-    n = seeds.shape[0]
-    for g in nb.prange(n):
-        s = np.zeros(STATE_SIZE, dtype=np.int32)
-        log = np.zeros((1, LOG_WIDTH), dtype=np.int32)
-        b = board.copy()
-        play_game_nb(seeds[g], n_players, layout, b, openings, topo, rules, strat, params, s, log)
+    rng = np.zeros(N_STREAMS, dtype=np.uint64)
+    act = np.zeros(ACT_SIZE, dtype=np.int32)
+    cand = np.zeros(MAX_LEGAL, dtype=np.int32)
+    scratch_u8 = np.zeros(N_EDGES, dtype=np.uint8)
+    victims = np.zeros(MAX_PLAYERS, dtype=np.int32)
+    bundle = np.zeros(5, dtype=np.int32)
+    owed = np.zeros((MAX_PLAYERS, 5), dtype=np.int32)
+    work = np.zeros(WORK_SIZE)
+    # scratch of the balanced layout's fairness index (empty for the other layouts)
+    board_x = np.zeros(BOARD_SCRATCH if layout == LAYOUT_BALANCED else 0)
+    _game_nb(seed, n_players, layout, board, openings, topo, rules, strat, params, s, log, rng,
+             act, cand, scratch_u8, victims, bundle, owed, work, board_x)
+
+
+@nb.njit(cache=True, nogil=True)
+def play_batch_nb(seeds, n_players, layout, board, openings, topo, rules, strat, params,
+                  counters_out, boards_out, s, log):
+    """Play ``len(seeds)`` games one after another (the GIL released: callers run several
+    batches on threads, as ``engine.play_batch`` does).
+
+    Game ``g`` writes row ``g`` of ``counters_out`` (int32[n, N_COUNTERS]: the counters
+    section of its final state) and of ``boards_out`` (int32[n, BOARD_SIZE]: the board it
+    was played on). ``s`` (int32[STATE_SIZE]) holds each game's state in turn and keeps
+    the last one; with ``s[S_LOG_ON] = 1`` set by the caller the games record their
+    events into ``log`` (each game from row 0: log one game at a time).
+    """
+    log_on = s[S_LOG_ON]
+    rng = np.zeros(N_STREAMS, dtype=np.uint64)
+    act = np.zeros(ACT_SIZE, dtype=np.int32)
+    cand = np.zeros(MAX_LEGAL, dtype=np.int32)
+    scratch_u8 = np.zeros(N_EDGES, dtype=np.uint8)
+    victims = np.zeros(MAX_PLAYERS, dtype=np.int32)
+    bundle = np.zeros(5, dtype=np.int32)
+    owed = np.zeros((MAX_PLAYERS, 5), dtype=np.int32)
+    work = np.zeros(WORK_SIZE)
+    # scratch of the balanced layout's fairness index (empty for the other layouts)
+    board_x = np.zeros(BOARD_SCRATCH if layout == LAYOUT_BALANCED else 0)
+    b = board.copy()
+    for g in range(seeds.shape[0]):
+        s[S_LOG_ON] = log_on
+        b[:] = board
+        _game_nb(seeds[g], n_players, layout, b, openings, topo, rules, strat, params, s, log,
+                 rng, act, cand, scratch_u8, victims, bundle, owed, work, board_x)
         counters_out[g, :] = s[S_COUNTERS:]
         boards_out[g, :] = b

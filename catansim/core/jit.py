@@ -9,9 +9,31 @@ atomic increment and decrement per array; measured, that was 15% of a game.
 
 Numba passes the ``nrt`` flag on to callees that do not set it, so every kernel
 here sets it explicitly; a kernel that tried to allocate fails to compile.
+
+Array types in ``typed_kernel`` signatures: the state and the other scratch arrays
+are ``int32[::1]`` (C-contiguous, writable), the event log ``int32[:, ::1]``, the
+random streams ``uint64[::1]``.
 """
 
 import numba as nb
+from numba import types
 
 kernel = nb.njit(cache=True, _nrt=False)
 inline_kernel = nb.njit(cache=True, _nrt=False, inline="always")
+
+
+# Argument types for typed_kernel signatures that strings cannot spell.
+STATE_T = types.Array(types.int32, 1, "C")
+TOPO_T = types.Array(types.int32, 1, "C", readonly=True)  # catansim.topology.TOPO
+LOG_T = types.Array(types.int32, 2, "C")
+
+
+def typed_kernel(signature):
+    """A ``kernel`` compiled for one signature only (when its module is imported).
+
+    For small kernels called with constants: Numba compiles a new specialisation for
+    every literal argument value and for each int32/int64 mix it is called with (the
+    event logger had 22), each costing a compile; with one signature every call
+    converts its arguments to it instead.
+    """
+    return nb.njit(signature, cache=True, _nrt=False)

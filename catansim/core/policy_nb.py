@@ -19,7 +19,7 @@ subset of its cards.
 
 from ..constants import N_EDGES, N_HEXES, N_NODES
 from .actions_nb import can_play_dev_nb, legal_actions_nb, unpack_nb
-from .jit import kernel
+from .jit import kernel, typed_kernel
 from .layout import S_BANK, S_HAND
 from .rng_nb import STREAM_PLAYER0, randint_nb, uniform_nb
 from .rules_nb import can_place_road_nb, invention_cards_nb
@@ -43,7 +43,7 @@ STRATEGY_SCRIPTED = 1
 N_PARAMS = 32  # length of each strategy's parameter row
 
 
-@kernel
+@typed_kernel("int64(uint64[::1], int64, uint8[::1], int64)")
 def _pick_from_mask_nb(rng, stream, mask, n):
     count = 0
     for i in range(n):

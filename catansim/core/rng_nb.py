@@ -9,7 +9,7 @@ the game is the same on any machine and with any number of threads.
 
 import numpy as np
 
-from .jit import inline_kernel, kernel
+from .jit import inline_kernel, kernel, typed_kernel
 
 STREAM_BOARD = 0
 STREAM_DICE = 1
@@ -62,7 +62,7 @@ def randint_nb(rng, stream, n):
     return int(uniform_nb(rng, stream) * n)
 
 
-@kernel
+@typed_kernel("void(uint64[::1], int64, int32[::1], int64)")
 def shuffle_nb(rng, stream, arr, n):
     """Fisher-Yates shuffle of ``arr[:n]`` in place."""
     for i in range(n - 1, 0, -1):

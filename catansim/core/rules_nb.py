@@ -8,6 +8,9 @@ apply a move that the caller has already checked and record its event.
 """
 
 
+import numpy as np
+from numba import types
+
 from ..constants import (
     BONUS_TILE_VP,
     BUILD_CITY,
@@ -34,7 +37,7 @@ from ..topology import (
     T_NODE_HEXES,
     T_NODE_NEIGHBOURS,
 )
-from .jit import inline_kernel, kernel
+from .jit import LOG_T, STATE_T, TOPO_T, inline_kernel, kernel, typed_kernel
 from .layout import (
     B_HARBOR,
     B_NUMBER,
@@ -114,7 +117,7 @@ from .layout import (
 # --- event log ---------------------------------------------------------------------
 
 
-@kernel
+@typed_kernel("int64(int32[::1], int32[:, ::1], int64, int64, int64, int64, int64)")
 def log_event_nb(s, log, kind, p, a, b, c):
     """Append an event row; return its index, or -1 when not logging (or full)."""
     if s[S_LOG_ON] == 0:
@@ -192,7 +195,7 @@ def node_pips_nb(s, topo, n):
 # --- victory points ----------------------------------------------------------------
 
 
-@kernel
+@inline_kernel
 def visible_vp_nb(s, p):
     """Victory points everyone can see: buildings and bonus tiles."""
     v = (SETTLEMENTS_PER_PLAYER - s[S_SETTLEMENTS_LEFT + p]) + 2 * (
@@ -210,7 +213,7 @@ def sole_leader_nb(s):
     """The seat with strictly the most visible VP, -1 if the lead is shared."""
     best = -1
     top = -1
-    for q in range(s[S_N_PLAYERS]):
+    for q in range(np.int64(s[S_N_PLAYERS])):
         v = visible_vp_nb(s, q)
         if v > top:
             top = v
@@ -220,7 +223,7 @@ def sole_leader_nb(s):
     return best
 
 
-@kernel
+@inline_kernel
 def vp_nb(s, p):
     """All victory points, hidden victory point cards included."""
     return visible_vp_nb(s, p) + s[S_DEV_HAND + 5 * p + VICTORY_POINT]
@@ -255,7 +258,7 @@ def can_afford_nb(s, p, kind):
             and s[h + 3] >= COSTS[c + 3] and s[h + 4] >= COSTS[c + 4])
 
 
-@kernel
+@typed_kernel("void(int32[::1], int64, int64)")
 def pay_nb(s, p, kind):
     """Move the cost of build ``kind`` (``constants.BUILD_*``) from the hand to the supply."""
     h = S_HAND + 5 * p
@@ -268,7 +271,7 @@ def pay_nb(s, p, kind):
 # --- placement legality --------------------------------------------------------------
 
 
-@kernel
+@inline_kernel
 def distance_ok_nb(s, n):
     """True if node ``n`` is empty and all its neighbours are empty (Distance Rule)."""
     return s[S_NODE_OPEN + n] != 0
@@ -334,7 +337,7 @@ def put_settlement_nb(s, topo, p, n):
         s[S_HARBORS + 6 * p + kind] = 1
     _close_node_nb(s, n)
     for k in range(3):
-        m = topo[T_NODE_NEIGHBOURS + 3 * n + k]
+        m = np.int64(topo[T_NODE_NEIGHBOURS + 3 * n + k])
         if m >= 0:
             _close_node_nb(s, m)
 
@@ -386,17 +389,6 @@ def derive_piece_fields_nb(s, topo):
 
 
 @kernel
-def build_road_nb(s, topo, log, p, e, free):
-    """Build a road (paid unless ``free``), update Longest Route."""
-    if not free:
-        pay_nb(s, p, BUILD_ROAD)
-    put_road_nb(s, topo, p, e)
-    log_event_nb(s, log, EV_BUILD_ROAD, p, e, 1 if free else 0, 0)
-    s[S_ROUTE_LEN + p] = route_after_road_nb(s, topo, p, e)
-    update_longest_route_nb(s, log)
-
-
-@kernel
 def route_after_road_nb(s, topo, p, e):
     """p's longest route just after road ``e`` was placed (``s[S_ROUTE_LEN + p]`` still
     holds the length before it).
@@ -443,7 +435,7 @@ def build_settlement_nb(s, topo, log, p, n):
         if e >= 0:
             q = s[S_EDGE_OWNER + e]
             if q >= 0 and q != p:
-                s[S_ROUTE_LEN + q] = route_length_nb(s, topo, q)
+                s[S_ROUTE_LEN + q] = route_length_nb(s, topo, np.int64(q))
                 cut = True
     if cut:
         update_longest_route_nb(s, log)
@@ -488,7 +480,7 @@ def route_length_nb(s, topo, p):
             best = max(best, _longest_from_nb(s, topo, p, n))
     for e in range(N_EDGES):
         if s[S_EDGE_OWNER + e] == p and s[S_ROUTE_MARKS + N_EDGES + e] == 0:
-            best = max(best, _longest_from_nb(s, topo, p, topo[T_EDGE_NODES + 2 * e]))
+            best = max(best, _longest_from_nb(s, topo, p, np.int64(topo[T_EDGE_NODES + 2 * e])))
     return best
 
 
@@ -541,7 +533,7 @@ def update_longest_route_nb(s, log):
     goes to the one player alone with the longest route of at least 5, or to the
     supply (project rule D1). A player only overtakes with a strictly longer route.
     """
-    n = s[S_N_PLAYERS]
+    n = np.int64(s[S_N_PLAYERS])
     holder = s[S_LONGEST]
     best = -1
     count = 0
@@ -567,6 +559,17 @@ def update_longest_route_nb(s, log):
     if new != holder:
         s[S_LONGEST] = new
         log_event_nb(s, log, EV_LONGEST_ROUTE, new, best if new < 0 else s[S_ROUTE_LEN + new], 0, 0)
+
+
+@typed_kernel(types.void(STATE_T, TOPO_T, LOG_T, types.int64, types.int64, types.boolean))
+def build_road_nb(s, topo, log, p, e, free):
+    """Build a road (paid unless ``free``), update Longest Route."""
+    if not free:
+        pay_nb(s, p, BUILD_ROAD)
+    put_road_nb(s, topo, p, e)
+    log_event_nb(s, log, EV_BUILD_ROAD, p, e, 1 if free else 0, 0)
+    s[S_ROUTE_LEN + p] = route_after_road_nb(s, topo, p, e)
+    update_longest_route_nb(s, log)
 
 
 @kernel
@@ -605,7 +608,7 @@ def produce_nb(s, topo, rules, log, roll, owed):
     owed a resource, nobody gets it, unless only one player is owed it, who takes what
     is left. ``strict``: nobody is paid. ``off``: paid in turn order from the roller.
     """
-    n = s[S_N_PLAYERS]
+    n = np.int64(s[S_N_PLAYERS])
     owed[:, :] = 0
     robber = s[S_ROBBER]
     any_owed = False
@@ -669,7 +672,7 @@ def produce_nb(s, topo, rules, log, roll, owed):
             s[C_WITHHELD_LEADER] += s[C_WITHHELD + 5 * leader + r] - before
 
 
-@kernel
+@typed_kernel("void(int32[::1], int64, int64, int64, int64, int32[:, ::1], int64)")
 def _receive_nb(s, q, r, owed, paid, log, ev):
     s[S_HAND + 5 * q + r] += paid
     s[S_BANK + r] -= paid

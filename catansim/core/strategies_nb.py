@@ -13,6 +13,8 @@ the few candidate nodes or edges the chosen build needs.
 """
 
 
+import numpy as np
+
 from ..constants import (
     BUILD_CITY,
     BUILD_DEV_CARD,
@@ -51,7 +53,7 @@ from .actions_nb import (
     ACT_TRADE_PLAYER,
     can_play_dev_nb,
 )
-from .jit import inline_kernel, kernel
+from .jit import inline_kernel, kernel, typed_kernel
 from .layout import (
     R_DISCARD_LIMIT,
     R_MAX_OFFERS,
@@ -593,7 +595,7 @@ def _affordable_from_nb(s, p, kind, reserve):
     return True
 
 
-@kernel
+@typed_kernel("void(int32[::1], int64, int64, int64)")
 def _set_act_nb(act, kind, a, b):
     for i in range(ACT_SIZE):
         act[i] = 0
@@ -622,7 +624,7 @@ def _offer_nb(prm, s, topo, rules, p, kind, act, x):
             want = r
     if want < 0:
         return False
-    n = s[S_N_PLAYERS]
+    n = np.int64(s[S_N_PLAYERS])
     n_cand = 0
     for q in range(n):
         if q != p and s[S_HAND + 5 * q + want] > 0:
@@ -702,7 +704,7 @@ def _monopoly_pick_nb(s, p):
     best_v = -1.0
     for r in range(5):
         held = 0
-        for q in range(s[S_N_PLAYERS]):
+        for q in range(np.int64(s[S_N_PLAYERS])):
             if q != p:
                 held += s[S_HAND + 5 * q + r]
         v = held - 0.01 * s[S_HAND + 5 * p + r]
@@ -876,7 +878,7 @@ def robber_hex_nb(prm, s, topo, rng, p, mask):
     another hex is allowed (else every policy chooses among them as usual); among
     equals, hexes with victims holding cards win.
     """
-    n = s[S_N_PLAYERS]
+    n = np.int64(s[S_N_PLAYERS])
     policy = int(prm[P_ROBBER] + 0.5)
     leader = -1
     lead_v = -1
@@ -953,7 +955,7 @@ def victim_nb(prm, s, rng, p, victims, n_victims):
     best = victims[0]
     best_v = -1
     for i in range(n_victims):
-        q = victims[i]
+        q = np.int64(victims[i])
         size = hand_size_nb(s, q)
         v = size if policy == 1 else 100 * visible_vp_nb(s, q) + size
         if size == 0:

@@ -3,7 +3,7 @@
 The work is the games ``0 .. games-1`` cut into parts of ``batch_size`` games
 times the variants (``results.dataset.plan_parts``, a generator: any number of
 games plans in constant memory). Each part is played by ``play_batch`` (all
-cores, numba ``prange``) on the main thread; a writer thread turns it into
+cores, a thread per core) on the main thread; a writer thread turns it into
 pyarrow tables (``results.games_table``, straight from the arrays) while the next
 part plays, and writes it (``results.dataset.write_part``: both files atomically,
 then the part's record, the completion mark).

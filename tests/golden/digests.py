@@ -67,6 +67,53 @@ COUNTER_SETS = {
                                  {"robber": "friendly"}, None, 150),
 }
 
+# Strategies that stress decision paths the presets touch lightly: Longest Route fights
+# (roads, blocking, route extension), player trades (many offers, accepting freely),
+# big hands (no trades: discards, Monopoly at 1 card), each robber policy.
+STRESS_STRATEGIES = {
+    "roadfight": {"base": "expander", "road_weight": 3.0, "route_weight": 5.0,
+                  "block_weight": 3.0, "reach_weight": 1.0, "settlement_weight": 0.6},
+    "haggler": {"base": "trader", "offers": 10.0, "accept": 1.0, "accept_vp_limit": 20.0,
+                "bank_trade": 2.0, "missing_penalty": 0.3},
+    "hoarder": {"base": "city", "bank_trade": 0.0, "offers": 0.0, "accept": 0.0,
+                "monopoly_min": 1.0, "dev_weight": 1.5},
+    "robber-prod": {"base": "army", "robber_policy": 1.0, "road_weight": 1.0},
+    "robber-rand": {"base": "builder", "robber_policy": 2.0, "knight_eager": 1.0,
+                    "block_weight": 2.0},
+}
+# name: (n_players, strategies, layout, rules, games); seeds 1900 + position
+STRESS_SETS = {
+    "roadfight-4": (4, ["roadfight"], "variable", {}, 200),
+    "haggler-4": (4, ["haggler"], "variable", {}, 200),
+    "stress-mixed-4": (4, ["roadfight", "haggler", "hoarder", "robber-rand"], "variable", {},
+                       200),
+    "stress-mixed-3": (3, ["robber-prod", "roadfight", "haggler"], "random_numbers",
+                       {"robber": "friendly"}, 200),
+    "roadfight-default-4": (4, ["roadfight", "default", "roadfight", "default"], "variable",
+                            {"bank_per_resource": 8}, 200),
+    "hoarder-random-4": (4, ["hoarder", "random", "robber-prod", "haggler"], "variable",
+                         {"discard_limit": 9}, 150),
+}
+# Whole event logs and final boards of many games: every decision of every game
+# (where each road, settlement and city went, every trade and robber move).
+# name: (first seed, games, n_players, strategies, layout, rules)
+LOG_SETS = {
+    "default-4": (2000, 60, 4, ["default"], "variable", {}),
+    "random-4": (2100, 25, 4, ["random"], "variable", {}),
+    "presets-4": (2200, 60, 4, ["builder", "expander", "trader", "city"], "variable", {}),
+    "presets-3": (2300, 40, 3, ["army", "trader", "default"], "random_numbers",
+                  {"robber": "friendly"}),
+    "stress-4": (2400, 60, 4, ["roadfight", "haggler", "hoarder", "robber-rand"], "variable",
+                 {}),
+    "stress-random-4": (2500, 30, 4, ["robber-prod", "random", "roadfight", "default"],
+                        "variable", {"shortage": "strict", "bank_per_resource": 9}),
+    "beginner-4": (2600, 30, 4, ["default", "roadfight", "haggler", "city"], "beginner", {}),
+}
+# final-state fields hashed with each logged game
+LOG_SET_FIELDS = ("node_owner", "node_level", "edge_owner", "bank", "hand", "dev_hand",
+                  "knights", "roads_left", "settlements_left", "cities_left", "harbors",
+                  "route_len", "longest_holder", "army_holder", "robber_hex", "deck_pos")
+
 # name: (seed, n_players, strategies, layout, rules)
 LOG_GAMES = {
     "default-4-official": (11, 4, ["default"], "variable", {}),
@@ -164,6 +211,53 @@ def log_digests(rule_keys) -> dict[str, str]:
     return out
 
 
+def stress_strategy_set():
+    from catansim.strategies import PRESETS
+
+    return PRESETS.with_definitions(STRESS_STRATEGIES)
+
+
+def stress_digests(fields) -> dict[str, str]:
+    """Counters (field by field) and boards of the STRESS_SETS games."""
+    from catansim.core import layout as L
+    from catansim.engine import GameSettings, batch_seeds, play_batch
+    from catansim.rules import Rules
+
+    strategies = stress_strategy_set()
+    out = {}
+    for i, (name, (n, names, layout, rules, games)) in enumerate(STRESS_SETS.items()):
+        settings = GameSettings(n_players=n, strategies=tuple(names), layout=layout,
+                                rules=Rules(**rules), strategy_set=strategies)
+        res = play_batch(batch_seeds(1900 + i, games), settings)
+        chunks = [res.boards.tobytes()]
+        for f in fields:
+            off = L.STATE_OFFSETS[f] - L.S_COUNTERS
+            chunks += [f, np.ascontiguousarray(res.counters[:, off:off + L.STATE_LENGTHS[f]])
+                       .tobytes()]
+        out[f"stress:{name}"] = _sha(*chunks)
+    return out
+
+
+def log_set_digests() -> dict[str, str]:
+    """Every event and the final pieces, hands and supply of each LOG_SETS game."""
+    from catansim.engine import GameSettings, batch_seeds, play_game
+    from catansim.rules import Rules
+
+    strategies = stress_strategy_set()
+    out = {}
+    for name, (seed, games, n, names, layout, rules) in LOG_SETS.items():
+        settings = GameSettings(n_players=n, strategies=tuple(names), layout=layout,
+                                rules=Rules(**rules), strategy_set=strategies)
+        chunks = []
+        for game_seed in batch_seeds(seed, games):
+            g = play_game(int(game_seed), settings=settings, log=True)
+            chunks.append(np.ascontiguousarray(g.events).tobytes())
+            for f in LOG_SET_FIELDS:
+                chunks += [f, g.field(f).tobytes()]
+        out[f"logset:{name}"] = _sha(*chunks)
+    return out
+
+
 def dataset_digests(tmp: Path, columns) -> dict[str, str]:
     import catansim
     from catansim.analysis import format_summary, summarize_dataset
@@ -224,6 +318,8 @@ def compute(tmp: Path, stored: dict) -> dict[str, str]:
     out.update(counter_digests(stored["counter_fields"]))
     out.update(log_digests(stored["rule_keys"]))
     out.update(dataset_digests(tmp, stored["columns"]))
+    out.update(stress_digests(stored["counter_fields"]))
+    out.update(log_set_digests())
     out.update(command_digests())
     return out
 
