@@ -32,6 +32,7 @@ from ..checks import check_players
 from ..constants import N_HEXES, N_RESOURCES, PIPS, RESOURCE_NAMES, Terrain
 from ..core import board_nb as K
 from ..core.layout import B_NUMBER, B_TERRAIN, BOARD_SIZE
+from ..errors import CatansimError
 from .layouts import Board
 
 OPENING_FEATURES = K.OPENING_FEATURES
@@ -47,8 +48,8 @@ def _vectors(boards) -> np.ndarray:
     if v.ndim == 1:
         v = v[None, :]
     if v.ndim != 2 or v.shape[1] != BOARD_SIZE:
-        raise ValueError(f"boards: expected board vectors of shape (n, {BOARD_SIZE}), "
-                         f"got {v.shape}")
+        raise CatansimError(f"boards: board vectors of shape {v.shape}; allowed: a Board, "
+                            f"a list of Boards or an array of shape (n, {BOARD_SIZE})")
     return np.ascontiguousarray(v)
 
 
