@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean clean-cache
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,5 +22,12 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/catansim bench
 
+# The kernel cache is ~/.cache/catansim/numba/<engine fingerprint>/ (catansim/core/__init__.py),
+# shared by every checkout of this user; catansim prunes folders unused for a week.
+CACHE := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/catansim/numba
+
 clean:
-	rm -rf $(VENV) .numba_cache .pytest_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache
+
+clean-cache:
+	rm -rf $(CACHE)

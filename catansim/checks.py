@@ -7,6 +7,9 @@ in one wording, ``FIELD: PROBLEM; allowed: WHAT IS ALLOWED``, e.g.
 
 from __future__ import annotations
 
+import os
+import re
+from pathlib import Path
 from typing import NoReturn
 
 import numpy as np
@@ -71,3 +74,54 @@ def check_seed(value, field: str = "seed") -> int:
     if not is_int(value) or not 0 <= int(value) <= SEED_MAX:
         fail(field, f"{value!r} is not allowed", SEED_ALLOWED)
     return int(value)
+
+
+def check_path(value, field: str, allowed: str = "a folder path") -> str:
+    """A non-empty path (an empty string would silently mean the current folder)."""
+    if not isinstance(value, str | os.PathLike):
+        fail(field, f"expected a path, got {type_name(value)} ({value!r})", allowed)
+    text = os.fspath(value)
+    if not text.strip():
+        fail(field, "an empty path is not allowed", allowed)
+    if "\0" in text:
+        fail(field, f"{text!r} holds a NUL character", allowed)
+    return text
+
+
+SCHEDULER_ALLOWED = "a Dask scheduler address tcp://HOST:PORT, e.g. tcp://10.0.0.1:8786"
+_SCHEDULER_RE = re.compile(r"^(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)"
+                           r":(\d{1,5})$")
+
+
+def check_scheduler(value, field: str = "scheduler") -> str:
+    """A Dask scheduler address ``[PROTOCOL://]HOST:PORT`` with a port in 1..65535."""
+    if not isinstance(value, str):
+        fail(field, f"expected a string, got {type_name(value)} ({value!r})", SCHEDULER_ALLOWED)
+    m = _SCHEDULER_RE.match(value.strip())
+    if not m:
+        problem = "an empty address is not allowed" if not value.strip() \
+            else f"{value!r} is not an address"
+        fail(field, problem, SCHEDULER_ALLOWED)
+    if not 1 <= int(m.group(3)) <= 65535:
+        fail(field, f"port {m.group(3)} is out of range", SCHEDULER_ALLOWED)
+    return value.strip()
+
+
+def read_text(path: Path, what: str, allowed: str, field: str | None = None) -> str:
+    """The text of a UTF-8 file, or a one-line error naming the file (and ``field``)."""
+    path = Path(path)
+    where = f"{field}: {path}" if field else f"{path}"
+    if not path.exists():
+        raise CatansimError(f"{where}: {what} not found; allowed: {allowed}")
+    if path.is_dir():
+        raise CatansimError(f"{where}: is a folder, not a file; allowed: {allowed}")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CatansimError(f"{where}: cannot read the {what} ({exc.strerror}); allowed: "
+                            f"{allowed}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CatansimError(f"{where}: not a text file (byte {data[exc.start]:#04x} at offset "
+                            f"{exc.start} is not UTF-8); allowed: {allowed}") from None

@@ -6,14 +6,17 @@ subcommand of that name; its help is the command's own docstring.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import pkgutil
+import signal
 import sys
+import warnings
 
 import click
 
 from . import commands
-from .errors import CatansimError
+from .errors import CatansimError, CatansimWarning, Interrupted, os_reason
 
 
 def _command_names() -> list[str]:
@@ -45,34 +48,148 @@ def cli():
     """catansim: Monte Carlo simulation and analytics for CATAN (6th-edition rules)."""
 
 
-def _bad_parameter(exc: click.BadParameter) -> str:
+def _bad_parameter(exc: click.BadParameter, argv=None) -> str:
     """``--option: problem`` in the wording of ``catansim.checks``."""
-    if isinstance(exc, click.MissingParameter) or exc.param is None:
+    if isinstance(exc, click.MissingParameter):
+        return _usage(exc, argv)
+    if exc.param is None:
         return exc.format_message()
     name = exc.param.opts[-1] if exc.param.param_type_name == "option" \
         else exc.param.human_readable_name
     return f"{name}: {exc.message}"
 
 
-def main(argv=None) -> None:
-    """Entry point: user input errors become one line on stderr and exit status 2."""
+def _opts(command) -> list[str]:
+    return [o for p in getattr(command, "params", []) if isinstance(p, click.Option)
+            for o in p.opts if o.startswith("--")]
+
+
+def _allowed(param, see: str) -> str:
+    """What a parameter takes, from its type (``catansim.commands._options``)."""
+    t = getattr(param, "type", None)
+    for attr in ("allowed", "what"):
+        if isinstance(getattr(t, attr, None), str):
+            return getattr(t, attr)
+    if getattr(t, "choices", None):
+        return ", ".join(t.choices)
+    return f"a value ({see})"
+
+
+def _command_of(exc: click.UsageError, argv) -> click.Command:
+    ctx = exc.ctx
+    if ctx is not None and ctx.command is not cli:
+        return ctx.command
+    for arg in argv or sys.argv[1:]:
+        if not arg.startswith("-"):
+            return cli.get_command(None, arg) or cli
+    return cli
+
+
+def _usage(exc: click.UsageError, argv=None) -> str:
+    """A click usage error in the wording of ``catansim.checks``: what, then what is allowed."""
+    command = _command_of(exc, argv)
+    path = "catansim" + (f" {command.name}" if command is not cli else "")
+    see = f"see {path} --help"
+    if isinstance(exc, click.NoSuchOption):
+        return (f"{exc.option_name}: unknown option; allowed: "
+                f"{', '.join(_opts(command)) or see}")
+    if isinstance(exc, click.MissingParameter) and exc.param is not None:
+        param = exc.param
+        name = param.opts[-1] if param.param_type_name == "option" else \
+            param.human_readable_name
+        return f"{name}: missing; allowed: {_allowed(param, see)}"
+    if isinstance(exc, click.BadOptionUsage):
+        message = exc.message.rstrip(".")
+        if "requires an argument" in message:
+            param = next((p for p in command.params if exc.option_name in getattr(p, "opts", ())),
+                         None)
+            return f"{exc.option_name}: needs a value; allowed: {_allowed(param, see)}"
+        return f"{exc.option_name}: {message}; allowed: {see}"
+    message = exc.format_message().rstrip(".")
+    if message.startswith("No such command"):
+        name = message.split("'", 2)[1] if "'" in message else message
+        return f"{name}: unknown command; allowed: {', '.join(_command_names())}"
+    if "unexpected extra argument" in message:
+        extra = message.split("(", 1)[1].rstrip(")") if "(" in message else message
+        return f"{extra}: unexpected argument; allowed: {see}"
+    return f"{message}; allowed: {see}"
+
+
+def _raise_interrupted(signum, frame):
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def _signals_and_warnings():
+    """SIGINT and SIGTERM raise ``Interrupted`` (a command keeps what it finished and
+    says so); ``CatansimWarning`` prints as one line. Restored on exit."""
+    saved = {}
     try:
-        cli.main(args=argv, prog_name="catansim", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("catansim: aborted", err=True)
-        sys.exit(130)
-    except click.BadParameter as exc:
-        click.echo(f"catansim: error: {_bad_parameter(exc)}", err=True)
-        sys.exit(exc.exit_code)
-    except click.ClickException as exc:
-        click.echo(f"catansim: error: {exc.format_message()}", err=True)
-        sys.exit(exc.exit_code)
-    except CatansimError as exc:
-        click.echo(f"catansim: error: {exc}", err=True)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        click.echo("catansim: interrupted", err=True)
-        sys.exit(130)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            saved[sig] = signal.signal(sig, _raise_interrupted)
+    except ValueError:  # not the main thread: leave the signals alone
+        pass
+    show = warnings.showwarning
+
+    def one_line(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, CatansimWarning):
+            click.echo(f"catansim: warning: {message}", err=True)
+        else:
+            show(message, category, filename, lineno, file, line)
+
+    try:
+        with warnings.catch_warnings():  # restores the filters and showwarning
+            warnings.simplefilter("always", CatansimWarning)
+            warnings.showwarning = one_line
+            yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+
+
+def _fail(message: str, code: int):
+    click.echo(f"catansim: error: {message}", err=True)
+    sys.exit(code)
+
+
+def main(argv=None) -> None:
+    """Entry point: every error a user or the machine causes is one line on stderr.
+
+    Exit status: 2 for bad input (``CatansimError``, click usage errors), 1 for a
+    fault of the machine (``FaultError``, an ``OSError`` or ``MemoryError`` no
+    command caught), ``128 + signal`` for SIGINT (130) and SIGTERM (143), which a
+    command treats alike: it keeps what it finished and says so.
+    """
+    with _signals_and_warnings():
+        try:
+            code = cli.main(args=argv, prog_name="catansim", standalone_mode=False)
+        except Interrupted as exc:
+            click.echo(f"catansim: {exc}", err=True)
+            sys.exit(128 + exc.signum)
+        except click.exceptions.Abort:
+            click.echo("catansim: aborted", err=True)
+            sys.exit(130)
+        except click.exceptions.NoArgsIsHelpError as exc:  # ``catansim`` alone: the help
+            click.echo(exc.format_message(), err=True)
+            sys.exit(exc.exit_code)
+        except click.BadParameter as exc:
+            _fail(_bad_parameter(exc, argv), exc.exit_code)
+        except click.UsageError as exc:
+            _fail(_usage(exc, argv), exc.exit_code)
+        except click.ClickException as exc:
+            _fail(exc.format_message(), exc.exit_code)
+        except CatansimError as exc:
+            _fail(str(exc), exc.exit_code)
+        except OSError as exc:  # a fault no command named more precisely
+            where = f"{exc.filename}: " if exc.filename else ""
+            _fail(f"{where}{os_reason(exc)}", 1)
+        except MemoryError:
+            _fail("out of memory; allowed: smaller batches (batch_size, --games)", 1)
+        except KeyboardInterrupt:
+            click.echo("catansim: aborted by SIGINT", err=True)
+            sys.exit(130)
+    if isinstance(code, int) and code:  # click's ctx.exit(code)
+        sys.exit(code)
 
 
 if __name__ == "__main__":

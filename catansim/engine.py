@@ -146,8 +146,8 @@ def validate_openings(openings: np.ndarray, n_players: int) -> None:
             for other, label in nodes.items():
                 if other == node or other in NODE_NEIGHBOURS[node]:
                     raise CatansimError(
-                        f"{where}: node {node} breaks the Distance Rule with {label} (node {other})"
-                    )
+                        f"{where}: node {node} breaks the Distance Rule with {label} (node "
+                        f"{other}); allowed: settlements at least two roads apart")
             if edge >= 0 and edge in edges:
                 raise CatansimError(f"{where}: road {edge} is already forced for {edges[edge]}")
             nodes[node] = where
@@ -206,8 +206,8 @@ def openings_from_strings(items, n_players: int) -> np.ndarray:
         if not sep or seat not in range(n_players) or len(numbers) not in (2, 4) \
                 or seat in seats:
             raise CatansimError(
-                f"--opening {item!r}: expected SEAT=NODE,EDGE[,NODE,EDGE] once per seat, "
-                f"SEAT in 0..{n_players - 1}, '-' for a free choice, e.g. 0=12,17,40,55"
+                f"--opening {item!r}: expected SEAT=NODE,EDGE[,NODE,EDGE]; allowed: once per "
+                f"seat, SEAT in 0..{n_players - 1}, '-' for a free choice, e.g. 0=12,17,40,55"
             )
         seats[seat] = [numbers[i:i + 2] for i in range(0, len(numbers), 2)]
     return openings_from_seats(seats, n_players, "--opening")

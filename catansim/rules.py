@@ -107,13 +107,19 @@ class Rules:
             name, sep, raw = item.partition("=")
             name = name.strip()
             if not sep or not name:
-                raise CatansimError(f"--rule {item!r}: expected NAME=VALUE, e.g. robber=friendly")
+                raise CatansimError(f"--rule {item!r}: expected NAME=VALUE; allowed: a rule "
+                                    f"name ({', '.join(cls.names())}) = a value, e.g. "
+                                    "robber=friendly")
             if name not in cls.names():
                 raise CatansimError(
                     f"--rule {name!r}: unknown rule; allowed: {', '.join(cls.names())}"
                 )
             values[name] = _parse_value(name, raw.strip())
-        return cls.from_mapping(values)
+        try:
+            return cls.from_mapping(values)
+        except CatansimError as exc:  # "rule vp_to_win: ..." names the option as given
+            raise CatansimError(f"--{exc}" if str(exc).startswith("rule ") else str(exc)) \
+                from None
 
     def to_header(self) -> dict:
         """The rule settings as a game-log header's ``rules`` object (every field)."""
@@ -145,4 +151,5 @@ def _parse_value(name: str, raw: str):
         return int(raw)
     except ValueError:
         allowed = "an integer" + (" or none" if name in NULLABLE else "")
-        raise CatansimError(f"--rule {name}={raw}: not {allowed}") from None
+        raise CatansimError(f"--rule {name}: {raw!r} is not allowed; allowed: {allowed}") \
+            from None

@@ -318,7 +318,8 @@ def make_strategy(name: str, spec: dict, where: str | None = None,
     """
     where = where or f"strategies.{name}"
     if not isinstance(spec, dict):
-        raise CatansimError(f"{where}: expected a table of parameters, got {spec!r}")
+        raise CatansimError(f"{where}: expected a table of parameters, got {spec!r}; allowed: "
+                            "a table with base = PRESET and parameter overrides")
     base_name = spec.get("base", "default")
     base = bases.get(base_name) if isinstance(base_name, str) else None
     if base is None or base.sid == STRATEGY_RANDOM:
@@ -339,25 +340,24 @@ def make_strategy(name: str, spec: dict, where: str | None = None,
 def _definition_tables(source) -> dict:
     """The ``[strategies.<name>]`` tables of a TOML file (path) or a mapping."""
     if isinstance(source, str | Path):
+        from .checks import read_text
+
         path = Path(source)
+        allowed = "a TOML file of [strategies.NAME] tables (docs/strategies.md)"
+        text = read_text(path, "strategy config", allowed)
         try:
-            with path.open("rb") as fh:
-                doc = tomllib.load(fh)
-        except FileNotFoundError:
-            raise CatansimError(f"strategy config {str(path)!r}: file not found") from None
-        except IsADirectoryError:
-            raise CatansimError(f"strategy config {str(path)!r}: is a folder; allowed: a TOML "
-                                "file") from None
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise CatansimError(f"strategy config {str(path)!r}: invalid TOML: {exc}") from None
+            doc = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise CatansimError(f"{path}: invalid TOML ({exc}); allowed: {allowed}") from None
     elif isinstance(source, Mapping):
         doc = dict(source)
     else:
         raise CatansimError(f"strategies: expected a TOML file or a table, got "
-                            f"{type(source).__name__}")
+                            f"{type(source).__name__}; allowed: a path or a mapping")
     tables = doc.get("strategies", doc) if "strategies" in doc else doc
     if not isinstance(tables, dict):
-        raise CatansimError("strategies: expected a table of strategy tables")
+        raise CatansimError("strategies: expected a table of strategy tables; allowed: "
+                            "[strategies.NAME] tables")
     return tables
 
 

@@ -29,6 +29,37 @@ def test_bench_rejects_an_unknown_strategy():
     assert "unknown" in str(result.exception or result.output)
 
 
+def test_a_sample_too_short_to_time_is_widened():
+    """A fake clock (seconds proportional to games) shows the widening rule: a sample is
+    doubled (or scaled) until it takes MIN_SAMPLE_SECONDS; nothing is extrapolated
+    from a sample that took no measurable time."""
+    from catansim.runs import bench
+
+    calls = []
+
+    def measure(n):
+        calls.append(n)
+        return n * 1e-5  # 100,000 games/s
+
+    n, seconds = bench._widened(measure, 100)
+    assert seconds >= bench.MIN_SAMPLE_SECONDS and n >= 50_000
+    assert calls[0] == 100 and calls == sorted(calls) and len(calls) <= 4
+    zero = []
+    n, seconds = bench._widened(lambda k: zero.append(k) or (0.0 if k < 800 else 1.0), 100)
+    assert zero == [100, 200, 400, 800] and (n, seconds) == (800, 1.0)  # a 0.0 s sample doubles
+    assert bench._widened(lambda k: 0.0, bench.MAX_SAMPLE_GAMES // 3)[0] == bench.MAX_SAMPLE_GAMES
+
+
+def test_bench_says_when_it_widened_a_sample():
+    from catansim.runs import bench
+
+    r = {"machine": "m", "players": 4, "strategies": "random", "rate_1": 1.0, "rate_all": 2.0,
+         "cores": 2, "speedup": 2.0, "e2e_games": 800, "e2e_rate": 1.0, "e2e_s": 1.0,
+         "million_s": 1e6, "widened": ["end to end 100 -> 800 games"]}
+    assert "| samples widened to time at least 0.5 s | end to end 100 -> 800 games |" in \
+        bench.markdown(r)
+
+
 def test_analysis_benchmark_script_runs(tmp_path):
     """benchmarks/analysis_bench.py on a small dataset: the one-pass row with a time and a
     peak memory (the figures themselves are in docs/benchmarks.md)."""

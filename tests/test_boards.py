@@ -348,7 +348,8 @@ BAD_BOARDS = [
     ("hex count", BEGINNER_TEXT.rsplit(" ", 1)[0],
      "board.terrains: expected a list of 19 hexes, got 18"),
     ("terrain counts", _swap(BEGINNER_TEXT, "F9", "M9"),
-     "board.terrains: expected 4 forest, 3 hills, 4 pasture, 4 fields, 3 mountains, 1 desert;"),
+     "board.terrains: got 3 forest, 3 hills, 4 pasture, 4 fields, 4 mountains, 1 desert; "
+     "allowed: 4 forest, 3 hills, 4 pasture, 4 fields, 3 mountains, 1 desert"),
     ("unknown terrain", _swap(BEGINNER_TEXT, "P2", "X2"),
      "board.terrains[1]: unknown terrain 'X'; allowed: forest (F)"),
     ("number 7", _swap(BEGINNER_TEXT, "M8", "M7"),
@@ -356,18 +357,19 @@ BAD_BOARDS = [
     ("number 13", _swap(BEGINNER_TEXT, "P11", "P13"),
      "board.numbers[18]: 13 is not a number disc; allowed: 2-6 or 8-12"),
     ("number on desert", _swap(BEGINNER_TEXT, " D ", " D5 "),
-     "board.numbers[9]: hex 9 is the desert and takes no number (null); got 5"),
+     "board.numbers[9]: hex 9 is the desert and takes no number, got 5; allowed: none"),
     ("hex without number", _swap(BEGINNER_TEXT, "F11", "F"),
-     "board.numbers[8]: hex 8 is forest and needs a number, allowed: 2-6 or 8-12; got none"),
+     "board.numbers[8]: hex 8 is forest and needs a number, got none; allowed: 2-6 or 8-12"),
     ("number multiset", _swap(BEGINNER_TEXT, "P2", "P3"),
-     "board.numbers: expected the 18 standard discs (2 and 12 once, 3-6 and 8-11 twice); "
-     "extra [3], missing [2]"),
+     "board.numbers: extra [3], missing [2]; allowed: the 18 standard discs (2 and 12 once, "
+     "3-6 and 8-11 twice)"),
     ("harbor count", BEGINNER_TEXT + " | any wheat",
      "board.harbors: expected a list of 9 harbor kinds, got 2"),
     ("unknown harbor", BEGINNER_TEXT + " | any wheat ore any wool any any brick gold",
      "board.harbors[8]: unknown harbor kind 'gold'; allowed: any (3:1), wood, brick"),
     ("harbor counts", BEGINNER_TEXT + " | any wheat ore any wool any any brick brick",
-     "board.harbors: expected one 2:1 harbor per resource and 4 'any' (3:1)"),
+     "board.harbors: got {'any': 4, 'brick': 2, 'ore': 1, 'wheat': 1, 'wool': 1}; allowed: "
+     "one 2:1 harbor per resource and 4 'any' (3:1)"),
     ("json numbers count", json.dumps({"terrains": list("MPF") * 6 + ["D"], "numbers": [5] * 18}),
      "board.numbers: expected a list of 19 numbers (one per hex), got 18"),
     ("json unknown key", json.dumps({"terrains": [], "numbers": [], "robber": 9}),
@@ -384,7 +386,7 @@ def test_invalid_user_boards(text, message):
         parse_board(text)
     msg = str(exc.value)
     assert msg.startswith(message)
-    assert "\n" not in msg
+    assert "\n" not in msg and "; allowed: " in msg
 
 
 def test_invalid_file_names_the_file(tmp_path):

@@ -4,7 +4,9 @@ Games with small supplies are logged and replayed by ``catansim.logs.replay``; a
 observer reads the checker's own state after every event and derives, without the
 engine, each player's visible VP after the checkpoint turns, the turn of the first
 roll each resource could not be paid in full and the rolls on which one player alone
-was owed a short resource. The engine's counters must match exactly. The first-turn
+was owed a short resource, the robber moves made while an opponent led alone and
+those that robbed that leader, and the cards withheld from the sole leader. The
+engine's counters must match exactly. The first-turn
 rule is checked the same way: turn 1 is the given seat's, and turns go round.
 """
 
@@ -26,6 +28,7 @@ SETTINGS = [
     (4, {"bank_per_resource": 6, "shortage": "strict", "first_turn": 2}),
     (3, {"bank_per_resource": 5, "shortage": "off", "first_turn": 1}),
     (4, {"bank_per_resource": 3, "robber": "off", "max_turns": 60}),
+    (4, {"bank_per_resource": 7, "robber": "friendly", "discard_limit": None}),
 ]
 GAMES = 25
 
@@ -39,6 +42,12 @@ class Observer:
         self.sole = [0] * 5
         self.turn_seats: list[int] = []
         self.n = n
+        self.leader_chances = self.robbed_leader = self.withheld_leader = 0
+
+    def sole_leader(self, game) -> int:
+        vp = [game.visible_vp(q) for q in range(self.n)]
+        top = max(vp)
+        return vp.index(top) if vp.count(top) == 1 else -1
 
     def __call__(self, game, ev):
         e = ev["e"]
@@ -46,8 +55,25 @@ class Observer:
             self.turn_seats.append(ev["p"])
         if e in ("turn_end", "game_end") and game.turn in L.VP_CHECKPOINTS:
             self.vp_at[game.turn] = [game.visible_vp(q) for q in range(self.n)]
+        if e == "robber":  # a robbery changes no VP: the state after it is the one before
+            leader = self.sole_leader(game)
+            if leader >= 0 and leader != ev["p"]:
+                self.leader_chances += 1
+                self.robbed_leader += ev["victim"] == leader
         if e == "production":
             total = sum(game.last_dice)
+            leader = self.sole_leader(game)
+            if leader >= 0:
+                for h in range(19):
+                    name = TERRAIN_RESOURCE[game.geo.hex_terrain[h]]
+                    if game.geo.hex_number[h] != total or h == game.robber or name is None:
+                        continue
+                    r = RESOURCE_NAMES.index(name)
+                    for node in game.geo.hex_nodes[h]:
+                        b = game.buildings.get(node)
+                        if b is not None and b[0] == leader:
+                            self.withheld_leader += b[1]  # owed to the leader ...
+                self.withheld_leader -= sum(ev["gains"][leader])  # ... minus what was paid
             for r, name in enumerate(RESOURCE_NAMES):
                 if ev["withheld"][r] == 0:
                     continue  # paid in full (withheld > 0 exactly on a short roll)
@@ -66,7 +92,7 @@ class Observer:
 @pytest.mark.parametrize("n, rules", SETTINGS)
 def test_new_counters_match_the_checker(n, rules):
     r = Rules(**rules)
-    short_games = checkpoints = sole = 0
+    short_games = checkpoints = sole = chances = on_leader = withheld = 0
     for seed in range(GAMES):
         g = play_game(seed, n, strategies=["default", "city", "random", "army"][:n], rules=r)
         header = make_header(g.seed, n, g.strategies, g.rules, g.board)
@@ -79,11 +105,22 @@ def test_new_counters_match_the_checker(n, rules):
             assert vp_at[:, k].tolist() == want, (seed, t)
         assert g.field("c_first_shortage").tolist() == obs.first_shortage, seed
         assert g.field("c_sole_recipient").tolist() == obs.sole, seed
+        assert g.field("c_leader_chances").tolist() == [obs.leader_chances], seed
+        assert g.field("c_robbed_leader").tolist() == [obs.robbed_leader], seed
+        assert g.field("c_withheld_leader").tolist() == [obs.withheld_leader], seed
         short_games += max(obs.first_shortage) >= 0
         checkpoints += len(obs.vp_at)
         sole += sum(obs.sole)
+        chances += obs.leader_chances
+        on_leader += obs.robbed_leader
+        withheld += obs.withheld_leader
     # the games exercise what they check
     assert short_games >= GAMES // 2 and checkpoints >= GAMES and sole > 0
+    assert withheld > 0
+    if r.robber != "off":
+        assert 0 < on_leader < chances
+    else:
+        assert chances == 0
 
 
 def test_first_turn_must_be_a_seat_that_plays():

@@ -13,3 +13,9 @@ def test_engine_doc_lists_every_state_field():
 
 def test_engine_doc_lists_every_rule_field():
     assert rule_fields_markdown() in (DOCS / "engine.md").read_text()
+
+
+def test_results_doc_is_generated_from_the_schema():
+    from catansim.results import render_docs
+
+    assert (DOCS / "results.md").read_text() == render_docs()

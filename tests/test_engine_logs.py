@@ -319,7 +319,8 @@ def test_replay_rejects_a_broken_log_in_one_line(tmp_path, capsys):
         main(["replay", str(path)])
     assert info.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("catansim: error: event ") and "production: expected gains" in err
+    assert err.startswith(f"catansim: error: {path}: event ")
+    assert "production: expected gains" in err
     assert err.count("\n") == 1
     (tmp_path / "junk.jsonl").write_text("not json\n")
     with pytest.raises(SystemExit):

@@ -88,13 +88,14 @@ def test_fixed_board_from_a_seed_and_from_a_file(tmp_path):
      "openings.seat7: unknown seat; allowed: seat0, seat1, seat2, seat3"),
     # wrong types
     ("games = '5'\n", "games: expected an integer, got a string"),
-    ("games = 5\nrotate = 'yes'\n", "rotate: expected true or false"),
+    ("games = 5\nrotate = 'yes'\n",
+     "rotate: expected a boolean, got a string ('yes'); allowed: true, false"),
     ("games = 5\nstrategies = 3\n", "strategies: expected a strategy name or a list"),
     ("games = 5\nrules = 3\n", "rules: expected a table"),
     ("games = 5\nvariants = 3\n", "variants: expected tables [variants.NAME]"),
     ("games = 5\nbatch_size = 1.5\n", "batch_size: expected an integer, got a number"),
     ("games = 5\n[rules]\nvp_to_win = 'ten'\n",
-     "rules: rule vp_to_win: expected an integer, got a string ('ten')"),
+     "rules.vp_to_win: expected an integer, got a string ('ten')"),
     # bad values
     ("players = 4\n", "games: missing"),
     ("games = 0\n", "games: 0 is out of range; allowed: an integer >= 1"),
@@ -104,18 +105,18 @@ def test_fixed_board_from_a_seed_and_from_a_file(tmp_path):
      "layout: 'hexagonal' is not allowed; allowed: beginner, variable"),
     ("games = 5\nstrategies = ['nobody']\n", "strategies[0]: unknown strategy 'nobody'; allowed:"),
     ("games = 5\n[rules]\nrobber = 'sometimes'\n",
-     "rule robber: 'sometimes' is not allowed; allowed: official, off, friendly"),
+     "rules.robber: 'sometimes' is not allowed; allowed: official, off, friendly"),
     ("games = 5\n[rules]\nvp_to_win = 50\n",
-     "rule vp_to_win: 50 is out of range; allowed: an integer in 3..20"),
+     "rules.vp_to_win: 50 is out of range; allowed: an integer in 3..20"),
     ("games = 5\nboard = 'nowhere.json'\n", "board: 'nowhere.json' is neither"),
     ("games = 5\nname = 'a/b'\n", "name: 'a/b' is not allowed"),
     ("games = 5\n[openings]\nseat0 = [[14, 99]]\n", "edge 99 is not an edge"),
     ("games = 5\n[openings]\nseat0 = [14, 16]\n", "openings.seat0[0]: expected [[node, edge]]"),
     ("games = 5\n[variants.baseline]\nrules = {robber = 'off'}\n",
-     "variants.baseline: variant names use letters"),
+     "variants.baseline: 'baseline' is not allowed; allowed: a name of letters"),
     ("games = 5\n[variants.a]\ndescription = 'x'\n", "variants.a: changes nothing"),
     ("games = 5\nscheduler = 'nowhere'\n", "scheduler: 'nowhere' is not an address"),
-    ("games = 5\nstrategy_defs = 'missing.toml'\n", "strategy_defs: file"),
+    ("games = 5\nstrategy_defs = 'missing.toml'\n", "missing.toml: strategies file not found"),
     # inconsistent settings
     ("games = 5\nstrategies = ['default', 'random', 'city']\n",
      "strategies: 3 strategies for 4 players; allowed: one name, or one per seat (4)"),
@@ -140,7 +141,7 @@ def test_each_mistake_has_its_own_error(tmp_path, text, message):
 
 
 def test_missing_file():
-    with pytest.raises(CatansimError, match="experiment file does not exist"):
+    with pytest.raises(CatansimError, match="experiment file not found; allowed: a TOML"):
         load_experiment("experiments/nope.toml")
 
 

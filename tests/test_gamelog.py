@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -151,7 +152,8 @@ def test_failed_write_keeps_the_old_log(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["game.jsonl"]
 
 
-HEADER_LINE = json.dumps({"e": "header", "format": "catansim-log", "version": 1})
+GOLDEN = Path(__file__).parent / "golden" / "variable-4p-official.jsonl"
+HEADER_LINE = GOLDEN.read_text().splitlines()[0]
 
 
 @pytest.mark.parametrize(
@@ -161,14 +163,26 @@ HEADER_LINE = json.dumps({"e": "header", "format": "catansim-log", "version": 1}
         (HEADER_LINE + "\n{not json\n", r":2: not JSON"),
         ('{"e": "turn_start", "p": 0, "turn": 1}\n', r":1: missing header"),
         ('[1, 2]\n', r":1: not an event object"),
-        ('{"e": "header", "format": "other", "version": 1}\n', "unknown format 'other'"),
-        ('{"e": "header", "format": "catansim-log", "version": 2}\n', "unknown version 2"),
+        ('{"e": "header", "format": "other", "version": 1}\n',
+         "header.format: 'other' is not allowed; allowed: 'catansim-log'"),
+        ('{"e": "header", "format": "catansim-log", "version": 2}\n',
+         "header.version: 2 is not a version this reader knows; allowed: 1"),
         (HEADER_LINE + "\n\n" + HEADER_LINE + "\n", r":3: a second header"),
+        (HEADER_LINE.replace('"seed": 20260101', '"seed": "abc"', 1) + "\n",
+         r":1: header.seed: 'abc' is not allowed; allowed: an integer in \[0, 2\*\*63\)"),
+        (HEADER_LINE.replace('"n_players": 4', '"n_players": 5', 1) + "\n",
+         r"header.n_players: 5 is not allowed; allowed: 3, 4"),
+        (HEADER_LINE.replace('"strategies": [', '"strategies": [7, ', 1) + "\n",
+         r"header.strategies: .* allowed: 4 strategy names"),
+        (HEADER_LINE.replace('"rules": {', '"rules": {"extra": 1, ', 1) + "\n",
+         r"header.rules: .* allowed: an object with the keys vp_to_win"),
+        ("\xff\xfe binary\n",
+         r"not a text file \(byte 0xff at offset 0 is not UTF-8\)"),
     ],
 )
 def test_read_errors_are_one_line(tmp_path, text, message):
     path = tmp_path / "bad.jsonl"
-    path.write_text(text)
+    path.write_bytes(text.encode("latin-1") if "\xff" in text else text.encode())
     with pytest.raises(CatansimError, match=message) as info:
         read_log(path)
     assert "\n" not in str(info.value)
@@ -176,7 +190,7 @@ def test_read_errors_are_one_line(tmp_path, text, message):
 
 
 def test_read_missing_file(tmp_path):
-    with pytest.raises(CatansimError, match="cannot read game log"):
+    with pytest.raises(CatansimError, match="game log not found; allowed: a catansim game log"):
         read_log(tmp_path / "nope.jsonl")
 
 

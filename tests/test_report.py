@@ -77,14 +77,16 @@ def test_errors_are_one_line(tmp_path, capsys, reports):
         main(["report", str(tmp_path / "missing")])
     assert err.value.code == 2
     assert capsys.readouterr().err.strip() == (
-        f"catansim: error: {tmp_path / 'missing'}: no such dataset folder")
+        f"catansim: error: DATASET: {tmp_path / 'missing'}: folder not found; allowed: a "
+        "dataset folder written by catansim run")
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(SystemExit):
         main(["report", str(reports["plain"].parent), "--out", str(blocker / "sub"),
               "--no-progress"])
     line = capsys.readouterr().err.strip()
-    assert line.startswith(f"catansim: error: --out {blocker / 'sub'}: cannot write there")
+    assert line == (f"catansim: error: --out: {blocker / 'sub'}: {blocker} is a file, not a "
+                    "folder; allowed: a folder path (created if missing)")
     assert "\n" not in line
 
 

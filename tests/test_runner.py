@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -17,7 +18,7 @@ from catansim.engine import batch_seeds, play_game
 from catansim.errors import CatansimError
 from catansim.results import read_manifest
 from catansim.runs.experiment import load_experiment, parse_experiment
-from catansim.runs.runner import plan, run_experiment
+from catansim.runs.runner import n_parts, plan, run_experiment
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -113,7 +114,8 @@ def test_interrupted_run_resumes_without_gap_or_duplicate(reference, tmp_path, e
     n_done = len(list((out / "games").glob("part-*.parquet")))
     assert 3 <= n_done <= 4
     report = run_experiment(exp, out=out, progress=False)
-    assert report.parts_skipped == n_done and report.parts_written == len(plan(exp)) - n_done
+    assert report.parts_skipped == n_done and report.parts_written == n_parts(exp) - n_done
+    assert n_parts(exp) == len(list(plan(exp))) == 6
     assert report.warmup_seconds > 0  # the kernels were readied before the timed games
     _same(catansim.load(out), reference)
     again = run_experiment(exp, out=out, progress=False)
@@ -146,14 +148,23 @@ def test_partial_part_files_are_not_read(tmp_path, exp_file):
     out = tmp_path / "o"
     run_experiment(exp, out=out, progress=False)
     # what a kill between the two renames leaves: a players file without its games file
+    # and without its record, and a temporary file
+    log = out / "parts.jsonl"
+    lines = log.read_text().splitlines(keepends=True)
+    assert len(lines) == 2 and '"variant":"friendly"' in lines[1]
+    log.write_text(lines[0])
     (out / "games" / "part-friendly-000000000000-000000000025.parquet").unlink()
     (out / "games" / ".part-x.parquet.123.tmp").write_bytes(b"garbage")
-    games, players = catansim.load(out)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an unrecorded part is not complete: no warning
+        games, players = catansim.load(out)
     assert set(games.variant) == {"baseline"} and set(players.variant) == {"baseline"}
-    run_experiment(exp, out=out, progress=False)  # redoes the part, removes the temp file
+    report = run_experiment(exp, out=out, progress=False)  # redoes the part, cleans up
+    assert (report.parts_skipped, report.parts_written) == (1, 1)
     games, players = catansim.load(out)
     assert len(games) == 50 and len(players) == 200
     assert not list(out.rglob("*.tmp"))
+    assert len(log.read_text().splitlines()) == 2
 
 
 def test_resume_refuses_changed_settings(tmp_path, exp_file):
@@ -163,7 +174,8 @@ def test_resume_refuses_changed_settings(tmp_path, exp_file):
     with pytest.raises(CatansimError, match="different settings .changed: seed"):
         run_experiment(exp.with_overrides(seed=1), out=out, progress=False)
     exp_file.write_text(EXP.replace('"friendly"', '"off"'))
-    with pytest.raises(CatansimError, match="changed: variants friendly"):
+    with pytest.raises(CatansimError, match="changed: variants.friendly.rules.robber: "
+                                            "'friendly' -> 'off'"):
         run_experiment(load_experiment(exp_file).with_overrides(games=25), out=out,
                        progress=False)
     with pytest.raises(CatansimError, match="does not fit games=20"):

@@ -384,7 +384,7 @@ def test_config_errors_name_the_field_and_allowed_values(tables, message):
 
 
 def test_config_file_errors(tmp_path):
-    with pytest.raises(CatansimError, match="file not found"):
+    with pytest.raises(CatansimError, match="missing.toml: strategy config not found; allowed"):
         load_strategies(tmp_path / "missing.toml")
     bad = tmp_path / "bad.toml"
     bad.write_text("[strategies.x\n")

@@ -274,11 +274,13 @@ def run_many(analyses: Sequence[Analysis], source, *, variants=None, scheduler=N
 
     root = Path(source)
     if not (root / "games").is_dir():
-        raise CatansimError(f"{root}: not a catansim dataset (no games/ folder)")
+        raise CatansimError(f"{root}: not a catansim dataset (no games/ folder); allowed: a "
+                            "dataset folder written by catansim run")
     ctx = _dataset_context(root, variants)
     ranges = D.game_ranges(root, variants)
     if not ranges:
-        raise CatansimError(f"{root}: no complete parts to analyse")
+        raise CatansimError(f"{root}: no complete parts to analyse; allowed: a dataset with "
+                            "complete parts (rerun its catansim run)")
     bar = _bar(progress, len(ranges), root)
     acc: list = [None] * len(analyses)
 

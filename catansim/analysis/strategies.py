@@ -23,6 +23,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from ..errors import CatansimError
 from .driver import Analysis, Chunk, Context, run
 
 METHOD = ("Plackett-Luce top-1 (conditional logit, each game a group) fitted as a Poisson "
@@ -40,7 +41,8 @@ def _seating_map(chunk: Chunk):
         n_players = int(seat.max()) + 1
         if rows.size % n_players or not np.array_equal(
                 seat, np.tile(np.arange(n_players), rows.size // n_players)):
-            raise ValueError("players rows must come in seat order, every seat of each game")
+            raise CatansimError("players: rows out of seat order; allowed: every seat of each "
+                                "game, in seat order (as catansim.load returns them)")
         strat = chunk.labels("players", "strategy")[rows].reshape(-1, n_players)
         won = p["won"].to_numpy()[rows].astype(bool).reshape(-1, n_players)
         winner = np.where(won.any(axis=1), won.argmax(axis=1), -1)
@@ -70,7 +72,8 @@ def fit_rating(counts: pd.Series, reference: str | None = None, confidence: floa
     strategies = sorted({s for lvl in range(n_players)
                          for s in seatings.index.get_level_values(lvl)})
     if len(strategies) < 2:
-        raise ValueError("a rating needs at least two strategies")
+        raise CatansimError(f"strategies: a rating needs at least two, got {strategies}; "
+                            "allowed: games of two or more strategies")
     ref = reference or strategies[0]
     others = [s for s in strategies if s != ref]
     rows, y, groups = [], [], []

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..errors import CatansimError
 from . import anatomy as A
 from . import seats as W
 from .driver import Accumulator, run_many
@@ -93,7 +94,8 @@ class Summary:
         results = self._acc.results()
         variants = results[2].index.get_level_values("variant").unique()
         if len(variants) != 1:
-            raise ValueError(f"a summary is of one variant; got {list(variants)}")
+            raise CatansimError(f"variant: a summary is of one variant, got {list(variants)}; "
+                                "allowed: the rows of one variant (summarize_run for several)")
         return _tables(results, variants[0])
 
 

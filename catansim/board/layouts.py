@@ -96,42 +96,45 @@ def validate_board(terrain, number, harbor, where: str = "board") -> None:
     number = np.asarray(number)
     harbor = np.asarray(harbor)
     if terrain.shape != (N_HEXES,):
-        _fail(f"{where}.terrains: expected {N_HEXES} hexes, got {terrain.size}")
+        _fail(f"{where}.terrains: expected {N_HEXES} hexes, got {terrain.size}; allowed: "
+              f"{N_HEXES} terrains, one per hex")
     if number.shape != (N_HEXES,):
-        _fail(f"{where}.numbers: expected {N_HEXES} numbers (one per hex), got {number.size}")
+        _fail(f"{where}.numbers: expected {N_HEXES} numbers (one per hex), got {number.size}; "
+              f"allowed: {N_HEXES} numbers, 0 for the desert")
     for h, t in enumerate(terrain.tolist()):
         if not 0 <= t < len(TERRAIN_NAMES):
             _fail(f"{where}.terrains[{h}]: unknown terrain code {t}; allowed: 0-5 "
                   f"({', '.join(TERRAIN_NAMES)})")
     counts = np.bincount(terrain, minlength=len(TERRAIN_NAMES))
     if tuple(counts.tolist()) != TERRAIN_COUNTS:
-        _fail(f"{where}.terrains: expected {_terrain_counts_text(TERRAIN_COUNTS)}; "
-              f"got {_terrain_counts_text(counts)}")
+        _fail(f"{where}.terrains: got {_terrain_counts_text(counts)}; allowed: "
+              f"{_terrain_counts_text(TERRAIN_COUNTS)}")
     for h, (t, n) in enumerate(zip(terrain.tolist(), number.tolist(), strict=True)):
         if n != 0 and not (2 <= n <= 12 and n != 7):
             _fail(f"{where}.numbers[{h}]: {n} is not a number disc; allowed: {ALLOWED_NUMBERS}")
         if t == Terrain.desert and n != 0:
-            _fail(f"{where}.numbers[{h}]: hex {h} is the desert and takes no number "
-                  f"(null); got {n}")
+            _fail(f"{where}.numbers[{h}]: hex {h} is the desert and takes no number, got {n}; "
+                  "allowed: none (null, 0 or '-')")
         if t != Terrain.desert and n == 0:
             _fail(f"{where}.numbers[{h}]: hex {h} is {TERRAIN_NAMES[t]} and needs a number, "
-                  f"allowed: 2-6 or 8-12; got none")
+                  "got none; allowed: 2-6 or 8-12")
     got = Counter(number[number != 0].tolist())
     if got != _NUMBER_DISCS:
         extra = sorted((got - _NUMBER_DISCS).elements())
         missing = sorted((_NUMBER_DISCS - got).elements())
-        _fail(f"{where}.numbers: expected the 18 standard discs (2 and 12 once, 3-6 and 8-11 "
-              f"twice); extra {extra}, missing {missing}")
+        _fail(f"{where}.numbers: extra {extra}, missing {missing}; allowed: the 18 standard "
+              "discs (2 and 12 once, 3-6 and 8-11 twice)")
     if harbor.shape != (N_HARBORS,):
-        _fail(f"{where}.harbors: expected {N_HARBORS} harbors (one per slot), got {harbor.size}")
+        _fail(f"{where}.harbors: expected {N_HARBORS} harbors (one per slot), got "
+              f"{harbor.size}; allowed: {N_HARBORS} harbor kinds")
     for s, k in enumerate(harbor.tolist()):
         if not 0 <= k <= HARBOR_ANY:
             _fail(f"{where}.harbors[{s}]: unknown harbor kind code {k}; allowed: 0-5 "
                   f"({ALLOWED_HARBORS})")
     if sorted(harbor.tolist()) != sorted(HARBOR_KINDS_STANDARD):
         got_h = Counter(HARBOR_KIND_NAMES[k] for k in harbor.tolist())
-        _fail(f"{where}.harbors: expected one 2:1 harbor per resource and 4 'any' (3:1); "
-              f"got {dict(sorted(got_h.items()))}")
+        _fail(f"{where}.harbors: got {dict(sorted(got_h.items()))}; allowed: one 2:1 harbor "
+              "per resource and 4 'any' (3:1)")
 
 
 @dataclass(frozen=True, eq=False)

@@ -51,6 +51,7 @@ from ..constants import (
     Terrain,
 )
 from ..core.layout import B_HARBOR, B_NUMBER, B_TERRAIN, BOARD_SIZE
+from ..errors import CatansimError
 from .layouts import Board
 
 PIPS_TABLE = np.array(PIPS, dtype=np.int16)  # pips by number, 0 for 0 and 7
@@ -147,7 +148,8 @@ def board_features(vectors) -> dict[str, np.ndarray]:
     if v.ndim == 1:
         v = v[None, :]
     if v.ndim != 2 or v.shape[1] != BOARD_SIZE:
-        raise ValueError(f"vectors: expected shape (n, {BOARD_SIZE}), got {v.shape}")
+        raise CatansimError(f"vectors: expected shape (n, {BOARD_SIZE}), got {v.shape}; "
+                            "allowed: board vectors (Board.vector), one per row")
     v = v.astype(np.int16, copy=False)  # small ints keep the temporaries small
     blocks = [_features_block(v[i : i + FEATURE_CHUNK])
               for i in range(0, max(v.shape[0], 1), FEATURE_CHUNK)]

@@ -11,6 +11,7 @@ import re
 import tomllib
 from pathlib import Path
 
+from ..checks import read_text
 from ..constants import N_HARBORS, N_HEXES, TERRAIN_NAMES
 from ..errors import CatansimError
 from .beginner import beginner_board
@@ -57,10 +58,12 @@ def _parse_harbor(tok, where: str) -> int:
 def _board_from_lists(terrains, numbers, harbors, where: str) -> Board:
     if not isinstance(terrains, list) or len(terrains) != N_HEXES:
         n = len(terrains) if isinstance(terrains, list) else type(terrains).__name__
-        _fail(f"{where}.terrains: expected a list of {N_HEXES} hexes, got {n}")
+        _fail(f"{where}.terrains: expected a list of {N_HEXES} hexes, got {n}; allowed: "
+              f"{N_HEXES} terrain names or letters ({_ALLOWED_TERRAINS})")
     if not isinstance(numbers, list) or len(numbers) != N_HEXES:
         n = len(numbers) if isinstance(numbers, list) else type(numbers).__name__
-        _fail(f"{where}.numbers: expected a list of {N_HEXES} numbers (one per hex), got {n}")
+        _fail(f"{where}.numbers: expected a list of {N_HEXES} numbers (one per hex), got {n}; "
+              "allowed: 2-6, 8-12, and null for the desert")
     terrain = [_parse_terrain(t, f"{where}.terrains[{i}]") for i, t in enumerate(terrains)]
     number = [_parse_number(n, f"{where}.numbers[{i}]") for i, n in enumerate(numbers)]
     if harbors is None:
@@ -68,7 +71,8 @@ def _board_from_lists(terrains, numbers, harbors, where: str) -> Board:
     else:
         if not isinstance(harbors, list) or len(harbors) != N_HARBORS:
             n = len(harbors) if isinstance(harbors, list) else type(harbors).__name__
-            _fail(f"{where}.harbors: expected a list of {N_HARBORS} harbor kinds, got {n}")
+            _fail(f"{where}.harbors: expected a list of {N_HARBORS} harbor kinds, got {n}; "
+                  f"allowed: {ALLOWED_HARBORS}")
         harbor = [_parse_harbor(k, f"{where}.harbors[{i}]") for i, k in enumerate(harbors)]
     validate_board(terrain, number, harbor, where=where)
     return Board(terrain, number, harbor, layout="user")
@@ -83,8 +87,8 @@ def _parse_compact(text: str, where: str) -> Board:
     for i, tok in enumerate(hex_part.replace("/", " ").split()):
         m = _TOKEN.fullmatch(tok)
         if m is None:
-            _fail(f"{where}.terrains[{i}]: cannot read {tok!r}; expected a terrain letter and "
-                  f"a number such as M10 (D for the desert); letters: {_ALLOWED_TERRAINS}")
+            _fail(f"{where}.terrains[{i}]: cannot read {tok!r}; allowed: a terrain letter and "
+                  f"a number such as M10 (D for the desert), letters {_ALLOWED_TERRAINS}")
         terrains.append(m.group(1))
         numbers.append(m.group(2))
     harbors = harbor_part.split() if harbor_part.strip() else None
@@ -98,6 +102,9 @@ def _is_file(text: str) -> bool:
         return Path(text).is_file()
     except OSError:  # e.g. a board string too long to be a file name
         return False
+
+
+_BOARD_ALLOWED = "a board file (JSON, TOML or compact text; docs/boards.md)"
 
 
 def parse_board(source) -> Board:
@@ -125,25 +132,26 @@ def parse_board(source) -> Board:
     text = None
     if isinstance(source, Path) or (isinstance(source, str) and _is_file(source)):
         path = Path(source)
-        if not path.is_file():
-            _fail(f"board file: {path} does not exist")
+        text = read_text(path, "board file", _BOARD_ALLOWED)
         where = path.name
-        text = path.read_text()
         if path.suffix.lower() == ".toml":
             try:
                 obj = tomllib.loads(text)
             except tomllib.TOMLDecodeError as exc:
-                raise CatansimError(f"{where}: invalid TOML: {exc}") from None
+                raise CatansimError(f"{where}: invalid TOML ({exc}); allowed: {_BOARD_ALLOWED}"
+                                    ) from None
             return _board_from_obj(obj, where)
     elif isinstance(source, str):
         text = source
     else:
-        _fail(f"board: expected a file path or a board string, got {type(source).__name__}")
+        _fail(f"board: expected a file path or a board string, got {type(source).__name__}; "
+              f"allowed: {_BOARD_ALLOWED}")
     if text.lstrip().startswith("{"):
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise CatansimError(f"{where}: invalid JSON: {exc}") from None
+            raise CatansimError(f"{where}: invalid JSON ({exc}); allowed: {_BOARD_ALLOWED}"
+                                ) from None
         return _board_from_obj(obj, where)
     lines = [ln.split("#", 1)[0] for ln in text.splitlines()]
     return _parse_compact(" ".join(lines), where)
@@ -151,7 +159,8 @@ def parse_board(source) -> Board:
 
 def _board_from_obj(obj, where: str) -> Board:
     if not isinstance(obj, dict) or "terrains" not in obj or "numbers" not in obj:
-        _fail(f"{where}: expected an object with keys terrains, numbers and optional harbors")
+        _fail(f"{where}: expected an object with keys terrains, numbers and optional harbors; "
+              f"allowed: {_BOARD_ALLOWED}")
     unknown = set(obj) - {"terrains", "numbers", "harbors"}
     if unknown:
         _fail(f"{where}: unknown key {sorted(unknown)[0]!r}; allowed: terrains, numbers, harbors")

@@ -6,6 +6,10 @@ A bad value is reported by ``cli.main`` as one line in the wording of
 
 from __future__ import annotations
 
+import contextlib
+import os
+from pathlib import Path
+
 import click
 
 from ..board import LAYOUTS
@@ -47,6 +51,125 @@ class IntIn(click.ParamType):
         if n < self.lo or (self.hi is not None and n > self.hi):
             self.fail(f"{n} is not allowed; allowed: {self.allowed}", param, ctx)
         return n
+
+
+class InFile(click.ParamType):
+    """An existing, readable file (not a folder); ``what`` names it in messages."""
+
+    name = "file"
+
+    def __init__(self, what: str = "a file"):
+        self.what = what
+
+    def convert(self, value, param, ctx):
+        text = str(value)
+        if not text.strip():
+            self.fail(f"an empty path is not allowed; allowed: {self.what}", param, ctx)
+        path = Path(text)
+        if not path.exists():
+            self.fail(f"{text}: file not found; allowed: {self.what}", param, ctx)
+        if path.is_dir():
+            self.fail(f"{text}: is a folder; allowed: {self.what}", param, ctx)
+        if not os.access(path, os.R_OK):
+            self.fail(f"{text}: not readable (permission denied); allowed: {self.what}",
+                      param, ctx)
+        return text
+
+
+class InDir(click.ParamType):
+    """An existing folder."""
+
+    name = "folder"
+
+    def __init__(self, what: str = "a folder"):
+        self.what = what
+
+    def convert(self, value, param, ctx):
+        text = str(value)
+        if not text.strip():
+            self.fail(f"an empty path is not allowed; allowed: {self.what}", param, ctx)
+        path = Path(text)
+        if not path.exists():
+            self.fail(f"{text}: folder not found; allowed: {self.what}", param, ctx)
+        if not path.is_dir():
+            self.fail(f"{text}: is a file, not a folder; allowed: {self.what}", param, ctx)
+        return text
+
+
+class OutFile(click.ParamType):
+    """A file to write: in an existing folder, not a folder itself, with ``suffix``."""
+
+    name = "file"
+
+    def __init__(self, what: str, suffix: str | None = None):
+        self.what, self.suffix = what, suffix
+
+    def convert(self, value, param, ctx):
+        text = str(value)
+        if not text.strip():
+            self.fail(f"an empty path is not allowed; allowed: {self.what}", param, ctx)
+        path = Path(text)
+        if path.is_dir():
+            self.fail(f"{text}: is a folder; allowed: {self.what}", param, ctx)
+        if self.suffix and path.suffix.lower() != self.suffix:
+            self.fail(f"{text}: not a {self.suffix} file name; allowed: {self.what}", param, ctx)
+        folder = path.parent
+        if not folder.is_dir():
+            problem = "is not a folder" if folder.exists() else "does not exist"
+            self.fail(f"{text}: folder {folder} {problem}; allowed: {self.what}", param, ctx)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            self.fail(f"{text}: folder {folder} is not writable ({_why(folder)}); allowed: "
+                      f"{self.what}", param, ctx)
+        return text
+
+
+class OutDir(click.ParamType):
+    """A folder to write into (created with its parents if missing)."""
+
+    name = "folder"
+
+    def __init__(self, what: str = "a folder path", writable: bool = True):
+        self.what, self.writable = what, writable
+
+    def convert(self, value, param, ctx):
+        text = str(value)
+        if not text.strip():
+            self.fail(f"an empty path is not allowed; allowed: {self.what}", param, ctx)
+        path = Path(text)
+        if path.exists() and not path.is_dir():
+            self.fail(f"{text}: is a file, not a folder; allowed: {self.what}", param, ctx)
+        for up in (path, *path.parents):
+            if up.exists():
+                if not up.is_dir():
+                    self.fail(f"{text}: {up} is a file, not a folder; allowed: {self.what}",
+                              param, ctx)
+                if self.writable and not os.access(up, os.W_OK | os.X_OK):
+                    self.fail(f"{text}: folder {up} is not writable ({_why(up)}); allowed: "
+                              f"{self.what}", param, ctx)
+                break
+        return text
+
+
+def _why(folder: Path) -> str:
+    """Why ``os.access`` refused to write in ``folder``: read-only or permissions."""
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return "read-only file system"
+    except (OSError, AttributeError):
+        pass
+    return "permission denied"
+
+
+@contextlib.contextmanager
+def writing(option: str, path, done: str = "nothing written"):
+    """Turn an ``OSError`` while writing ``path`` into one line naming the option and
+    the path (``--out: /x/b.png: read-only file system; nothing written``)."""
+    try:
+        yield
+    except OSError as exc:
+        from ..errors import FaultError, os_reason
+
+        raise FaultError(f"{option}: {exc.filename or path}: {os_reason(exc)}; {done}") from None
 
 
 PLAYERS = IntIn(3, 4, "3, 4")
@@ -98,7 +221,7 @@ def debug():
 
 
 def config():
-    return click.option("--config", type=click.Path(dir_okay=False), default=None,
+    return click.option("--config", type=InFile("a TOML file of strategy tables"), default=None,
                         help="TOML file defining more strategies ([strategies.<name>] tables, "
                              "docs/strategies.md).")
 

@@ -12,15 +12,16 @@ from . import _options as O
 @O.layout("Board layout (ignored with --file).", default="beginner")
 @click.option("--seed", type=O.SEED, default=None,
               help="Game seed for variable / random_numbers (random if omitted; printed).")
-@click.option("--file", "board_file", type=click.Path(exists=True, dir_okay=False), default=None,
+@click.option("--file", "board_file", default=None,
+              type=O.InFile("a board file (JSON, TOML or compact text; docs/boards.md)"),
               help="Draw a user board (JSON, TOML or compact text; see docs/boards.md).")
-@click.option("--out", type=click.Path(dir_okay=False, writable=True), default="board.png",
-              show_default=True, help="PNG file to write.")
+@click.option("--out", type=O.OutFile("a .png file path in an existing folder", ".png"),
+              default="board.png", show_default=True, help="PNG file to write.")
 @click.option("--indices", is_flag=True, help="Label every hex, node and edge with its index.")
 @O.players("Seats shown with the beginner set-up's starting pieces.")
 @click.option("--metrics", "show_metrics", is_flag=True,
               help="Print the board's metrics and best intersections.")
-@click.option("--dpi", type=click.IntRange(50, 600), default=110, show_default=True,
+@click.option("--dpi", type=O.IntIn(50, 600), default=110, show_default=True,
               help="Resolution of the PNG.")
 def command(layout, seed, board_file, out, indices, players, show_metrics, dpi):
     """Draw a board (terrains, numbers, harbors; beginner: starting pieces) to a PNG."""
@@ -29,12 +30,14 @@ def command(layout, seed, board_file, out, indices, players, show_metrics, dpi):
 
     n_players = players
     if board_file is not None:
-        board = parse_board(board_file)
+        from pathlib import Path
+
+        board = parse_board(Path(board_file))
         label = f"user board {board_file}"
     else:
         if layout == "beginner" and seed is not None:
-            raise CatansimError("--seed: the beginner layout is fixed; a seed applies to "
-                                "variable and random_numbers only")
+            raise CatansimError("--seed: the beginner layout is fixed; allowed: a seed with "
+                                "--layout variable or random_numbers")
         board = make_board(layout, seed)
         label = layout if board.seed is None else f"{layout}, seed {board.seed}"
 
@@ -46,8 +49,9 @@ def command(layout, seed, board_file, out, indices, players, show_metrics, dpi):
     from ..plotting import save_board_png
 
     title = f"CATAN board: {label}"
-    path = save_board_png(board, out, indices=indices, pieces=pieces, colours=colours,
-                          title=title, dpi=dpi)
+    with O.writing("--out", out):
+        path = save_board_png(board, out, indices=indices, pieces=pieces, colours=colours,
+                              title=title, dpi=dpi)
     click.echo(f"wrote {path} ({label}, board_id {board.board_id})")
 
     if show_metrics:

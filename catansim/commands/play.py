@@ -30,14 +30,17 @@ def result_line(game) -> str:
 @O.strategies("random")
 @O.layout("Board layout: beginner, variable or random_numbers (ignored with --board).")
 @click.option("--board", "board_file", default=None,
+              type=O.InFile("a board file (JSON, TOML or compact text; docs/boards.md)"),
               help="A user board file (JSON, TOML or compact text; see docs/boards.md).")
 @O.rules()
 @click.option("--opening", "opening_items", multiple=True, metavar="SEAT=NODE,EDGE[,NODE,EDGE]",
               help="Force a seat's starting settlements and roads ('-' = free), e.g. "
                    "0=12,17,40,55 (repeatable; node/edge numbers in docs/topology.md).")
-@click.option("--log", "log_path", default=None, help="Write the game's log to this file.")
+@click.option("--log", "log_path", default=None,
+              type=O.OutFile("a file path in an existing folder"),
+              help="Write the game's log to this file.")
 @O.games("Play N games with seeds SEED..SEED+N-1.", 1)
-@click.option("--log-dir", default=None,
+@click.option("--log-dir", default=None, type=O.OutDir("a folder path (created if missing)"),
               help="With --games: write one log per game, DIR/game-<seed>.jsonl.")
 @O.config()
 @O.debug()
@@ -52,16 +55,16 @@ def command(seed, players, strategies, layout, board_file, rule_items, opening_i
         raise CatansimError(f"--games: seeds would pass {SEED_MAX}; allowed: at most "
                             f"{SEED_MAX - seed + 1} games from this seed")
     if log_path is not None and games > 1:
-        raise CatansimError("--log: one file holds one game; allowed with --games 1 only "
-                            "(use --log-dir DIR for several games)")
+        raise CatansimError("--log: one file holds one game; allowed: --games 1 (use "
+                            "--log-dir DIR for several games)")
     rules = O.parse_rules(rule_items)
 
     from ..engine import GameSettings, openings_from_strings, play_game
 
     openings = openings_from_strings(opening_items, players) if opening_items else None
     if openings is not None and board_file is None and layout == "beginner":
-        raise CatansimError("--opening: the beginner layout fixes every opening; allowed with "
-                            "variable, random_numbers or --board")
+        raise CatansimError("--opening: the beginner layout fixes every opening; allowed: "
+                            "--layout variable or random_numbers, or --board")
     board = None
     if board_file is not None:
         from ..board import parse_board
@@ -71,8 +74,11 @@ def command(seed, players, strategies, layout, board_file, rule_items, opening_i
                             rules=rules, openings=openings, strategy_set=strategy_set)
 
     want_log = log_path is not None or log_dir is not None
+    option = "--log" if log_path is not None else "--log-dir"
     if log_dir is not None:
-        Path(log_dir).mkdir(parents=True, exist_ok=True)
+        with O.writing("--log-dir", log_dir):
+            Path(log_dir).mkdir(parents=True, exist_ok=True)
+    written = 0
     for s in range(seed, seed + games):
         game = play_game(s, settings=settings, log=want_log, debug=debug)
         click.echo(result_line(game))
@@ -80,5 +86,8 @@ def command(seed, players, strategies, layout, board_file, rule_items, opening_i
             continue
         path = Path(log_path) if log_path is not None else Path(log_dir) / f"game-{s}.jsonl"
         header = make_header(game.seed, game.n_players, game.strategies, game.rules, game.board)
-        write_log(path, header, event_rows_to_dicts(game.events, game.n_players))
+        done = f"{written} logs written" if written else "nothing written"
+        with O.writing(option, path, done):  # atomic: a log at path is always complete
+            write_log(path, header, event_rows_to_dicts(game.events, game.n_players))
+        written += 1
         click.echo(f"  wrote {path}")

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import click
 
+from ..errors import CatansimError
+from . import _options as O
+
 
 @click.command("replay")
-@click.argument("log_file", metavar="GAME.jsonl")
+@click.argument("log_file", metavar="GAME.jsonl",
+                type=O.InFile("a game log (JSON Lines, docs/game-log.md)"))
 @click.option("--png", "png_path", default=None,
+              type=O.OutFile("a .png file path in an existing folder", ".png"),
               help="Draw the final board with its pieces and the robber to this PNG.")
 @click.option("--no-check", is_flag=True, help="Replay without checking the rules.")
 @click.option("--quiet", is_flag=True, help="Print only the result and the final standings.")
@@ -18,10 +23,18 @@ def command(log_file, png_path, no_check, quiet):
     reported as a one-line error naming the event and the rule.
     """
     from ..constants import seat_colours
-    from ..logs import narrative, outcome_line, read_log, replay, standings
+    from ..logs import LogError, narrative, outcome_line, read_log, replay, standings
 
     header, events = read_log(log_file)
-    result = replay(header, events, check=not no_check)
+    try:
+        result = replay(header, events, check=not no_check)
+    except LogError as exc:  # a rule or the format broken: name the file
+        raise CatansimError(f"{log_file}: {exc}; allowed: a log that follows the rules and "
+                            "the format (docs/game-log.md)") from None
+    if result.reason is None:  # checking reports it as a broken rule; --no-check here
+        raise CatansimError(f"{log_file}: incomplete game log: it ends after {len(events)} "
+                            "events without game_end; allowed: a complete game log "
+                            "(docs/game-log.md)")
     if quiet:
         if result.reason is not None:
             click.echo(outcome_line(result))
@@ -38,6 +51,7 @@ def command(log_file, png_path, no_check, quiet):
 
         board = Board.from_header(result.board)
         title = f"{log_file}: final position (turn {result.turns})"
-        path = save_board_png(board, png_path, pieces=result.pieces(), robber=result.robber,
-                              colours=seat_colours(result.n_players), title=title)
+        with O.writing("--png", png_path):
+            path = save_board_png(board, png_path, pieces=result.pieces(), robber=result.robber,
+                                  colours=seat_colours(result.n_players), title=title)
         click.echo(f"wrote {path}")

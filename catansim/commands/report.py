@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import click
 
+from . import _options as O
+
 
 @click.command("report")
-@click.argument("dataset", type=click.Path(file_okay=False))
-@click.option("--out", type=click.Path(file_okay=False), default=None,
+@click.argument("dataset", type=O.InDir("a dataset folder written by catansim run"))
+@click.option("--out", type=O.OutDir("a folder path (created if missing)"), default=None,
               help="Folder for report.html, tables/ and figures/ (default: DATASET/report).")
 @click.option("--scheduler", default=None, metavar="ADDR",
               help="Run the analyses on a Dask cluster, e.g. tcp://10.0.0.1:8786.")
@@ -19,7 +21,10 @@ def command(dataset, out, scheduler, no_progress):
     (several strategies), variants against the baseline (paired, game by game) and
     the starting position. Every table has its n and interval method.
     """
+    from ..checks import check_scheduler
     from ..reports import build_report
 
+    if scheduler is not None:  # before anything is read or written
+        scheduler = check_scheduler(scheduler, "--scheduler")
     path = build_report(dataset, out, scheduler=scheduler, progress=not no_progress)
     click.echo(f"wrote {path} (tables/*.csv and figures/*.png beside it)")

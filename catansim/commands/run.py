@@ -8,14 +8,15 @@ from . import _options as O
 
 
 @click.command("run")
-@click.argument("experiment", type=click.Path(dir_okay=False))
+@click.argument("experiment", type=O.InFile("a TOML experiment file (docs/experiments.md)"))
 @click.option("--games", type=O.IntIn(1), default=None,
               help="Games per variant (overrides the file).")
 @click.option("--seed", type=O.SEED, default=None, help="Base seed (overrides the file).")
 @click.option("--scheduler", default=None, metavar="ADDR",
               help="Dask scheduler address, e.g. tcp://10.0.0.1:8786 (overrides the file).")
 @O.threads()
-@click.option("--out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", type=O.OutDir("a folder path (created if missing)", writable=False),
+              default=None,
               help="Dataset folder (default: the file's output, results/NAME).")
 @click.option("--batch-size", type=O.IntIn(1), default=None,
               help="Games per Parquet part (overrides the file).")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import click
 
+from ..errors import CatansimError
 from . import _options as O
 
 
 @click.command("simulate")
-@O.games("Games to play.", 1000)
+@O.games("Games to play, in memory (catansim run writes more to disk).", 1000, 1, 10**6)
 @O.players()
 @O.strategies(None, "One strategy name, or one per seat separated by commas "
                     "(default: 'default').")
@@ -37,7 +38,11 @@ def command(games, players, strategies, layout, board, rule_items, rotate, seed,
         data["strategies"] = list(PRESETS.seat_names(strategies, players, "--strategies"))
     if board is not None:
         data["board"] = board
-    exp = parse_experiment(data)
+    try:
+        exp = parse_experiment(data)
+    except CatansimError as exc:  # "board: ..." names the option it came from
+        msg = str(exc)
+        raise CatansimError(f"--{msg}" if msg.split(":")[0] in data else msg) from None
     keep_g, keep_p = SUMMARY_COLUMNS["games"], SUMMARY_COLUMNS["players"]
     gs, ps = [], []
     for task in plan(exp):

@@ -13,7 +13,7 @@ from . import _options as O
 @click.option("--scale", type=O.OneOf(SCALES), default="full", show_default=True,
               help="small: few games (a quick look, the tests); full: the games of the "
                    "experiment files.")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", type=O.OutDir("a folder path (created if missing)"), default=None,
               help="Folder for the report, tables and figures (default: results/NAME); "
                    "its datasets go to OUT/data/.")
 @click.option("--scheduler", default=None, metavar="ADDR",
@@ -28,8 +28,11 @@ def command(name, scale, out, scheduler, no_progress, list_only):
     """
     from pathlib import Path
 
+    from ..checks import check_scheduler
     from ..studies import get, studies
 
+    if scheduler is not None:  # before anything is played or written
+        scheduler = check_scheduler(scheduler, "--scheduler")
     if list_only or name is None:
         for study in studies().values():
             click.echo(f"{study.name}: {study.title}")

@@ -11,37 +11,164 @@ parameters as arguments, never module globals).
 May import: numpy, numba and the plain-Python game facts of ``catansim.constants``
 and ``catansim.topology`` (folded to constants). Nothing else of catansim.
 
-Numba's on-disk cache (``cache=True``) checks only the source file of each
-function, not the modules it calls or the constants it reads from them. To keep
-cached machine code in step with the source, the cache lives in a directory
-named after a hash of every file in this package; any edit starts a fresh cache.
-Set ``NUMBA_CACHE_DIR`` yourself to override the location.
+**The engine fingerprint** (``engine_fingerprint()``, 16 hex digits) is a SHA-256
+of the sources that make the compiled games: every module of this package but this
+file (which only places the cache), plus ``constants.py`` and ``topology.py``. Two
+installations with the same fingerprint play every game identically; any edit of
+those files, even of a comment, gives a new fingerprint. A run records it in its
+dataset's manifest and in every part, refuses to resume a dataset made by another
+engine, and refuses Dask workers whose engine differs (``catansim.runs.runner``).
+
+**The kernel cache.** Numba's on-disk cache (``cache=True``) checks only the source
+file of each function, not the modules it calls or the constants it reads from
+them. To keep cached machine code in step with the source, the cache lives in
+``~/.cache/catansim/numba/<fingerprint>/`` (``$XDG_CACHE_HOME`` is honoured), so
+any edit starts a fresh cache; ``NUMBA_CACHE_DIR`` set by you overrides the
+location (and nothing is pruned). Each process holds a shared lock on its folder's
+``.in-use`` file and touches it; when a new folder is created, the folders of other
+fingerprints that no running process holds and that no process used for
+``CACHE_KEEP_DAYS`` days are removed (about 11 MB each). Age, not a count, decides:
+several checkouts used this week keep their caches, and a long-running Dask
+worker's folder is never removed under it.
 """
 
+import atexit
 import hashlib
 import os
+import re
+import shutil
+import time
 from pathlib import Path
 
 import numba
 
+CACHE_KEEP_DAYS = 7
+_IN_USE = ".in-use"
+_FINGERPRINT_RE = re.compile(r"^[0-9a-f]{16}$")
+_held = []  # the open, share-locked .in-use file of this process's cache folder
+
+
+def _fingerprint_files() -> list[Path]:
+    here = Path(__file__).parent
+    return sorted(p for p in here.glob("*.py") if p.name != "__init__.py") + [
+        here.parent / "constants.py",
+        here.parent / "topology.py",
+    ]
+
 
 def _source_hash() -> str:
     h = hashlib.sha256()
-    here = Path(__file__).parent
-    for path in sorted(here.glob("*.py")) + [
-        here.parent / "constants.py",
-        here.parent / "topology.py",
-    ]:
+    for path in _fingerprint_files():
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 
+_FINGERPRINT = _source_hash()
+
+
+def engine_fingerprint() -> str:
+    """The engine fingerprint: 16 hex digits of a SHA-256 of the core's sources.
+
+    Every module of ``catansim.core`` but ``__init__``, plus ``catansim/constants.py``
+    and ``catansim/topology.py`` (names and bytes, sorted). Equal fingerprints play
+    every game identically; a dataset records the fingerprint of the engine that
+    made it. Computed once at import, so it names the code this process runs.
+    """
+    return _FINGERPRINT
+
+
+def cache_base() -> Path:
+    """The folder holding one kernel cache per engine fingerprint."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "catansim" / "numba"
+
+
+def _hold(folder: Path) -> bool:
+    """Share-lock and touch ``folder/.in-use`` for the life of the process."""
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): no pruning either
+        return False
+    try:
+        fh = open(folder / _IN_USE, "a")
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fh, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        os.utime(fh.fileno())
+    except OSError:
+        fh.close()
+        return False
+    _held.append(fh)
+    atexit.register(fh.close)
+    return True
+
+
+def _last_used(folder: Path) -> float:
+    stamp = folder / _IN_USE
+    if stamp.exists():
+        return stamp.stat().st_mtime
+    # a folder from before the stamps: its newest file (the last compile)
+    newest = folder.stat().st_mtime
+    for dirpath, _, files in os.walk(folder):
+        for name in files:
+            try:
+                newest = max(newest, os.stat(os.path.join(dirpath, name)).st_mtime)
+            except OSError:
+                pass
+    return newest
+
+
+def prune_caches(base: Path, keep: Path, max_age_days: float = CACHE_KEEP_DAYS,
+                 now: float | None = None) -> list[Path]:
+    """Remove the cache folders under ``base`` other than ``keep`` that no running
+    process holds and that nobody used for ``max_age_days`` days; returns them.
+
+    Best effort: a folder that cannot be locked or removed is left alone.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        return []
+    now = time.time() if now is None else now
+    removed = []
+    try:
+        folders = [d for d in base.iterdir()
+                   if d.is_dir() and d != keep and _FINGERPRINT_RE.match(d.name)]
+    except OSError:
+        return []
+    for folder in folders:
+        try:
+            if now - _last_used(folder) < max_age_days * 86400:
+                continue
+            with open(folder / _IN_USE, "a") as fh:
+                try:
+                    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    continue  # a running process uses it
+                shutil.rmtree(folder)
+            removed.append(folder)
+        except OSError:
+            continue
+    return removed
+
+
 def _configure_cache() -> None:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "catansim" / "numba"
-    numba.config.CACHE_DIR = str(base / _source_hash())
+    base = cache_base()
+    folder = base / _FINGERPRINT
+    numba.config.CACHE_DIR = str(folder)
+    created = not folder.exists()
+    for _ in range(2):  # a pruner may remove an old folder between mkdir and the lock
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return  # an unwritable home: Numba says so if it cannot cache
+        if _hold(folder):
+            break
+    if created:
+        prune_caches(base, folder)
 
 
 _configure_cache()

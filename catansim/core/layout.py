@@ -180,6 +180,11 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("c_first_settlement", P, "turn of the first settlement beyond the starting two, -1 never"),
     ("c_vp_at", P * N_VP_CHECKPOINTS, "visible VP after turn VP_CHECKPOINTS[k] at [seat * "
      "N_VP_CHECKPOINTS + k], -1 if the game ended before that turn"),
+    ("c_leader_chances", 1, "robber moves made while an opponent of the mover led alone in "
+     "visible VP"),
+    ("c_robbed_leader", 1, "robber moves whose victim led alone in visible VP"),
+    ("c_withheld_leader", 1, "cards withheld by the shortage rule from the player leading alone "
+     "in visible VP at that roll"),
 )
 
 STATE_OFFSETS: dict[str, int] = {}
@@ -279,6 +284,9 @@ C_FIRST_SETTLEMENT = STATE_OFFSETS["c_first_settlement"]
 C_FIRST_SHORTAGE = STATE_OFFSETS["c_first_shortage"]
 C_SOLE_RECIPIENT = STATE_OFFSETS["c_sole_recipient"]
 C_VP_AT = STATE_OFFSETS["c_vp_at"]
+C_LEADER_CHANCES = STATE_OFFSETS["c_leader_chances"]
+C_ROBBED_LEADER = STATE_OFFSETS["c_robbed_leader"]
+C_WITHHELD_LEADER = STATE_OFFSETS["c_withheld_leader"]
 
 END_RUNNING = 0
 END_WIN = 1

@@ -44,14 +44,17 @@ from .layout import (
     C_FIRST_CITY,
     C_FIRST_SETTLEMENT,
     C_FIRST_SHORTAGE,
+    C_LEADER_CHANCES,
     C_PRODUCED,
     C_ROBBED,
+    C_ROBBED_LEADER,
     C_ROBBER_MOVES,
     C_SHORTAGE_EVENTS,
     C_SOLE_RECIPIENT,
     C_STEALS,
     C_STOLEN,
     C_WITHHELD,
+    C_WITHHELD_LEADER,
     EV_BUILD_CITY,
     EV_BUILD_ROAD,
     EV_BUILD_SETTLEMENT,
@@ -200,6 +203,21 @@ def visible_vp_nb(s, p):
     if s[S_ARMY] == p:
         v += BONUS_TILE_VP
     return v
+
+
+@kernel
+def sole_leader_nb(s):
+    """The seat with strictly the most visible VP, -1 if the lead is shared."""
+    best = -1
+    top = -1
+    for q in range(s[S_N_PLAYERS]):
+        v = visible_vp_nb(s, q)
+        if v > top:
+            top = v
+            best = q
+        elif v == top:
+            best = -1
+    return best
 
 
 @kernel
@@ -631,6 +649,9 @@ def produce_nb(s, topo, rules, log, roll, owed):
             s[C_FIRST_SHORTAGE + r] = s[S_TURN]
         if owed_players == 1:
             s[C_SOLE_RECIPIENT + r] += 1
+        # who loses the cards: only on a short roll, so the common path pays nothing
+        leader = sole_leader_nb(s)
+        before = s[C_WITHHELD + 5 * leader + r] if leader >= 0 else 0
         if mode == SHORTAGE_OFF:
             left = bank
             for i in range(n):
@@ -644,6 +665,8 @@ def produce_nb(s, topo, rules, log, roll, owed):
         else:
             for q in range(n):
                 _receive_nb(s, q, r, owed[q, r], 0, log, ev)
+        if leader >= 0:
+            s[C_WITHHELD_LEADER] += s[C_WITHHELD + 5 * leader + r] - before
 
 
 @kernel
@@ -745,6 +768,11 @@ def move_robber_nb(s, log, p, h, victim, stolen):
     """Move the robber to h and take resource ``stolen`` (-1 none) from ``victim`` (-1 none)."""
     s[S_ROBBER] = h
     s[C_ROBBER_MOVES] += 1
+    leader = sole_leader_nb(s)
+    if leader >= 0 and leader != p:
+        s[C_LEADER_CHANCES] += 1
+        if victim == leader:
+            s[C_ROBBED_LEADER] += 1
     if victim >= 0:
         s[C_ROBBED + victim] += 1
     if stolen >= 0:

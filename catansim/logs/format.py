@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..checks import check_players, check_seed, read_text, type_name
 from ..constants import DEV_CARD_NAMES, RESOURCE_NAMES
 from ..core import layout as L
 from ..errors import CatansimError
@@ -25,6 +26,7 @@ LOG_VERSION = 1
 RULE_KEYS = tuple(Rules.names())
 # Event names of the format, in the order of the engine's event codes (``core.layout``).
 EVENT_NAMES = tuple(L.EVENT_NAMES.values())
+_LOG_ALLOWED = "a catansim game log (JSON Lines, docs/game-log.md)"
 
 
 def make_header(seed, n_players, strategies, rules, board) -> dict:
@@ -221,10 +223,7 @@ def read_log(path) -> tuple[dict, list[dict]]:
         header, or an unknown format or version.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CatansimError(f"{path}: cannot read game log ({exc.__class__.__name__})") from None
+    text = read_text(path, "game log", _LOG_ALLOWED)
     objs = []
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -232,27 +231,51 @@ def read_log(path) -> tuple[dict, list[dict]]:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise CatansimError(f"{path}:{lineno}: not JSON ({exc.msg})") from None
+            raise CatansimError(f"{path}:{lineno}: not JSON ({exc.msg}); allowed: "
+                                f"{_LOG_ALLOWED}") from None
         if not isinstance(obj, dict) or not isinstance(obj.get("e"), str):
-            raise CatansimError(f"{path}:{lineno}: not an event object with an \"e\" key")
+            raise CatansimError(f"{path}:{lineno}: not an event object with an \"e\" key; "
+                                f"allowed: {_LOG_ALLOWED}")
         objs.append((lineno, obj))
     if not objs:
-        raise CatansimError(f"{path}: empty game log (no header)")
+        raise CatansimError(f"{path}: empty game log (no header); allowed: {_LOG_ALLOWED}")
     lineno, header = objs[0]
     if header["e"] != "header":
         raise CatansimError(
-            f"{path}:{lineno}: missing header (first line is a {header['e']!r} event)"
+            f"{path}:{lineno}: missing header (first line is a {header['e']!r} event); "
+            f"allowed: {_LOG_ALLOWED}"
         )
     if header.get("format") != LOG_FORMAT:
-        raise CatansimError(
-            f"{path}:{lineno}: unknown format {header.get('format')!r}; expected {LOG_FORMAT!r}"
-        )
+        raise CatansimError(f"{path}:{lineno}: header.format: {header.get('format')!r} is "
+                            f"not allowed; allowed: {LOG_FORMAT!r}")
     if header.get("version") != LOG_VERSION:
-        raise CatansimError(
-            f"{path}:{lineno}: unknown version {header.get('version')!r}; "
-            f"this reader knows version {LOG_VERSION}"
-        )
+        raise CatansimError(f"{path}:{lineno}: header.version: {header.get('version')!r} is "
+                            f"not a version this reader knows; allowed: {LOG_VERSION}")
+    try:
+        check_header(header)
+    except CatansimError as exc:
+        raise CatansimError(f"{path}:{lineno}: {exc}") from None
     for lineno, obj in objs[1:]:
         if obj["e"] == "header":
-            raise CatansimError(f"{path}:{lineno}: a second header")
+            raise CatansimError(f"{path}:{lineno}: a second header; allowed: one header, on "
+                                "the first line")
     return header, [obj for _, obj in objs[1:]]
+
+
+def check_header(header: dict) -> None:
+    """Check a header's fields (seed, seats, strategies, rules, board); one-line errors."""
+    check_seed(header.get("seed"), "header.seed")
+    n = check_players(header.get("n_players"), "header.n_players")
+    strategies = header.get("strategies")
+    if not isinstance(strategies, list) or len(strategies) != n or not all(
+            isinstance(x, str) and x for x in strategies):
+        raise CatansimError(f"header.strategies: {strategies!r} is not allowed; allowed: "
+                            f"{n} strategy names, one per seat")
+    rules = header.get("rules")
+    if not isinstance(rules, dict) or set(rules) != set(RULE_KEYS):
+        have = sorted(rules) if isinstance(rules, dict) else type_name(rules)
+        raise CatansimError(f"header.rules: {have} is not allowed; allowed: an object with "
+                            f"the keys {', '.join(RULE_KEYS)}")
+    if not isinstance(header.get("board"), dict):
+        raise CatansimError(f"header.board: {type_name(header.get('board'))} is not allowed; "
+                            "allowed: a board object (docs/game-log.md)")

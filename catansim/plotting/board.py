@@ -29,6 +29,7 @@ from ..constants import (
     TERRAIN_NAMES,
     Terrain,
 )
+from ..errors import CatansimError
 
 # Conventional CATAN terrain colours, by terrain code.
 TERRAIN_COLOURS = (
@@ -75,7 +76,8 @@ def _city(x: float, y: float, s: float) -> np.ndarray:
 def _values(arr, n: int, name: str) -> np.ndarray:
     v = np.asarray(arr, dtype=float)
     if v.shape != (n,):
-        raise ValueError(f"{name}: expected {n} values, got shape {v.shape}")
+        raise CatansimError(f"{name}: expected {n} values, got shape {v.shape}; allowed: "
+                            f"an array of {n} numbers")
     return v
 
 
@@ -121,7 +123,8 @@ def draw_board(board: Board, *, ax=None, indices: bool = False, pieces=None, rob
     colours = tuple(colours) if colours is not None else SEAT_COLOURS_4
     robber = board.robber_hex if robber is None else int(robber)
     if not 0 <= robber < N_HEXES:
-        raise ValueError(f"robber: expected a hex index 0-{N_HEXES - 1}, got {robber}")
+        raise CatansimError(f"robber: {robber} is not a hex; allowed: a hex index "
+                            f"0..{N_HEXES - 1}")
     cm = plt.get_cmap(cmap)
 
     # Sea: a large hexagon behind everything, then the 18 frame hexes.
@@ -263,12 +266,21 @@ def draw_board(board: Board, *, ax=None, indices: bool = False, pieces=None, rob
 
 
 def save_board_png(board: Board, path, *, dpi: int = 110, **kw) -> Path:
-    """Draw ``board`` (keywords as ``draw_board``) and save it as a PNG; returns the path."""
+    """Draw ``board`` (keywords as ``draw_board``) and save it as a PNG; returns the path.
+
+    The PNG goes to a temporary file in the same folder first, then replaces ``path``:
+    a half-written image never exists at ``path``.
+    """
+    import os
+
     path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fig, ax = plt.subplots(figsize=(10, 10.4))
     try:
         draw_board(board, ax=ax, **kw)
-        fig.savefig(path, dpi=dpi, bbox_inches="tight", facecolor="white")
+        fig.savefig(tmp, dpi=dpi, bbox_inches="tight", facecolor="white", format="png")
+        os.replace(tmp, path)
     finally:
         plt.close(fig)
+        tmp.unlink(missing_ok=True)
     return path

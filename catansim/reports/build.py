@@ -346,9 +346,11 @@ def build_report(dataset, out=None, scheduler=None, progress: bool = False) -> P
 
     root = Path(dataset)
     if not root.exists():
-        raise CatansimError(f"{root}: no such dataset folder")
+        raise CatansimError(f"{root}: no such dataset folder; allowed: a dataset folder "
+                            "written by catansim run")
     if not (root / "games").is_dir():
-        raise CatansimError(f"{root}: not a catansim dataset (no games/ folder)")
+        raise CatansimError(f"{root}: not a catansim dataset (no games/ folder); allowed: a "
+                            "dataset folder written by catansim run")
     manifest = D.read_manifest(root)
     out = Path(out) if out is not None else root / "report"
     try:
@@ -357,7 +359,8 @@ def build_report(dataset, out=None, scheduler=None, progress: bool = False) -> P
         if not os.access(out, os.W_OK):
             raise PermissionError(f"{out} is not writable")
     except OSError as exc:
-        raise CatansimError(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
+        raise CatansimError(f"--out {out}: cannot write there ({exc.strerror or exc}); "
+                            "allowed: a writable folder") from None
     t0 = time.perf_counter()
     analyses = report_analyses(root)
     values = run_many(analyses, root, scheduler=scheduler, progress=progress)

@@ -1,42 +1,68 @@
-"""The dataset on disk: a folder of Parquet parts and a manifest.
+"""The dataset on disk: a folder of Parquet parts, a manifest and its part records.
 
 Layout of a dataset folder (``results/NAME/`` by default)::
 
-    manifest.json                                   experiment, hash, seeds, plan
+    manifest.json                                   the run: experiment, settings, engine
+    parts.jsonl                                     one record per complete part
     games/part-<variant>-<start>-<stop>.parquet     one row per game
     players/part-<variant>-<start>-<stop>.parquet   one row per seat per game
 
 A part holds the games ``start .. stop-1`` (game indices, zero-padded to 12
-digits) of one variant. Each table of a part is written to a hidden temporary
-file in the same folder, then renamed with ``os.replace``: the players file
-first, the games file last, so **a part is complete exactly when its games file
-exists** (readers ignore a players file without its games file).
+digits) of one variant. **A part is complete exactly when ``parts.jsonl`` holds its
+record**: the row count, size and SHA-256 of each of its two files and the engine
+fingerprint that played it. Each file is written to a hidden temporary file in
+the same folder, flushed to disk and renamed with ``os.replace`` (players first,
+games next); only then is the record appended (one JSON line, flushed to disk).
+A run killed at any moment leaves complete parts and, at worst, files without a
+record or a torn last line of ``parts.jsonl``, which readers ignore and the next
+run removes. The manifest is written atomically (temporary file and rename).
 
-Readers (``load``, ``iter_parts``) read only the columns they are asked for, one
-part at a time where they can; names come back categorical as ``results.schema``
-says. This module knows nothing of experiments or the engine: the runner
-(``catansim.runs.runner``) gives it tables and metadata.
+Appending one line per part keeps the cost of a part's record constant however
+many parts a dataset holds (rewriting one JSON file per part would grow with the
+dataset); a writer rewrites ``parts.jsonl`` once when it opens a dataset, keeping
+only verified records.
+
+Readers (``load``, ``iter_parts``, ``complete_parts``) take no lock and write
+nothing, so a dataset on a read-only file system reads as any other. They check
+cheaply what they read: each recorded file's size (``complete_parts``) and its
+row count (when read); a part that fails is named in a ``CatansimWarning`` and
+left out. ``verify`` also checks every SHA-256; a run resuming a dataset does the
+same and plays the bad parts again. Datasets of format version 1 (before the
+records) still read: a part is complete when both its files exist, and row counts
+are checked against the game range.
+
+Names come back categorical as ``results.schema`` says. This module knows nothing
+of experiments or the engine: the runner (``catansim.runs.runner``) gives it tables
+and metadata.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
 import json
 import os
-from collections.abc import Iterator
-from dataclasses import dataclass
+import re
+import warnings
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-from ..errors import CatansimError
+from ..errors import CatansimError, CatansimWarning
 from .schema import category_columns
 
 MANIFEST = "manifest.json"
+PARTS_LOG = "parts.jsonl"
 FORMAT = "catansim-results"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 TABLES = ("games", "players")
 LOCK = ".lock"
+_STEM_RE = re.compile(r"^part-([A-Za-z0-9_]+)-(\d{12})-(\d{12})$")
+_HASH_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -58,24 +84,200 @@ class Part:
     def path(self, root: Path, table: str) -> Path:
         return Path(root) / table / f"{self.stem}.parquet"
 
+    @classmethod
+    def from_stem(cls, stem: str) -> Part | None:
+        """The part a file stem names, or None."""
+        m = _STEM_RE.match(stem)
+        return cls(m.group(1), int(m.group(2)), int(m.group(3))) if m else None
 
-def plan_parts(variants, games: int, batch_size: int) -> list[Part]:
-    """All parts of a dataset, batch-major (every variant of batch 0, then batch 1, ...)."""
-    out = []
+
+def plan_parts(variants, games: int, batch_size: int) -> Iterator[Part]:
+    """Every part of a dataset, batch-major (every variant of batch 0, then batch 1, ...).
+
+    A generator: planning ``10**12`` games takes no memory.
+    """
+    variants = list(variants)
     for start in range(0, games, batch_size):
         stop = min(start + batch_size, games)
-        out.extend(Part(v, start, stop) for v in variants)
+        for v in variants:
+            yield Part(v, start, stop)
+
+
+def count_parts(n_variants: int, games: int, batch_size: int) -> int:
+    """How many parts ``plan_parts`` yields."""
+    return n_variants * -(-games // batch_size)
+
+
+def part_fits(part: Part, variants, games: int, batch_size: int) -> bool:
+    """Whether ``part`` is one of the parts ``plan_parts(variants, games, batch_size)`` yields."""
+    return (part.variant in variants and 0 <= part.start < games
+            and part.start % batch_size == 0 and part.stop == min(part.start + batch_size, games))
+
+
+# --- part records -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    """What the record of a part says about one of its files."""
+
+    rows: int
+    bytes: int
+    sha256: str
+
+    def to_json(self) -> dict:
+        return {"rows": self.rows, "bytes": self.bytes, "sha256": self.sha256}
+
+
+@dataclass(frozen=True)
+class PartRecord:
+    """The record of a complete part (one line of ``parts.jsonl``)."""
+
+    part: Part
+    engine: str | None
+    files: dict = field(compare=False)  # table -> FileRecord
+
+    def to_line(self) -> str:
+        obj = {"part": self.part.stem, "variant": self.part.variant, "start": self.part.start,
+               "stop": self.part.stop, "engine": self.engine,
+               **{t: self.files[t].to_json() for t in TABLES}}
+        return json.dumps(obj, separators=(",", ":")) + "\n"
+
+    @classmethod
+    def from_obj(cls, obj) -> PartRecord:
+        """Parse one record; raises ``ValueError`` (with the reason) if it is malformed."""
+        if not isinstance(obj, dict):
+            raise ValueError("not a JSON object")
+        part = Part.from_stem(obj.get("part", ""))
+        if part is None or (part.variant, part.start, part.stop) != (
+                obj.get("variant"), obj.get("start"), obj.get("stop")):
+            raise ValueError("no valid part name and range")
+        files = {}
+        for t in TABLES:
+            f = obj.get(t)
+            if not isinstance(f, dict) or not all(
+                    isinstance(f.get(k), int) and not isinstance(f.get(k), bool)
+                    for k in ("rows", "bytes")) or not isinstance(f.get("sha256"), str):
+                raise ValueError(f"no valid {t} entry")
+            files[t] = FileRecord(f["rows"], f["bytes"], f["sha256"])
+        return cls(part, obj.get("engine"), files)
+
+
+def read_records(root) -> dict[str, PartRecord]:
+    """The part records of ``parts.jsonl``, by stem (the last record of a stem wins).
+
+    A torn last line (a writer killed while appending) is ignored; any other line
+    that is not a valid record is named in a ``CatansimWarning`` and ignored.
+    """
+    path = Path(root) / PARTS_LOG
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise CatansimError(f"{path}: cannot read the part records ({exc.strerror}); allowed: "
+                            "a readable dataset folder") from None
+    out: dict[str, PartRecord] = {}
+    lines = data.split(b"\n")
+    for i, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            rec = PartRecord.from_obj(json.loads(raw.decode("utf-8")))
+        except (ValueError, UnicodeDecodeError) as exc:
+            if i == len(lines):  # no newline after it: an append cut short
+                continue
+            warnings.warn(CatansimWarning(f"{path}:{i}: not a part record ({exc}); ignored"),
+                          stacklevel=2)
+            continue
+        out[rec.part.stem] = rec
     return out
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+def append_record(root: Path, record: PartRecord) -> None:
+    """Append a part's record to ``parts.jsonl`` and flush it to disk.
+
+    If the write fails (a full disk), the file is cut back to its old length, so it
+    never holds half a record the next append would follow.
+    """
+    path = Path(root) / PARTS_LOG
+    line = record.to_line().encode()
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        size = os.fstat(fd).st_size
+        try:
+            _write_all(fd, line)
+            os.fsync(fd)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, size)
+            _name(exc, path)
+            raise
+    finally:
+        os.close(fd)
+
+
+def rewrite_records(root: Path, records: Iterable[PartRecord]) -> None:
+    """Replace ``parts.jsonl`` with ``records`` (atomically)."""
+    atomic_write_bytes(Path(root) / PARTS_LOG, "".join(r.to_line() for r in records).encode())
+
+
+# --- writing ------------------------------------------------------------------------
+
+
+def _name(exc: OSError, path) -> OSError:
+    """Give an OS error the path it is about, if it has none."""
+    if exc.filename is None:
+        exc.filename = str(path)
+    return exc
+
+
+def _write_all(fd: int, data) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _tmp_path(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def atomic_write_bytes(path: Path, data) -> None:
+    """Write ``data`` to ``path`` through a temporary file (flushed to disk) and a rename.
+
+    On any failure the temporary file is removed and ``path`` is unchanged.
+    """
+    path = Path(path)
+    tmp = _tmp_path(path)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        if isinstance(exc, OSError):
+            _name(exc, path)
+        raise
+    _fsync_dir(path.parent)
 
 
 # Parquet encodings: the game index (consecutive) packs to almost nothing with delta
@@ -94,45 +296,68 @@ def _parquet_options(t) -> dict:
                 column_encoding=encoding or None)
 
 
-def write_part(root: Path, part: Part, games, players, metadata: dict) -> None:
-    """Write one part atomically: players first, games (the completion mark) last.
-
-    ``games`` and ``players`` are pyarrow Tables or pandas frames; ``metadata`` is
-    stored (with ``table``) under the ``catansim`` key of each file's schema metadata.
-    """
+def parquet_bytes(t):
+    """A pyarrow Table as the bytes of a Parquet file (this module's encodings)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    for table, data in (("players", players), ("games", games)):
-        t = data if isinstance(data, pa.Table) else pa.Table.from_pandas(data,
-                                                                         preserve_index=False)
-        meta = dict(t.schema.metadata or {})
-        meta[b"catansim"] = json.dumps({"format": FORMAT, "format_version": FORMAT_VERSION,
-                                        "table": table, **metadata}).encode()
-        t = t.replace_schema_metadata(meta)
-        final = part.path(root, table)
-        tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
-        pq.write_table(t, tmp, **_parquet_options(t))
-        os.replace(tmp, final)
+    sink = pa.BufferOutputStream()
+    pq.write_table(t, sink, **_parquet_options(t))
+    return sink.getvalue()
 
 
-def part_done(root: Path, part: Part) -> bool:
-    return part.path(root, "games").exists() and part.path(root, "players").exists()
+def write_part(root: Path, part: Part, games, players, metadata: dict,
+               engine: str | None = None) -> PartRecord:
+    """Write one part: its two files atomically, then its record (the completion mark).
 
+    ``games`` and ``players`` are pyarrow Tables or pandas frames; ``metadata`` is
+    stored (with ``table``) under the ``catansim`` key of each file's schema metadata.
+    ``engine`` (the engine fingerprint) goes into the record. Returns the record.
+    """
+    import pyarrow as pa
 
-def existing_stems(root: Path) -> set[str]:
-    """Stems of the complete parts in the folder (those with a games file)."""
-    d = Path(root) / "games"
-    return {p.stem for p in d.glob("part-*.parquet")} if d.is_dir() else set()
+    root = Path(root)
+    files = {}
+    try:
+        for table, data in (("players", players), ("games", games)):
+            t = data if isinstance(data, pa.Table) else pa.Table.from_pandas(
+                data, preserve_index=False)
+            meta = dict(t.schema.metadata or {})
+            meta[b"catansim"] = json.dumps({"format": FORMAT, "format_version": FORMAT_VERSION,
+                                            "table": table, **metadata}).encode()
+            buf = parquet_bytes(t.replace_schema_metadata(meta))
+            atomic_write_bytes(part.path(root, table), buf)
+            files[table] = FileRecord(t.num_rows, buf.size, hashlib.sha256(buf).hexdigest())
+            del buf
+        record = PartRecord(part, engine, files)
+        append_record(root, record)
+    except BaseException:  # no file of a part without its record (a kill aside)
+        for table in files:
+            with contextlib.suppress(OSError):
+                part.path(root, table).unlink()
+        raise
+    return record
 
 
 def make_folders(root: Path) -> None:
     """Create the dataset folders and remove temporary files left by a killed run."""
     root.mkdir(parents=True, exist_ok=True)
+    for tmp in root.glob(".*.tmp"):
+        tmp.unlink(missing_ok=True)
     for table in TABLES:
         (root / table).mkdir(exist_ok=True)
         for tmp in (root / table).glob(".part-*.tmp"):
             tmp.unlink(missing_ok=True)
+
+
+def stray_files(root: Path, records: dict[str, PartRecord]) -> list[Path]:
+    """Part files without a record (a writer killed between a file and its record)."""
+    out = []
+    for table in TABLES:
+        d = Path(root) / table
+        if d.is_dir():
+            out += [p for p in d.glob("part-*.parquet") if p.stem not in records]
+    return sorted(out)
 
 
 def write_manifest(root: Path, manifest: dict) -> None:
@@ -141,52 +366,158 @@ def write_manifest(root: Path, manifest: dict) -> None:
 
 def read_manifest(path) -> dict:
     """The ``manifest.json`` of a dataset."""
-    mpath = Path(path) / MANIFEST
-    if not mpath.exists():
-        raise CatansimError(f"{path}: no {MANIFEST}; not a catansim dataset")
+    root = Path(path)
+    mpath = root / MANIFEST
+    if not root.exists():
+        raise CatansimError(f"{path}: no such folder; allowed: a dataset folder written by "
+                            "catansim run")
+    if not mpath.is_file():
+        raise CatansimError(f"{path}: no {MANIFEST}, not a catansim dataset; allowed: a dataset "
+                            "folder written by catansim run")
     try:
-        return json.loads(mpath.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise CatansimError(f"{mpath}: unreadable manifest ({exc})") from None
+        manifest = json.loads(mpath.read_bytes().decode("utf-8"))
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not JSON"
+        raise CatansimError(f"{mpath}: unreadable manifest ({reason}); allowed: the manifest "
+                            "catansim run wrote") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT \
+            or manifest.get("format_version") not in READABLE_VERSIONS:
+        version = manifest.get("format_version") if isinstance(manifest, dict) else None
+        raise CatansimError(f"{mpath}: not a catansim dataset manifest of a known version "
+                            f"({version!r}); allowed: format {FORMAT!r} version "
+                            f"{', '.join(map(str, READABLE_VERSIONS))}")
+    for key, kind in (("games", int), ("batch_size", int), ("variants", list)):
+        if not isinstance(manifest.get(key), kind):
+            raise CatansimError(f"{mpath}: {key}: missing or malformed; allowed: the manifest "
+                                "catansim run wrote")
+    return manifest
 
 
 @contextlib.contextmanager
 def locked(root: Path):
-    """Hold the dataset's writer lock; a second writer gets a one-line error."""
+    """Hold the dataset's writer lock; a second writer gets a one-line error.
+
+    Opening the lock file needs a writable folder: an ``OSError`` (read-only file
+    system, no permission) propagates for the caller to report.
+    """
     import fcntl
 
-    fh = open(root / LOCK, "w")
+    fh = open(Path(root) / LOCK, "a")
     try:
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise CatansimError(f"{root}: another run is writing this dataset") from None
+        except OSError as exc:
+            if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                raise
+            raise CatansimError(f"{root}: another run is writing this dataset; allowed: one "
+                                "run per dataset folder at a time") from None
         yield
     finally:
         fh.close()
 
 
-# --- reading ------------------------------------------------------------------------
+# --- checking -----------------------------------------------------------------------
 
 
-def _check_dataset(root: Path) -> None:
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(_HASH_CHUNK):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def check_record(root: Path, record: PartRecord, full: bool = False) -> str | None:
+    """What is wrong with a recorded part's files (None if nothing).
+
+    Always: each file exists and has the recorded size. ``full``: also its SHA-256
+    and the row count in its Parquet footer.
+    """
+    import pyarrow.parquet as pq
+
+    for table in TABLES:
+        path = record.part.path(root, table)
+        want = record.files[table]
+        try:
+            size = path.stat().st_size
+        except FileNotFoundError:
+            return f"{path}: missing"
+        except OSError as exc:
+            return f"{path}: unreadable ({exc.strerror})"
+        if size != want.bytes:
+            return f"{path}: {size} bytes, its record says {want.bytes}"
+        if full:
+            try:
+                if file_sha256(path) != want.sha256:
+                    return f"{path}: contents differ from its record (SHA-256)"
+                rows = pq.ParquetFile(path).metadata.num_rows
+            except OSError as exc:
+                return f"{path}: unreadable ({exc.strerror or exc})"
+            except Exception as exc:  # pyarrow's ArrowInvalid and friends
+                return f"{path}: not a readable Parquet file ({type(exc).__name__})"
+            if rows != want.rows:
+                return f"{path}: {rows} rows, its record says {want.rows}"
+    return None
+
+
+class BadPart(CatansimError):
+    """A part whose files do not match what is known of them (one line naming the file)."""
+
+
+def _check_dataset(root: Path) -> dict:
+    manifest = read_manifest(root)
     if not (root / "games").is_dir():
-        raise CatansimError(f"{root}: not a catansim dataset (no games/ folder)")
+        raise CatansimError(f"{root}: no games/ folder, not a complete catansim dataset; "
+                            "allowed: a dataset folder written by catansim run")
+    return manifest
+
+
+def _recorded_parts(root: Path, manifest: dict) -> dict[Part, PartRecord | None]:
+    """The parts the dataset says are complete: records (format 2) or files (format 1)."""
+    names, games, bs = manifest["variants"], manifest["games"], manifest["batch_size"]
+    if manifest["format_version"] >= 2:
+        return {r.part: r for r in read_records(root).values()
+                if part_fits(r.part, names, games, bs)}
+    found = {}
+    for p in (root / "games").glob("part-*.parquet"):
+        part = Part.from_stem(p.stem)
+        if part is not None and part_fits(part, names, games, bs) \
+                and part.path(root, "players").exists():
+            found[part] = None
+    return found
+
+
+def _warn_bad(problem: str) -> None:
+    warnings.warn(CatansimWarning(f"{problem}; part left out (rerun the run's command to "
+                                  "play it again)"), stacklevel=3)
+
+
+def _complete(root: Path, variants=None) -> tuple[dict, list[tuple[Part, PartRecord | None]]]:
+    manifest = _check_dataset(root)
+    names = manifest["variants"] if variants is None else [
+        v for v in manifest["variants"] if v in set(variants)]
+    order = {v: i for i, v in enumerate(names)}
+    out = []
+    for part, rec in _recorded_parts(root, manifest).items():
+        if part.variant not in order:
+            continue
+        problem = check_record(root, rec) if rec is not None else None
+        if problem:
+            _warn_bad(problem)
+            continue
+        out.append((part, rec))
+    out.sort(key=lambda pr: (order[pr[0].variant], pr[0].start))
+    return manifest, out
 
 
 def complete_parts(path, variants=None) -> list[Part]:
     """The complete parts of a dataset in dataset order (variants as the manifest lists
-    them, then by game), optionally only of some variants."""
-    root = Path(path)
-    _check_dataset(root)
-    manifest = read_manifest(root)
-    names = manifest["variants"] if variants is None else [
-        v for v in manifest["variants"] if v in set(variants)]
-    done = existing_stems(root)
-    parts = plan_parts(names, manifest["games"], manifest["batch_size"])
-    parts = [p for p in parts if p.stem in done]
-    order = {v: i for i, v in enumerate(names)}
-    return sorted(parts, key=lambda p: (order[p.variant], p.start))
+    them, then by game), optionally only of some variants.
+
+    Complete: recorded in ``parts.jsonl`` with files of the recorded sizes (a part
+    that fails is named in a ``CatansimWarning`` and left out).
+    """
+    return [p for p, _ in _complete(Path(path), variants)[1]]
 
 
 def _categorical(df: pd.DataFrame, table: str) -> pd.DataFrame:
@@ -196,12 +527,62 @@ def _categorical(df: pd.DataFrame, table: str) -> pd.DataFrame:
     return df
 
 
-def read_part(root, part: Part, table: str, columns=None) -> pd.DataFrame:
-    """One table of one part as a pandas frame (only ``columns``, if given)."""
+def _read_table(root, part: Part, table: str, columns=None, rows: int | None = None):
+    """One table of one part as a pyarrow Table; ``BadPart`` if it does not read or has
+    not the rows expected (``rows``; the games table: one per game of the part)."""
     import pyarrow.parquet as pq
 
-    df = pq.read_table(part.path(root, table), columns=columns).to_pandas()
-    return _categorical(df, table)
+    path = part.path(root, table)
+    try:
+        t = pq.read_table(path, columns=columns)
+    except FileNotFoundError:
+        raise BadPart(f"{path}: missing; allowed: the files of complete parts") from None
+    except Exception as exc:  # ArrowInvalid (truncated, not Parquet), OSError
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        raise BadPart(f"{path}: not a readable Parquet file ({type(exc).__name__}"
+                      + (f": {first}" if first else "") + ")") from None
+    if rows is None and table == "games":
+        rows = part.n_games
+    if rows is not None and t.num_rows != rows:
+        raise BadPart(f"{path}: {t.num_rows} rows, expected {rows}")
+    return t
+
+
+def read_part(root, part: Part, table: str, columns=None, rows: int | None = None
+              ) -> pd.DataFrame:
+    """One table of one part as a pandas frame (only ``columns``, if given).
+
+    Raises ``BadPart`` (one line naming the file) if the file does not read or has not
+    ``rows`` rows (default for the games table: one per game of the part).
+    """
+    return _categorical(_read_table(root, part, table, columns, rows).to_pandas(), table)
+
+
+def _rows(rec: PartRecord | None, table: str) -> int | None:
+    return rec.files[table].rows if rec is not None else None
+
+
+def _check_columns(columns) -> dict:
+    """``columns`` as ``{table: [names]}``, each name a column of ``results.schema``."""
+    from .schema import COLUMNS
+
+    if columns is None:
+        return {}
+    if not isinstance(columns, dict) or set(columns) - set(TABLES):
+        raise CatansimError("columns: expected {'games': [...], 'players': [...]}; allowed: "
+                            "the keys games and players with lists of column names")
+    for table, names in columns.items():
+        if names is None:
+            continue
+        if isinstance(names, str) or not all(isinstance(c, str) for c in names):
+            raise CatansimError(f"columns.{table}: expected a list of column names; allowed: "
+                                "the columns of docs/results.md")
+        known = set(COLUMNS.name[COLUMNS.table == table])
+        for c in names:
+            if c not in known:
+                raise CatansimError(f"columns.{table}: unknown column {c!r}; allowed: the "
+                                    f"{table} columns of docs/results.md")
+    return columns
 
 
 def iter_parts(path, columns: dict | None = None, variants=None
@@ -209,13 +590,19 @@ def iter_parts(path, columns: dict | None = None, variants=None
     """Yield ``(part, games, players)`` for each complete part, in dataset order.
 
     ``columns`` is ``{"games": [...], "players": [...]}``; a table left out is read
-    whole. Memory is that of one part.
+    whole. Memory is that of one part. A part that does not read as recorded is named
+    in a ``CatansimWarning`` and skipped.
     """
     root = Path(path)
-    for part in complete_parts(root, variants):
-        cols = columns or {}
-        yield (part, read_part(root, part, "games", cols.get("games")),
-               read_part(root, part, "players", cols.get("players")))
+    cols = _check_columns(columns)
+    for part, rec in _complete(root, variants)[1]:
+        try:
+            g = read_part(root, part, "games", cols.get("games"), _rows(rec, "games"))
+            p = read_part(root, part, "players", cols.get("players"), _rows(rec, "players"))
+        except BadPart as exc:
+            _warn_bad(str(exc))
+            continue
+        yield part, g, p
 
 
 def iter_game_ranges(path, columns: dict | None = None, variants=None
@@ -266,7 +653,7 @@ def load(path, columns: dict | None = None, variants=None) -> tuple[pd.DataFrame
     Parameters
     ----------
     path : str or Path
-        The dataset folder (``results/NAME``).
+        The dataset folder (``results/NAME``); it may be read-only.
     columns : dict, optional
         ``{"games": [...], "players": [...]}`` to read only some columns.
     variants : sequence of str, optional
@@ -276,24 +663,91 @@ def load(path, columns: dict | None = None, variants=None) -> tuple[pd.DataFrame
     -------
     (games, players) : tuple of pandas.DataFrame
         Sorted by variant and game (and seat); names are categorical. Only
-        complete parts are read.
+        complete parts are read; a part whose files do not match its record (size,
+        rows, a file that does not read) is named in a ``CatansimWarning`` and left
+        out (``verify`` checks the SHA-256 of every file too).
     """
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     root = Path(path)
-    parts = complete_parts(root, variants)
+    cols = _check_columns(columns)
+    chunks: dict[str, list] = {t: [] for t in TABLES}
+    for part, rec in _complete(root, variants)[1]:
+        try:
+            got = {t: _read_table(root, part, t, cols.get(t), _rows(rec, t)) for t in TABLES}
+        except BadPart as exc:
+            _warn_bad(str(exc))
+            continue
+        for t in TABLES:
+            chunks[t].append(got[t])
     out = []
     for table in TABLES:
-        cols = (columns or {}).get(table)
-        if parts:
-            tables = [pq.read_table(p.path(root, table), columns=cols) for p in parts]
-            df = pa.concat_tables(tables, promote_options="permissive").to_pandas()
+        if chunks[table]:
+            df = pa.concat_tables(chunks[table], promote_options="permissive").to_pandas()
         else:
             df = pd.DataFrame()
+        chunks[table] = []
         df = _categorical(df, table)
         keys = [k for k in ("variant", "game", "seat") if k in df.columns]
         if keys and len(df):
             df = df.sort_values(keys, kind="stable").reset_index(drop=True)
         out.append(df)
     return out[0], out[1]
+
+
+@dataclass
+class Verification:
+    """What ``verify`` found."""
+
+    root: Path
+    parts_total: int  # parts the manifest plans
+    parts_good: int  # recorded and every check passed
+    bad: list[str]  # one line per bad part
+    stray: list[Path]  # part files without a record (removed by the next run)
+    format_version: int
+
+    @property
+    def complete(self) -> bool:
+        return not self.bad and self.parts_good == self.parts_total
+
+    def summary(self) -> str:
+        state = "complete" if self.complete else "incomplete"
+        line = (f"{self.root}: {state}: {self.parts_good} of {self.parts_total} parts verified "
+                f"(size, rows, SHA-256)")
+        if self.format_version < 2:
+            line = (f"{self.root}: {state}: {self.parts_good} of {self.parts_total} parts read "
+                    "(format 1: no checksums recorded; rows checked)")
+        if self.bad:
+            line += f"; {len(self.bad)} bad: {self.bad[0]}" + (
+                f" (and {len(self.bad) - 1} more)" if len(self.bad) > 1 else "")
+        if not self.complete:
+            line += "; rerun the run's command to play the missing and bad parts"
+        return line
+
+
+def verify(path) -> Verification:
+    """Check every part of a dataset in full: size, SHA-256 and row counts of each file.
+
+    Reads every byte once; writes nothing (works on read-only folders).
+    """
+    root = Path(path)
+    manifest = _check_dataset(root)
+    total = count_parts(len(manifest["variants"]), manifest["games"], manifest["batch_size"])
+    parts = _recorded_parts(root, manifest)
+    bad, good = [], 0
+    for part, rec in sorted(parts.items(), key=lambda pr: (pr[0].variant, pr[0].start)):
+        if rec is not None:
+            problem = check_record(root, rec, full=True)
+        else:
+            try:
+                _read_table(root, part, "games")
+                problem = None
+            except BadPart as exc:
+                problem = str(exc)
+        if problem:
+            bad.append(problem)
+        else:
+            good += 1
+    stray = stray_files(root, {p.stem: r for p, r in parts.items()}) \
+        if manifest["format_version"] >= 2 else []
+    return Verification(root, total, good, bad, stray, manifest["format_version"])

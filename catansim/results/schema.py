@@ -47,6 +47,14 @@ _GAME_COUNTERS: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
      "rolls on which {item} ran short with one player alone owed it (the official rule "
      "pays that player what is left; strict pays nobody)"),
     ("c_robber_moves", ("robber_moves",), "int32", "times the robber moved"),
+    ("c_leader_chances", ("robber_leader_chances",), "int32",
+     "robber moves made while an opponent of the mover led alone in visible VP (hidden VP "
+     "cards not counted)"),
+    ("c_robbed_leader", ("robbed_leader",), "int32",
+     "robber moves whose victim led alone in visible VP at that moment"),
+    ("c_withheld_leader", ("withheld_leader",), "int32",
+     "cards the shortage rule withheld from the player leading alone in visible VP at that "
+     "roll"),
     ("c_longest_holder", ("longest_holder",), "Int8",
      "seat holding Longest Route at the end; <NA> if nobody"),
     ("c_army_holder", ("army_holder",), "Int8",
@@ -128,7 +136,8 @@ def _feature_meaning(name: str) -> str:
     for prefix, text in _FEATURE_PATTERNS:
         if name.startswith(prefix):
             return text.format(item=name[len(prefix):])
-    raise KeyError(f"board feature {name!r} has no documented meaning in catansim.results")
+    # a developer's mistake (a new feature without a meaning), found when the schema loads
+    raise RuntimeError(f"board feature {name!r} has no documented meaning in catansim.results")
 
 
 def _item_text(col: str, names: tuple[str, ...], template: str) -> str:
@@ -230,9 +239,50 @@ def render_docs() -> str:
         "",
         "On disk (`catansim run`) each part of each table is one Parquet file with",
         "these dtypes in its pandas metadata and a `catansim` metadata key (experiment,",
-        "seeds, game range). Compression is zstd at level 1; columns are dictionary",
-        "encoded except `game` (delta encoded) and `seed` and `board_id` (plain), which",
-        "a dictionary would only make larger and slower to write.",
+        "seeds, game range, engine fingerprint). Compression is zstd at level 1; columns",
+        "are dictionary encoded except `game` (delta encoded) and `seed` and `board_id`",
+        "(plain), which a dictionary would only make larger and slower to write.",
+        "",
+        "## The dataset folder",
+        "",
+        "```",
+        "manifest.json                                  the run: experiment, settings, engine",
+        "parts.jsonl                                    one record per complete part",
+        "games/part-<variant>-<start>-<stop>.parquet    one row per game",
+        "players/part-<variant>-<start>-<stop>.parquet  one row per seat per game",
+        "```",
+        "",
+        "A part holds the games `start .. stop-1` (zero-padded to 12 digits) of one",
+        "variant. **A part is complete exactly when `parts.jsonl` holds its record**: one",
+        "JSON line with, for each of its two files, the row count, the size in bytes and",
+        "the SHA-256, and the engine fingerprint that played it. A run writes each file",
+        "to a hidden temporary file, flushes it to disk and renames it into place, then",
+        "appends the record and flushes it; the manifest is replaced atomically. A run",
+        "killed at any moment (kill -9 included) leaves complete parts and at worst a",
+        "temporary file, part files without a record or a torn last line of",
+        "`parts.jsonl`, which readers ignore and the next run removes. Appending a line",
+        "per part keeps its cost constant however many parts a dataset holds.",
+        "",
+        "The manifest holds `format_version` (2), the experiment file's text, the",
+        "settings that decide every game (`result_key` and its SHA-256 `result_hash`),",
+        "`engine_fingerprint` (`catansim.core.engine_fingerprint()`: a hash of the",
+        "compiled core's sources), `catansim_version`, `games`, `batch_size`, `players`",
+        "and the variants. A run resumes a dataset only with the same settings (a refusal",
+        "names each key that changed, e.g. `variants.baseline.rules.robber: 'official' ->",
+        "'friendly'`) and the same engine fingerprint (a refusal names both).",
+        "",
+        "Checks. Readers (`catansim.load`, `iter_parts`, `complete_parts`) take no lock",
+        "and write nothing, so a dataset on a read-only file system reads as any other;",
+        "they check each recorded file's size and, when they read it, its row count. A",
+        "part that fails is named in a `CatansimWarning` and left out. `catansim verify",
+        "DATASET` (`catansim.results.dataset.verify`) also checks every SHA-256 and exits",
+        "non-zero naming the first bad file; a run that resumes a dataset checks every",
+        "part in full and plays the bad ones again, with a warning naming each.",
+        "",
+        "Datasets written before the records (format version 1) still read: a part is",
+        "complete when both its files exist, and the games table's rows are checked",
+        "against the part's game range. A run refuses to resume them (they carry no",
+        "engine fingerprint); use a new `--out`.",
         "",
     ]
     for table in ("games", "players"):

@@ -21,6 +21,7 @@ import pandas as pd
 
 from ..board import SEEDED_LAYOUTS
 from ..core import layout as L
+from ..errors import CatansimError
 from .schema import (
     _GAME_COUNTERS,
     _PLAYER_COUNTERS,
@@ -175,7 +176,8 @@ def _index(batch, game_index) -> np.ndarray:
         return np.arange(n, dtype=np.int64)
     gi = np.asarray(game_index, dtype=np.int64)
     if gi.shape != (n,):
-        raise ValueError(f"game_index: expected {n} values, got shape {gi.shape}")
+        raise CatansimError(f"game_index: expected {n} values, got shape {gi.shape}; "
+                            "allowed: one game index per game of the batch")
     return gi
 
 
@@ -186,13 +188,16 @@ def _rows(batch, game_index) -> _Rows:
                      None)
     batches = list(batch)
     if not batches:
-        raise ValueError("batch: expected at least one batch")
+        raise CatansimError("batch: an empty list is not allowed; allowed: a BatchResult "
+                            "or a list of them")
     if game_index is None or len(game_index) != len(batches):
-        raise ValueError("game_index: give one index array per batch")
+        raise CatansimError("game_index: expected one index array per batch; allowed: a list "
+                            "as long as the list of batches")
     first = batches[0].settings
     for b in batches[1:]:
         if (b.settings.n_players, b.settings.layout) != (first.n_players, first.layout):
-            raise ValueError("batch: the batches must differ only in their strategies")
+            raise CatansimError("batch: the batches differ in players or layout; allowed: "
+                                "batches that differ only in their strategies")
     if len(batches) == 1:
         return _rows(batches[0], game_index[0])
     gis = [_index(b, g) for b, g in zip(batches, game_index, strict=True)]
@@ -225,7 +230,8 @@ def _strategy_dtype(rows: _Rows, strategy_names) -> pd.CategoricalDtype:
     names = list(strategy_names)
     missing = used - set(names)
     if missing:
-        raise ValueError(f"strategy_names: {sorted(missing)} missing from the categories")
+        raise CatansimError(f"strategy_names: {sorted(missing)} missing from the categories; "
+                            "allowed: a list holding every strategy the batches use")
     return _names_dtype(names)
 
 

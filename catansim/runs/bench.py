@@ -14,6 +14,10 @@ import tempfile
 import time
 
 DEFAULT_STRATEGIES = ("default",)
+# A sample shorter than this is too short to time (the clock, warm caches and thread
+# start-up dominate): it is doubled until it takes this long, and the figures say so.
+MIN_SAMPLE_SECONDS = 0.5
+MAX_SAMPLE_GAMES = 10**8
 
 _COMPILE_SNIPPET = """
 import time
@@ -30,20 +34,44 @@ def settings(players: int = 4, strategies: tuple[str, ...] | None = None):
     return GameSettings(n_players=players, strategies=tuple(strategies or DEFAULT_STRATEGIES))
 
 
-def games_per_second(n_games: int, players: int = 4, strategies=None, n_threads: int | None = None,
-                     seed: int = 12345, repeats: int = 1) -> float:
-    """Kernel throughput (``play_batch``) after compiling; best of ``repeats``."""
+def _widened(measure, n_games: int) -> tuple[int, float]:
+    """``(games, seconds)`` of ``measure(games)``, doubling ``games`` until the sample
+    takes ``MIN_SAMPLE_SECONDS`` (or reaches ``MAX_SAMPLE_GAMES``)."""
+    while True:
+        seconds = measure(n_games)
+        if seconds >= MIN_SAMPLE_SECONDS or n_games >= MAX_SAMPLE_GAMES:
+            return n_games, seconds
+        n_games = min(MAX_SAMPLE_GAMES, 2 * n_games if seconds <= 0 else max(
+            2 * n_games, int(n_games * 1.2 * MIN_SAMPLE_SECONDS / seconds)))
+
+
+def timed_rate(n_games: int, players: int = 4, strategies=None, n_threads: int | None = None,
+               seed: int = 12345, repeats: int = 1) -> tuple[float, int]:
+    """``(games/s, games timed)`` of ``play_batch`` after compiling, best of ``repeats``;
+    a sample too short to time is widened (``MIN_SAMPLE_SECONDS``)."""
     from ..engine import batch_seeds, play_batch
 
     st = settings(players, strategies)
     play_batch(batch_seeds(seed, 4), st, n_threads=n_threads)  # compile / load from cache
-    seeds = batch_seeds(seed, n_games)
-    best = 0.0
-    for _ in range(repeats):
+
+    def once(n):
+        seeds = batch_seeds(seed, n)
         t = time.perf_counter()
         play_batch(seeds, st, n_threads=n_threads)
-        best = max(best, n_games / (time.perf_counter() - t))
-    return best
+        return time.perf_counter() - t
+
+    n, seconds = _widened(once, n_games)
+    best = seconds
+    for _ in range(repeats - 1):
+        best = min(best, once(n))
+    return n / best, n
+
+
+def games_per_second(n_games: int, players: int = 4, strategies=None, n_threads: int | None = None,
+                     seed: int = 12345, repeats: int = 1) -> float:
+    """Kernel throughput (``play_batch``) after compiling; best of ``repeats`` (a sample
+    too short to time is widened, see ``timed_rate``)."""
+    return timed_rate(n_games, players, strategies, n_threads, seed, repeats)[0]
 
 
 def compile_times(players: int = 4, strategies=None) -> tuple[float, float]:
@@ -67,7 +95,9 @@ def compile_times(players: int = 4, strategies=None) -> tuple[float, float]:
 
 def end_to_end(n_games: int, players: int = 4, strategies=None, batch_size: int = 50_000,
                n_threads: int | None = None, seed: int = 12345) -> tuple[float, float]:
-    """(games/s, seconds) of ``run_experiment`` writing Parquet to a temporary folder."""
+    """(games/s, seconds) of ``run_experiment`` writing Parquet to a temporary folder.
+
+    ``timed_end_to_end`` widens a sample too short to time."""
     from .experiment import parse_experiment
     from .runner import run_experiment
 
@@ -80,7 +110,16 @@ def end_to_end(n_games: int, players: int = 4, strategies=None, batch_size: int 
                                 "strategies": names, "seed": seed, "batch_size": batch_size})
         report = run_experiment(exp, out=os.path.join(tmp, "bench"), n_threads=n_threads,
                                 progress=False)
-    return n_games / report.seconds, report.seconds
+    return (n_games / report.seconds if report.seconds > 0 else float("inf")), report.seconds
+
+
+def timed_end_to_end(n_games: int, players: int = 4, strategies=None,
+                     n_threads: int | None = None) -> tuple[float, float, int]:
+    """``(games/s, seconds, games timed)`` of ``end_to_end``, widened to take at least
+    ``MIN_SAMPLE_SECONDS``."""
+    n, seconds = _widened(lambda k: end_to_end(k, players, strategies,
+                                               n_threads=n_threads)[1], n_games)
+    return n / seconds, seconds, n
 
 
 def machine() -> str:
@@ -113,15 +152,20 @@ def run(games: int = 20_000, players: int = 4, strategies=None, e2e_games: int |
         echo("compile times (two fresh processes)...")
         out["compile_cold_s"], out["compile_warm_s"] = compile_times(players, names)
     echo(f"1 core, {games} games...")
-    out["rate_1"] = games_per_second(games, players, names, n_threads=1)
+    out["rate_1"], n1 = timed_rate(games, players, names, n_threads=1)
     echo(f"{out['cores']} cores, {games} games...")
-    out["rate_all"] = games_per_second(games, players, names, n_threads=None)
+    out["rate_all"], n_all = timed_rate(games, players, names, n_threads=None)
     out["speedup"] = out["rate_all"] / out["rate_1"]
     n = e2e_games or games
     echo(f"end to end with Parquet, {n} games...")
-    out["e2e_rate"], out["e2e_s"] = end_to_end(n, players, names)
-    out["e2e_games"] = n
+    out["e2e_rate"], out["e2e_s"], out["e2e_games"] = timed_end_to_end(n, players, names)
     out["million_s"] = 1_000_000 / out["e2e_rate"]
+    widened = [f"{what} {asked:,} -> {got:,} games" for what, asked, got in (
+        ("1 core", games, n1), ("all cores", games, n_all), ("end to end", n, out["e2e_games"]))
+        if got != asked]
+    if widened:
+        out["widened"] = widened
+        echo(f"samples shorter than {MIN_SAMPLE_SECONDS} s were widened: " + "; ".join(widened))
     return out
 
 
@@ -139,6 +183,9 @@ def markdown(r: dict) -> str:
          f"{r['e2e_rate']:,.0f} games/s ({r['e2e_s']:.1f} s)"),
         ("1,000,000 games end to end (extrapolated)", f"{r['million_s']:,.0f} s"),
     ]
+    if r.get("widened"):
+        rows.append(("samples widened to time at least "
+                     f"{MIN_SAMPLE_SECONDS} s", "; ".join(r["widened"])))
     lines = ["| measure | value |", "|---|---|"]
     lines += [f"| {k} | {v} |" for k, v in rows]
     return "\n".join(lines)

@@ -26,13 +26,17 @@ import numpy as np
 from ..board import LAYOUTS as BOARD_LAYOUTS
 from ..board import SEEDED_LAYOUTS
 from ..checks import (
+    SCHEDULER_ALLOWED,
     SEED_ALLOWED,
     SEED_MAX,
     check_choice,
     check_int,
+    check_path,
     check_players,
+    check_scheduler,
     check_seed,
     check_str,
+    read_text,
     type_name,
 )
 from ..errors import CatansimError
@@ -44,7 +48,8 @@ NAME_RE = re.compile(r"^[A-Za-z0-9_]+$")
 DATASET_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
 DEFAULT_BATCH_SIZE = 20_000
 MAX_GAMES = 10**12
-MAX_BATCH_SIZE = 10**7
+# A part's memory is about 2.5 KB per game (runner.MEMORY_PER_GAME): 2.8 GB at the cap.
+MAX_BATCH_SIZE = 10**6
 
 TOP_KEYS = {
     "name": "dataset name (letters, digits, _ . -); default: the file name",
@@ -58,7 +63,7 @@ TOP_KEYS = {
              "board file (docs/boards.md)",
     "strategies": "one strategy name, or one per seat",
     "rotate": "true: game i shifts the seats by i % players (every strategy through every seat)",
-    "batch_size": f"games per Parquet part (default {DEFAULT_BATCH_SIZE})",
+    "batch_size": f"games per Parquet part, 1..{MAX_BATCH_SIZE:,} (default {DEFAULT_BATCH_SIZE})",
     "output": "dataset folder (default results/NAME)",
     "scheduler": "Dask scheduler address, e.g. tcp://10.0.0.1:8786",
     "strategy_defs": "strategies config: a TOML file or an inline table "
@@ -194,9 +199,9 @@ class Experiment:
         if seed is not None:
             kw["seed"] = check_int(seed, "--seed", 0, SEED_MAX, SEED_ALLOWED)
         if output is not None:
-            kw["output"] = Path(output)
+            kw["output"] = Path(check_path(output, "--out"))
         if scheduler is not None:
-            kw["scheduler"] = scheduler
+            kw["scheduler"] = check_scheduler(scheduler, "--scheduler")
         if batch_size is not None:
             kw["batch_size"] = check_int(batch_size, "--batch-size", 1, MAX_BATCH_SIZE)
         return replace(self, **kw)
@@ -250,6 +255,13 @@ class _Ctx:
     def fail(self, key: str, msg: str):
         raise CatansimError(f"{self.prefix}{key}: {msg}")
 
+    def reraise(self, key: str, exc: CatansimError):
+        """A check's error under ``key`` (not repeated when the message names it already)."""
+        msg = str(exc)
+        if msg.startswith(key):
+            raise CatansimError(f"{self.prefix}{msg}") from None
+        self.fail(key, msg)
+
     def check(self, fn, *args, **kw):
         """Call a check from ``catansim.checks`` (or any validator), naming the file."""
         try:
@@ -264,10 +276,11 @@ def _strategies(value, key, ctx: _Ctx, players: int, strategy_set: StrategySet
         value = [value]
     if not isinstance(value, list) or not value:
         ctx.fail(key, f"expected a strategy name or a list of names, got {type_name(value)}; "
-                      f"allowed names: {strategy_set.allowed}")
+                      f"allowed: one or one per seat of {strategy_set.allowed}")
     for i, name in enumerate(value):
         if not isinstance(name, str):
-            ctx.fail(f"{key}[{i}]", f"expected a strategy name, got {type_name(name)}")
+            ctx.fail(f"{key}[{i}]", f"expected a strategy name, got {type_name(name)}; "
+                                    f"allowed: {strategy_set.allowed}")
     # a list always names its items by index: strategies[0]
     for i, name in enumerate(value):
         ctx.check(strategy_set.resolve, name, f"{key}[{i}]")
@@ -278,23 +291,29 @@ def _rules(mapping, key, ctx: _Ctx, base=None):
     from ..rules import Rules
 
     if not isinstance(mapping, dict):
-        ctx.fail(key, f"expected a table, got {type_name(mapping)}")
+        ctx.fail(key, f"expected a table, got {type_name(mapping)}; allowed: a table of rule "
+                      f"settings ({', '.join(Rules.names())})")
     for name in mapping:
         if name not in Rules.names():
             ctx.fail(f"{key}.{name}", f"unknown rule; allowed: {', '.join(Rules.names())}")
     try:
         return Rules.from_mapping(mapping, base=base)
-    except CatansimError as exc:
-        ctx.fail(key, str(exc))
+    except CatansimError as exc:  # "rule robber: ..." becomes "rules.robber: ..."
+        msg = str(exc)
+        if msg.startswith("rule "):
+            raise CatansimError(f"{ctx.prefix}{key}.{msg[5:]}") from None
+        ctx.fail(key, msg)
 
 
 def _openings(mapping, key, ctx: _Ctx, players: int) -> np.ndarray:
     from ..engine import openings_from_seats
 
     if not isinstance(mapping, dict):
-        ctx.fail(key, f"expected a table seat0..seat3, got {type_name(mapping)}")
+        ctx.fail(key, f"expected a table, got {type_name(mapping)}; allowed: a table "
+                      f"seat0..seat{players - 1}")
     seat_keys = [f"seat{p}" for p in range(players)]
-    shape_msg = "expected [[node, edge]] or [[node, edge], [node, edge]] (edge -1: free)"
+    shape_msg = ("expected [[node, edge]] or [[node, edge], [node, edge]]; allowed: integer "
+                 "pairs, node 0..53, edge 0..71 or -1 (free)")
     seats = {}
     for seat_key, pairs in mapping.items():
         k = f"{key}.{seat_key}"
@@ -310,7 +329,7 @@ def _openings(mapping, key, ctx: _Ctx, players: int) -> np.ndarray:
     try:
         return openings_from_seats(seats, players, key)
     except CatansimError as exc:
-        ctx.fail(key, str(exc))
+        ctx.reraise(key, exc)
 
 
 def _sweep_seats(value, key, ctx: _Ctx, players: int) -> list[int]:
@@ -456,13 +475,15 @@ def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
                 path = base_dir / path
             if not path.is_file():
                 ctx.fail(key, f"{value!r} is neither 'variable:SEED' / 'random_numbers:SEED' "
-                              f"/ 'beginner' nor an existing board file (looked for {path})")
+                              f"/ 'beginner' nor an existing board file (looked for {path}); "
+                              f"allowed: {TOP_KEYS['board']}")
             try:
                 return B.parse_board(path)
             except CatansimError as exc:
-                ctx.fail(key, str(exc))
+                ctx.reraise(key, exc)
     if gen not in SEEDED_LAYOUTS:
-        ctx.fail(key, f"a seed needs layout variable or random_numbers, not {gen!r}")
+        ctx.fail(key, f"a seed needs a seeded layout, not {gen!r}; allowed: layout variable "
+                      "or random_numbers")
     ctx.check(check_seed, seed, key)
     return B.make_board(gen, seed)
 
@@ -488,14 +509,15 @@ def load_experiment(path, text: str | None = None) -> Experiment:
     """
     path = Path(path)
     if text is None:
-        if not path.is_file():
-            raise CatansimError(f"{path}: experiment file does not exist")
-        text = path.read_text()
+        text = read_text(path, "experiment file", "a TOML experiment file "
+                                                        "(docs/experiments.md)")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise CatansimError(f"{path}: invalid TOML: {exc}") from None
+        raise CatansimError(f"{path}: invalid TOML ({exc}); allowed: a TOML experiment file "
+                            "(docs/experiments.md)") from None
     return parse_experiment(data, path=path, text=text)
+
 
 
 def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Experiment:
@@ -521,40 +543,43 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
     board = board_spec = None
     if "board" in data:
         if layout == "beginner":
-            ctx.fail("board", "layout 'beginner' already fixes the board; remove one of "
-                              "layout or board")
+            ctx.fail("board", "layout 'beginner' already fixes the board; allowed: one of "
+                              "layout = 'beginner' or board")
         board_spec = str(data["board"])
         board = _board(data["board"], ctx, layout, base_dir)
         layout = "given"
     rotate = data.get("rotate", False)
     if not isinstance(rotate, bool):
-        ctx.fail("rotate", f"expected true or false, got {type_name(rotate)} ({rotate!r})")
+        ctx.fail("rotate", f"expected a boolean, got {type_name(rotate)} ({rotate!r}); "
+                           "allowed: true, false")
     batch_size = ctx.check(check_int, data.get("batch_size", DEFAULT_BATCH_SIZE), "batch_size",
-                           1, MAX_BATCH_SIZE)
+                           1, MAX_BATCH_SIZE, f"an integer in 1..{MAX_BATCH_SIZE:,} (a part's "
+                           "memory: about 2.5 KB per game)")
     output = data.get("output", f"results/{name}")
     ctx.check(check_str, output, "output", "a folder path")
+    ctx.check(check_path, output, "output")
     scheduler = data.get("scheduler")
     if scheduler is not None:
-        ctx.check(check_str, scheduler, "scheduler", "an address such as tcp://HOST:8786")
-        if "://" not in scheduler and ":" not in scheduler:
-            ctx.fail("scheduler", f"{scheduler!r} is not an address; allowed: tcp://HOST:PORT")
+        ctx.check(check_str, scheduler, "scheduler", SCHEDULER_ALLOWED)
+        scheduler = ctx.check(check_scheduler, scheduler, "scheduler")
 
     strategy_defs = None
     strategy_set = PRESETS
     if "strategy_defs" in data:
         raw = data["strategy_defs"]
+        defs_allowed = "a TOML file of [strategies.NAME] tables, or an inline table"
         if isinstance(raw, str):
             p = Path(raw) if Path(raw).is_absolute() else base_dir / raw
-            if not p.is_file():
-                ctx.fail("strategy_defs", f"file {p} does not exist")
+            text = ctx.check(read_text, p, "strategies file", defs_allowed, "strategy_defs")
             try:
-                strategy_defs = tomllib.loads(p.read_text())
+                strategy_defs = tomllib.loads(text)
             except tomllib.TOMLDecodeError as exc:
-                ctx.fail("strategy_defs", f"{p}: invalid TOML: {exc}")
+                ctx.fail("strategy_defs", f"{p}: invalid TOML ({exc}); allowed: {defs_allowed}")
         elif isinstance(raw, dict):
             strategy_defs = raw
         else:
-            ctx.fail("strategy_defs", f"expected a file path or a table, got {type_name(raw)}")
+            ctx.fail("strategy_defs", f"expected a file path or a table, got {type_name(raw)}; "
+                                      f"allowed: {defs_allowed}")
         strategy_set = ctx.check(PRESETS.with_definitions, strategy_defs, "strategy_defs")
 
     strategies = _strategies(data.get("strategies", ["default"]), "strategies", ctx,
@@ -563,25 +588,29 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
     openings = _openings(data["openings"], "openings", ctx, players) if "openings" in data \
         else None
     if openings is not None and layout == "beginner":
-        ctx.fail("openings", "layout 'beginner' has its own fixed openings; use board = "
-                             "\"beginner\" (the beginner map with free openings) to force "
-                             "openings on it")
+        ctx.fail("openings", "layout 'beginner' has its own fixed openings; allowed: openings "
+                             "with board = \"beginner\" (the beginner map with free openings) "
+                             "or another fixed board")
 
     variants = [Variant(BASELINE, rules, strategies, openings, "baseline")]
     raw_variants = data.get("variants", {})
     if not isinstance(raw_variants, dict):
-        ctx.fail("variants", f"expected tables [variants.NAME], got {type_name(raw_variants)}")
+        ctx.fail("variants", f"expected tables [variants.NAME], got {type_name(raw_variants)}"
+                             "; allowed: [variants.NAME] tables")
     for vname, vdata in raw_variants.items():
         key = f"variants.{vname}"
         if not NAME_RE.match(vname) or vname == BASELINE:
-            ctx.fail(key, "variant names use letters, digits and _ and are not 'baseline'")
+            ctx.fail(key, f"{vname!r} is not allowed; allowed: a name of letters, digits and _ "
+                          "other than 'baseline'")
         if not isinstance(vdata, dict):
-            ctx.fail(key, f"expected a table, got {type_name(vdata)}")
+            ctx.fail(key, f"expected a table, got {type_name(vdata)}; allowed: a table of "
+                          f"{', '.join(VARIANT_KEYS)}")
         for k in vdata:
             if k not in VARIANT_KEYS:
                 ctx.fail(f"{key}.{k}", f"unknown key; allowed: {', '.join(VARIANT_KEYS)}")
         if not any(k in vdata for k in ("rules", "strategies", "openings")):
-            ctx.fail(key, "changes nothing; set rules, strategies or openings")
+            ctx.fail(key, "changes nothing; allowed: a variant that sets rules, strategies or "
+                          "openings")
         vdesc = vdata.get("description", "")
         ctx.check(check_str, vdesc, f"{key}.description", "free text")
         v_rules = _rules(vdata["rules"], f"{key}.rules", ctx, base=rules) if "rules" in vdata \

@@ -277,7 +277,8 @@ def cross_play(
     names = tuple(dict.fromkeys(strategies))
     _check(names, n_players, games, strategy_set)
     if len(names) < 2:
-        raise CatansimError("strategies: cross-play needs at least 2 names")
+        raise CatansimError("strategies: cross-play needs at least 2 names; allowed: 2 or "
+                            "more comma-separated names")
     deals = Deals(-(-games // n_players), n_players, seed, rules or Rules(), layout,
                   strategy_set, debug)
     pairs = {pair_name(a, b): (a, b) for a in names for b in names if a != b}

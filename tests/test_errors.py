@@ -1,0 +1,70 @@
+"""Every error a user can cause below the commands is a one-line ``CatansimError``
+saying what is allowed (so ``cli.main`` reports it without a traceback), and no
+module outside the compiled core raises a bare ValueError, KeyError or TypeError."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import catansim
+from catansim.board import beginner_board
+from catansim.board.metrics import board_features
+from catansim.checks import check_scheduler
+from catansim.engine import GameSettings, batch_seeds, play_batch
+from catansim.errors import CatansimError
+from catansim.logs import read_log
+from catansim.plotting.board import draw_board  # the plotting package selects Agg
+from catansim.results import games_frame
+from catansim.topology import edge_between_hexes, node_of_hexes
+
+ROOT = Path(__file__).resolve().parents[1] / "catansim"
+
+
+def _batch():
+    return play_batch(batch_seeds(1, 3), GameSettings(n_players=4, strategies=["default"] * 4))
+
+
+CALLS = {
+    "games_frame-no-batch": lambda: games_frame([]),
+    "games_frame-index-shape": lambda: games_frame(_batch(), game_index=[1, 2]),
+    "games_frame-categories": lambda: games_frame(_batch(), strategy_names=["city"]),
+    "board_features-shape": lambda: board_features(np.zeros((2, 3), dtype=np.int32)),
+    "draw_board-robber": lambda: draw_board(beginner_board(), robber=99),
+    "draw_board-values": lambda: draw_board(beginner_board(), node_values=[1, 2]),
+    "edge_between_hexes": lambda: edge_between_hexes((0, 0), (3, 3)),
+    "node_of_hexes": lambda: node_of_hexes([(0, 0), (3, 3), (1, 1)]),
+    "load-missing": lambda: catansim.load("/nonexistent/dataset"),
+    "read_log-missing": lambda: read_log("/nonexistent/game.jsonl"),
+    "Rules-range": lambda: catansim.Rules(vp_to_win=99),
+    "play_game-players": lambda: catansim.play_game(1, n_players=5),
+    "check_scheduler": lambda: check_scheduler("tcp://h:70000"),
+}
+
+
+@pytest.mark.parametrize("call", list(CALLS.values()), ids=list(CALLS))
+def test_a_library_mistake_is_a_one_line_catansim_error(call):
+    with pytest.raises(CatansimError) as err:
+        call()
+    msg = str(err.value)
+    assert "\n" not in msg and "; allowed: " in msg, msg
+
+
+def test_no_bare_value_key_or_type_errors_outside_the_core():
+    """The compiled core raises nothing a user can cause (settings are checked first);
+    the dataset's record parser raises ValueError internally and turns it into a
+    warning; the schema's RuntimeError is a developer's mistake found at import."""
+    pattern = re.compile(r"raise (ValueError|KeyError|TypeError)\(")
+    found = []
+    for path in sorted(ROOT.rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith("core/"):
+            continue
+        for i, line in enumerate(path.read_text().splitlines(), 1):
+            if pattern.search(line):
+                found.append(f"{rel}:{i}")
+    assert all(f.startswith("results/dataset.py:") for f in found), found
+    assert len(found) == 3  # PartRecord.from_obj, caught by read_records
