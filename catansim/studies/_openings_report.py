@@ -104,9 +104,12 @@ def findings(res: dict) -> dict:
             f"about {int(r['alternatives']) + 1} free nodes on {_pct(r['own_choice_best'], 0)} "
             f"of them [{_pct(r['own_best_ci_low'], 0)}, {_pct(r['own_best_ci_high'], 0)}], "
             f"some node is significantly better on {_pct(r['some_node_better'], 0)} "
-            f"[{_pct(r['better_ci_low'], 0)}, {_pct(r['better_ci_high'], 0)}]; a data-driven "
+            f"[{_pct(r['better_ci_low'], 0)}, {_pct(r['better_ci_high'], 0)}]; the average "
+            f"free node is worth {_pts(r['mean_alt_diff'])} "
+            f"{_ci(r['alt_ci_low'], r['alt_ci_high'])} points against it; a data-driven "
             f"choice gains {_pts(r['mean_gain'])} {_ci(r['gain_ci_low'], r['gain_ci_high'])} "
-            f"points on average (hindsight best: {_pts(r['mean_best_diff'])})")
+            f"points on average (the best-looking alternative, chosen in hindsight on the "
+            f"same games: {_pts(r['mean_best_diff'])})")
     f["boards"] = lines
     held = cal.loc["held out"] if "held out" in cal.index else cal.iloc[0]
     f["model"] = (

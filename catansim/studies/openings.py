@@ -181,6 +181,8 @@ def board_summary(place: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for seat, t in place.groupby("seat"):
         g, b = _mean_ci(t["gain"]), _mean_ci(t["best_diff"])
+        m = _mean_ci(t["mean_alt_diff"]) if "mean_alt_diff" in t else _mean_ci([])
+        q = _mean_ci(t["share_better"]) if "share_better" in t else _mean_ci([])
         top = int((t["rank"] == 1).sum())
         worse = int((t["n_better"] >= 1).sum())
         n = len(t)
@@ -196,11 +198,34 @@ def board_summary(place: pd.DataFrame) -> pd.DataFrame:
             "mean_gain": g["mean"], "gain_ci_low": g["ci_low"], "gain_ci_high": g["ci_high"],
             "gain_sd": g.get("sd", np.nan), "median_gain": float(t["gain"].median()),
             "mean_best_diff": b["mean"], "best_ci_low": b["ci_low"], "best_ci_high": b["ci_high"],
+            "mean_alt_diff": m["mean"], "alt_ci_low": m["ci_low"], "alt_ci_high": m["ci_high"],
+            "mean_share_better": q["mean"], "share_ci_low": q["ci_low"],
+            "share_ci_high": q["ci_high"],
             "games_per_node": int(t["gain_n"].max()),
             "method": ("means over boards: t interval (statsmodels DescrStatsW); shares of "
                        "boards: Wilson; gain: chosen on half the games, measured on the other; "
-                       "best_diff: the best-looking node on all games (biased upward)")})
+                       "best_diff: the best-looking node on all games (biased upward); "
+                       "mean_alt_diff: the mean value of the free alternatives against the own "
+                       "choice (no selection, unbiased); mean_share_better: the share of them "
+                       "that look better (noise pulls it towards one half)")})
     return pd.DataFrame(rows).set_index("seat")
+
+
+def alternatives_mean(arms: pd.DataFrame, place: pd.DataFrame,
+                      min_legal: float = 0.5) -> pd.DataFrame:
+    """Per seat and kind of one board: the mean paired value of the free alternatives
+    against the own choice (``mean_alt_diff``, unbiased: no node is selected) and the
+    share of them that look better (``share_better``, the own choice's percentile).
+
+    ``place``: ``analysis.openings.placement`` of the same board (its ``choice_node``)."""
+    rows = []
+    for r in place.itertuples():
+        t = arms[(arms["seat"] == r.seat) & (arms["kind"] == r.kind)
+                 & (arms["legal_share"] >= min_legal) & (arms["node"] != r.choice_node)]
+        rows.append({"seat": r.seat, "kind": r.kind,
+                     "mean_alt_diff": float(t["diff"].mean()) if len(t) else np.nan,
+                     "share_better": float((t["diff"] > 0).mean()) if len(t) else np.nan})
+    return pd.DataFrame(rows, columns=["seat", "kind", "mean_alt_diff", "share_better"])
 
 
 def model_rows(board_values: dict) -> pd.DataFrame:
@@ -276,6 +301,7 @@ def analyse(vals: dict, items) -> dict:
     for k, v in boards.items():
         p = AO.placement(v).reset_index()
         p.insert(0, "board", k)
+        p = p.merge(alternatives_mean(v["arms"], p), on=["seat", "kind"], how="left")
         place.append(p)
         si = AO.seat_interaction(v["arms"])
         if len(si["test"]):
