@@ -73,7 +73,8 @@ def test_the_small_study_writes_its_report_tables_figures_and_readme(small_study
     assert "SCALE SMALL" in html
     tables = {p.stem for p in (small_study / "tables").glob("*.csv")}
     assert {"beginner4_top", "beginner4_placement", "boards_summary", "boards_value_maps",
-            "model_coefficients", "model_calibration", "published_comparison", "runs"} <= tables
+            "model_coefficients", "model_calibration", "published_comparison", "runs",
+            "model_choice", "model_picks"} <= tables
     figures = list((small_study / "figures").glob("*.png"))
     assert len(figures) >= 10 and all(p.read_bytes()[:4] == b"\x89PNG" for p in figures)
     readme = (small_study / "README.md").read_text()
@@ -86,6 +87,16 @@ def test_the_small_study_writes_its_report_tables_figures_and_readme(small_study
     assert set(maps["board"]) == {1, 2, 3} and (maps["n"] == 40).all()
     pub = pd.read_csv(small_study / "tables" / "published_comparison.csv", index_col=0)
     assert set(pub.index) == {"min_income", "same_hex", "harbor_any"}
+    # the win model's picks on the held-out board (3) are scored by that board's own arms
+    picks = pd.read_csv(small_study / "tables" / "model_picks.csv")
+    assert set(picks["board"]) == {3} and set(picks["seat"]) == {0, 1, 2, 3}
+    assert (picks["predicted"] >= picks["predicted_own"]).all()
+    own = picks["pick"] == "baseline"
+    assert (picks.loc[own, "diff"] == 0).all()
+    m = picks[~own].merge(maps, on=["board", "seat", "node"], suffixes=("", "_map"))
+    assert len(m) == (~own).sum() and np.allclose(m["diff"], m["diff_map"])
+    choice = pd.read_csv(small_study / "tables" / "model_choice.csv", index_col=0)
+    assert np.allclose(choice["mean_diff"], picks.groupby("seat")["diff"].mean())
 
 
 def test_rerunning_the_study_plays_nothing_and_gives_the_same_tables(small_study, capsys):

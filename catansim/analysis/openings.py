@@ -762,7 +762,8 @@ def fit_opening_model(rows: pd.DataFrame, features=FEATURES, test: np.ndarray | 
     held out split into free and forced openings when ``rows`` has ``forced``:
     ``seat_games``, ``brier``, ``brier_base_rate``, ``brier_skill``, ``log_loss``) and
     ``reliability`` (held-out seat-games by decile of the prediction: ``n``, ``wins``,
-    ``mean_predicted``, ``observed`` with its Wilson interval).
+    ``mean_predicted``, ``observed`` with its Wilson interval), ``fit`` (the statsmodels
+    result) and ``predicted`` (the fitted win probability of every row of ``rows``).
     """
     import statsmodels.api as sm
 
@@ -850,7 +851,7 @@ def fit_opening_model(rows: pd.DataFrame, features=FEATURES, test: np.ndarray | 
     p = np.asarray(fit.predict(x[held]))
     rel = _reliability(p, wins[held], games[held], bins)
     return {"coefficients": coef, "calibration": calibration, "reliability": rel,
-            "fit": fit}
+            "fit": fit, "predicted": np.asarray(fit.predict(x))}
 
 
 def _cluster_fit(glm, groups):

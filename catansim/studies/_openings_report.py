@@ -115,7 +115,8 @@ def findings(res: dict) -> dict:
     f["model"] = (
         f"held-out Brier score {held['brier']:.4f} against {held['brier_base_rate']:.4f} for "
         f"the base rate (skill {held['brier_skill']:.3f}) on {int(held['seat_games']):,} "
-        f"seat-games of {len(res['held_out_boards'])} boards not used in the fit")
+        f"seat-games of {len(res['held_out_boards'])} board"
+        f"{'s' if len(res['held_out_boards']) != 1 else ''} not used in the fit")
     inter = res["seats"]["beginner4"]["test"]
     f["seats"] = (
         "" if not len(inter) else
@@ -143,7 +144,7 @@ def _sections(res: dict, scale: str) -> list[Section]:
                 "baseline's games (same board, dice, deck and decision streams); the value of "
                 "a node is the paired difference of that seat's win rate against the "
                 "strategy's own choice, with a paired t interval; the many nodes of one seat "
-                "are corrected together (Benjamini-Hochberg). Four `default` players unless "
+                "are corrected together (Benjamini-Hochberg). Four default players unless "
                 "said otherwise." + (" SCALE SMALL: a few games, every 9th node, three "
                                      "boards; the numbers are not findings." if scale == "small"
                                      else ""))
@@ -324,6 +325,21 @@ def _sections(res: dict, scale: str) -> list[Section]:
     s.table("model_calibration", cal, "Brier score (lower is better), that of the training base "
                                       "rate, skill = 1 - ratio; log loss", cal)
     s.figure("model_reliability", reliability_figure(m["reliability"]))
+    mc = res.get("model_choice")
+    if mc is not None and len(mc):
+        s.text(_p("The model as a placement rule: on each held-out board it picks, per seat, the "
+                  "first settlement (or the strategy's own) with the highest fitted win "
+                  "probability, and the pick is scored by its paired difference on that board's "
+                  "games. " + " ".join(
+                      f"{_seat(seat, 4)}: {_pts(r['mean_diff'])} "
+                      f"{_ci(r['ci_low'], r['ci_high'])} points over {int(r['boards'])} boards;"
+                      for seat, r in mc.iterrows())))
+        s.table("model_choice", mc.drop(columns="method"),
+                "the win model as a placement rule on the held-out boards: mean paired "
+                "difference against the strategy's own choice (t interval over boards)", mc)
+        s.table("model_picks", res["model_picks"].set_index(["board", "seat"]).head(12),
+                "its pick per held-out board and seat (the first rows; all in the CSV)",
+                res["model_picks"].set_index(["board", "seat"]))
     rc = res["model_resources"]["coefficients"]
     s.table("model_resources", rc[["label", "coef", "ci_low", "ci_high", "lpm", "lpm_ci_low",
                                    "lpm_ci_high"]],

@@ -228,6 +228,57 @@ def alternatives_mean(arms: pd.DataFrame, place: pd.DataFrame,
     return pd.DataFrame(rows, columns=["seat", "kind", "mean_alt_diff", "share_better"])
 
 
+def model_choice(rows: pd.DataFrame, predicted, test, board_values: dict,
+                 min_legal: float = 0.5) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The win model as a placement rule, checked on the held-out boards.
+
+    On each held-out board (``test`` rows of ``rows``) and seat, the candidates are the
+    strategy's own first settlement (the baseline) and the first-settlement arms of the
+    nodes free at the seat's turn; the rule picks the one whose forced seat has the
+    highest fitted win probability (``predicted``: the model fitted on the other
+    boards, so the pick uses no outcome of this board), and is scored by that arm's
+    paired difference on all of the board's games (0 when it keeps the own choice).
+    Returns (per board and seat, per seat over the boards with 95% t intervals)."""
+    from ..results.schema import DEFAULT_VARIANT
+
+    r = rows.assign(p_hat=np.asarray(predicted))[np.asarray(test, dtype=bool)]
+    r = r.assign(pw=r["p_hat"] * r["seat_games"])
+    agg = r.groupby(["group", "variant", "seat"])[["pw", "seat_games"]].sum()
+    agg["p_hat"] = agg["pw"] / agg["seat_games"]
+    picks = []
+    for k in sorted(r["group"].unique()):
+        arms = board_values[int(k)]["arms"]
+        for seat in sorted(arms["seat"].unique()):
+            cand = arms[(arms["seat"] == seat) & (arms["kind"] == "first")
+                        & (arms["legal_share"] >= min_legal)]
+            scores = {DEFAULT_VARIANT: agg.loc[(k, DEFAULT_VARIANT, seat), "p_hat"]}
+            for v in cand.index:
+                if (k, v, seat) in agg.index:
+                    scores[v] = agg.loc[(k, v, seat), "p_hat"]
+            pick = max(scores, key=lambda v: (scores[v], v == DEFAULT_VARIANT))
+            own = pick == DEFAULT_VARIANT
+            picks.append({
+                "board": int(k), "seat": int(seat), "pick": pick,
+                "node": -1 if own else int(arms.loc[pick, "node"]),
+                "predicted": float(scores[pick]),
+                "predicted_own": float(scores[DEFAULT_VARIANT]),
+                "diff": 0.0 if own else float(arms.loc[pick, "diff"]),
+                "ci_low": 0.0 if own else float(arms.loc[pick, "ci_low"]),
+                "ci_high": 0.0 if own else float(arms.loc[pick, "ci_high"]),
+                "n": int(arms["n"].max()), "candidates": len(scores)})
+    picks = pd.DataFrame(picks)
+    summary = []
+    for seat, t in picks.groupby("seat"):
+        m = _mean_ci(t["diff"])
+        summary.append({"seat": seat, "boards": m["n"], "mean_diff": m["mean"],
+                        "ci_low": m["ci_low"], "ci_high": m["ci_high"],
+                        "keeps_own_choice": float((t["pick"] == DEFAULT_VARIANT).mean()),
+                        "method": "pick by the win model fitted on the other boards; paired "
+                                  "difference of the pick on the board's games; mean over "
+                                  "held-out boards with a t interval (statsmodels)"})
+    return picks, pd.DataFrame(summary).set_index("seat") if summary else pd.DataFrame()
+
+
 def model_rows(board_values: dict) -> pd.DataFrame:
     """The win model's rows of every board (``analysis.openings.opening_rows``)."""
     from ..analysis import openings as AO
@@ -328,6 +379,11 @@ def analyse(vals: dict, items) -> dict:
     res["model_resources"] = AO.fit_opening_model(
         rows, [f for f in AO.FEATURES if f != "pips"] + list(AO.RESOURCE_FEATURES), test=test)
     res["published"] = published_comparison(res["model"]["coefficients"])
+    if test.any():
+        res["model_picks"], res["model_choice"] = model_choice(
+            rows, res["model"]["predicted"], test, boards)
+    else:
+        res["model_picks"], res["model_choice"] = pd.DataFrame(), pd.DataFrame()
     res["held_out_boards"] = sorted(int(g) for g in rows.loc[test, "group"].unique())
     return res
 
