@@ -253,13 +253,16 @@ def _sections(res: dict, scale: str) -> list[Section]:
     bi = res["board_interaction"]
     if len(bi):
         s.text(_p(f"Variable boards: the interaction is significant after Holm correction on "
-                  f"{int(bi['significant'].sum())} of {len(bi)} boards; median size "
-                  f"{100 * bi['interaction_sd'].median():.1f} points; median Spearman rho "
+                  f"{int(bi['significant'].sum())} of {len(bi)} boards; median fitted size "
+                  f"{100 * bi['interaction_sd'].median():.1f} points, of which sampling noise "
+                  f"(80 games a cell) is most: net of its expected share "
+                  f"{100 * bi['interaction_sd_net'].median():.1f} points; median Spearman rho "
                   f"between the seats' maps {bi['rho_mean'].median():.2f} (seat 0 against the "
                   f"last seat {bi['rho_0_last'].median():.2f})."))
         s.table("boards_seat_interaction", bi.set_index("board")[
-            ["lr", "df", "p_value", "p_adjusted", "significant", "interaction_sd", "rho_mean",
-             "rho_0_last", "seat_games"]], "per board: the test and the rank correlations",
+            ["lr", "df", "p_value", "p_adjusted", "significant", "interaction_sd",
+             "interaction_sd_net", "rho_mean", "rho_0_last", "seat_games"]].head(12),
+            "per board: the test and the rank correlations (the first boards; all in the CSV)",
             bi.set_index("board"))
     secs.append(s)
 

@@ -358,6 +358,12 @@ def analyse(vals: dict, items) -> dict:
         if len(si["test"]):
             r = si["test"].reset_index().iloc[0].to_dict()
             rho = si["correlation"]
+            # the fitted interaction of 80-game cells is mostly sampling noise: take out
+            # its expected share (the cells' binomial variance x df / cells)
+            a = v["arms"][v["arms"]["kind"] == "first"]
+            noise = float((a["win_rate"] * (1 - a["win_rate"]) / a["n"]).mean()
+                          * r["df"] / (r["n_nodes"] * r["n_seats"]))
+            r["interaction_sd_net"] = float(np.sqrt(max(r["interaction_sd"] ** 2 - noise, 0)))
             r.update(board=k, rho_0_last=float(rho.iloc[0, len(rho) - 2]),
                      rho_mean=float(np.nanmean(rho.drop(columns="n").to_numpy()[
                          ~np.eye(len(rho), dtype=bool)])))
