@@ -394,6 +394,24 @@ def write(out: Path, res: dict, scale: str, items) -> Path:
     return path
 
 
+def power_table(res: dict) -> pd.DataFrame:
+    """Per experiment: games per arm, the median sd of the per-game paired difference, the
+    95% half-width of one arm's difference and the difference detectable at 80% power."""
+    from scipy.stats import norm
+
+    groups = {n: [v["arms"]] for n, v in res["values"].items() if not n.startswith("board")}
+    groups["boards"] = [v["arms"] for v in res["board_values"].values()]
+    rows = {}
+    for name, frames in groups.items():
+        a = pd.concat(frames)
+        a = a[a["n"] > 0]
+        n, sd = float(a["n"].median()), float(a["sd_diff"].median())
+        se = sd / np.sqrt(n)
+        rows[name] = {"n": n, "sd": sd, "half": norm.ppf(0.975) * se,
+                      "mde": (norm.ppf(0.975) + norm.ppf(0.8)) * se}
+    return pd.DataFrame(rows).T
+
+
 def readme(res: dict, scale: str, sections) -> str:
     runs = res["runs"]
     fnd = findings(res)
@@ -434,6 +452,23 @@ def readme(res: dict, scale: str, sections) -> str:
     lines += ["", f"In all {int(runs['games'].sum()):,} games. Seconds: playing and writing, "
               "summed over the invocations that played games, on a 2-core VM shared with "
               "other jobs (wall time depends on the load; CPU seconds are the run's own).", ""]
+    lines += ["## Sample sizes by power", "",
+              f"The study's budget was 4 million games ({int(runs['games'].sum()):,} in "
+              "these runs, plus one timing run of `catansim openings`). Games per arm were "
+              "chosen for the interval each "
+              "question needs; the table gives what they deliver, from the per-game sd of "
+              "the paired differences measured in the runs (median over arms): the 95% "
+              "half-width of one node's value and the difference one node can detect with 80% "
+              "power at 0.05 (2.8 standard errors).", "",
+              "| experiment | games per arm | sd of a paired difference | 95% half-width "
+              "(points) | detectable at 80% power (points) |", "|---|---:|---:|---:|---:|"]
+    for name, r in power_table(res).iterrows():
+        lines.append(f"| {name} | {int(r['n']):,} | {r['sd']:.2f} | {100 * r['half']:.1f} | "
+                     f"{100 * r['mde']:.1f} |")
+    lines += ["", "The variable boards' cells are small on purpose: their questions are pooled "
+              f"over {len(res['board_values'])} boards (the mean gain, the mean value of the "
+              f"alternatives, the win model on {int(res['model_rows']['seat_games'].sum()):,} "
+              "seat-games), whose intervals are a few points wide.", ""]
     lines += ["## Tables and figures", ""]
     for s in sections:
         for b in s.blocks:
