@@ -296,7 +296,8 @@ def _sections(res: dict, scale: str) -> list[Section]:
         allb.append(v["arms"][["seat", "node", "n", "win_rate", "win_ci_low", "win_ci_high",
                                "diff", "ci_low", "ci_high", "p_adjusted", "legal_share",
                                "chosen_share"]].assign(board=k))
-    allb = pd.concat(allb).reset_index(drop=True).set_index(["board", "seat", "node"])
+    # rounded: 21,700 rows, committed (5 decimals are far below the intervals' width)
+    allb = pd.concat(allb).reset_index(drop=True).set_index(["board", "seat", "node"]).round(5)
     s.text(_p(f"The value maps of all {len(res['board_values'])} boards are in "
               "tables/boards_value_maps.csv (one row per board, seat and node); "
               "`catansim openings --layout variable --seed K` draws any of them."))
