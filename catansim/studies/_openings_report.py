@@ -117,6 +117,13 @@ def findings(res: dict) -> dict:
         f"the base rate (skill {held['brier_skill']:.3f}) on {int(held['seat_games']):,} "
         f"seat-games of {len(res['held_out_boards'])} board"
         f"{'s' if len(res['held_out_boards']) != 1 else ''} not used in the fit")
+    mc = res.get("model_choice")
+    if mc is not None and len(mc):
+        f["model"] += ("; used as a placement rule there (its best first settlement per seat), "
+                       "it changes the win rate by " + ", ".join(
+                           f"{_pts(r['mean_diff'])} {_ci(r['ci_low'], r['ci_high'])}"
+                           for _, r in mc.iterrows())
+                       + " points (seats " + ", ".join(str(x) for x in mc.index) + ")")
     inter = res["seats"]["beginner4"]["test"]
     f["seats"] = (
         "" if not len(inter) else
@@ -152,7 +159,13 @@ def _sections(res: dict, scale: str) -> list[Section]:
               "rest of the game is left to the players? Where does our scripted placement "
               "rank among the alternatives, and what makes a good opening across boards?"))
     s.text("<h3>Beginner map, four players: the first settlement</h3>" + _ul(fnd["beginner4"]))
+    s.text("<h3>Beginner map, four players: the second settlement (the first the "
+           "strategy's own)</h3>" + _ul(fnd["second"]))
+    s.text("<h3>Beginner map, three players: the first settlement</h3>"
+           + _ul(fnd["beginner3"]))
     s.text(f"<h3>{len(res['board_values'])} variable boards</h3>" + _ul(fnd["boards"]))
+    if fnd["seats"]:
+        s.text("<h3>Seats</h3>" + _p(fnd["seats"]))
     s.text("<h3>What makes a good opening</h3>" + _p(fnd["model"]))
     secs.append(s)
 
@@ -440,7 +453,13 @@ def readme(res: dict, scale: str, sections) -> str:
                   "below are not findings.", ""]
     lines += ["## Answers", "", "Beginner map, four players, first settlement:", ""]
     lines += [f"- {x}" for x in fnd["beginner4"]]
+    lines += ["", "Beginner map, four players, second settlement (the first the strategy's "
+              "own):", ""] + [f"- {x}" for x in fnd["second"]]
+    lines += ["", "Beginner map, three players, first settlement:", ""]
+    lines += [f"- {x}" for x in fnd["beginner3"]]
     lines += ["", "Variable boards:", ""] + [f"- {x}" for x in fnd["boards"]]
+    if fnd["seats"]:
+        lines += ["", f"Seats: {fnd['seats']}."]
     lines += ["", f"Win model: {fnd['model']}.", ""]
     lines += ["## Runs", "",
               "| experiment | datasets | variants | games per variant | games | seconds | CPU "
