@@ -304,13 +304,14 @@ def spread_figure(first: pd.DataFrame, second: pd.DataFrame | None = None,
                                 lw=0)
                 ax.plot(x, 100 * u["diff"], color=c, lw=1.5, label=_seat_label(seat, n_players))
             ax.axhline(0, color=S.GREY, lw=1)
-            ax.set_xlabel(f"{KIND_WORDS[kind]}: nodes free at the seat's turn, best first")
+            ax.set_xlabel("nodes free at the seat's turn, best first")
             ax.set_title(KIND_WORDS[kind], fontsize=10)
         axes[0].set_ylabel("win probability vs own choice (points)")
         axes[0].legend(fontsize=8)
-        n = int(first["n"].max())
+        ns = ", ".join(f"{S.fmt_n(int(t['n'].max()))} ({KIND_WORDS[kind]})"
+                       for kind, t in frames)
         return S.finish(fig, title, f"paired differences with 95% intervals (bands); n = "
-                                    f"{S.fmt_n(n)} games per node and seat")
+                                    f"{ns} games per node and seat")
 
 
 __all__ = ["best_openings_figure", "coefficients_figure", "gain_figure", "pair_matrix_figure",
