@@ -8,7 +8,7 @@ path, with what is allowed (faults of the machine: with what state the data is i
 no traceback, and nothing written anywhere under the test's folder (a dataset used
 by a row is unchanged and still loads).
 
-BAD_COMMANDS (asserted below) counts the rows: 156.
+BAD_COMMANDS (asserted below) counts the rows: 161.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import catansim
 from catansim.runs.experiment import load_experiment
 from catansim.runs.runner import run_experiment
 
-BAD_COMMANDS = 156
+BAD_COMMANDS = 161
 
 # Placeholders: T the test's folder, BIN a binary file, DIR an empty folder, FILE a text
 # file ("x"), EMPTY an empty file, EXP a good experiment, LOG a good game log, TRUNC a
@@ -34,7 +34,7 @@ BAD_COMMANDS = 156
 # fault=True (a fault's line says the state of the data instead of what is allowed).
 CASES = {
     # -- the group
-    "unknown-command": (["nope"], ["nope: unknown command; allowed: bench, board, play"]),
+    "unknown-command": (["nope"], ["nope: unknown command; allowed: bench, board, openings, play"]),
     "unknown-command-prefix": (["pla"], ["pla: unknown command"]),
     "unknown-group-option": (["--nope"], ["--nope: unknown option; allowed: --version"]),
     # -- run
@@ -214,6 +214,22 @@ CASES = {
     "board-dpi-word": (["board", "--dpi", "x"], ["--dpi: 'x' is not allowed"]),
     "board-players-2": (["board", "--players", "2"], ["--players: 2 is not allowed"]),
     "board-flag-with-value": (["board", "--indices", "yes"], ["yes: unexpected argument"]),
+    "board-fairness-games-few": (["board", "--fairness", "--games", "5"],
+                                 ["--games: 5 is not allowed; allowed: an integer in 10.."]),
+    "board-fairness-strategy-typo": (["board", "--fairness", "--strategies", "nobody"],
+                                     ["--strategies: unknown strategy 'nobody'; allowed: army"]),
+    "board-fairness-strategies-two": (["board", "--fairness", "--strategies", "default,army"],
+                                      ["--strategies: 2 strategies for 4 players; allowed:"]),
+    "board-fairness-seed-negative": (["board", "--fairness", "--game-seed", "-1"],
+                                     ["--game-seed: -1 is not allowed"]),
+    "board-fairness-threads-zero": (["board", "--fairness", "--threads", "0"],
+                                    ["--threads: 0 is not allowed"]),
+    "board-games-without-fairness": (["board", "--games", "500"],
+                                     ["--games: it only applies when the board is played; "
+                                      "allowed: add --fairness"]),
+    "board-strategies-without-fairness": (["board", "--strategies", "army"],
+                                          ["--strategies: it only applies when the board is "
+                                           "played"]),
     # -- simulate
     "simulate-games-zero": (["simulate", "--games", "0"], ["--games: 0 is not allowed"]),
     "simulate-games-too-many": (["simulate", "--games", "2000000"],

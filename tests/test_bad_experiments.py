@@ -7,7 +7,7 @@ exit, exactly one line on stderr naming the file (or the dataset) and the field,
 with what is allowed, no traceback, nothing written (the folder is as it was), and
 where a dataset existed it is unchanged and still loads.
 
-BAD_FILES (asserted below) counts the rows: 148.
+BAD_FILES (asserted below) counts the rows: 157.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import catansim
 from catansim.runs.experiment import load_experiment
 from catansim.runs.runner import run_experiment
 
-BAD_FILES = 148
+BAD_FILES = 157
 
 G = "games = 5\n"
 BOARD_TEXT = "M10 P2 F9 / G12 H6 P4 H10 / G9 F11 D F3 M8 / F8 M3 G4 P5 / H5 G6 P11"
@@ -250,6 +250,26 @@ CASES = [
     ("variants-rules-int", G + "[variants.a]\nrules = 5\n", ["variants.a.rules: expected a table"]),
     ("variants-description-int", G + "[variants.a]\ndescription = 5\nrules = {robber = 'off'}\n",
      ["variants.a.description: expected a string, got an integer"]),
+    # -- boards (a board set)
+    ("boards-int", G + "boards = 5\n", ["boards: expected a table, got an integer; allowed: "
+                                         "a table of games_per_board, seed, dice"]),
+    ("boards-no-games-per-board", G + "[boards]\nseed = 3\n",
+     ["boards.games_per_board: missing; allowed: an integer >= 1"]),
+    ("boards-not-a-multiple", G + "[boards]\ngames_per_board = 2\n",
+     ["games: 5 is not a multiple of boards.games_per_board (2); allowed: a multiple of it"]),
+    ("boards-zero", G + "[boards]\ngames_per_board = 0\n", ["boards.games_per_board: 0 is out "
+                                                             "of range"]),
+    ("boards-dice-typo", G + "[boards]\ngames_per_board = 5\ndice = 'same'\n",
+     ["boards.dice: 'same' is not allowed; allowed: independent, shared"]),
+    ("boards-unknown-key", G + "[boards]\ngames_per_board = 5\ncolour = 1\n",
+     ["boards.colour: unknown key; allowed: games_per_board, seed, dice"]),
+    ("boards-seed-negative", G + "[boards]\ngames_per_board = 5\nseed = -1\n",
+     ["boards.seed: -1 is out of range"]),
+    ("boards-beginner", G + "layout = 'beginner'\n[boards]\ngames_per_board = 5\n",
+     ["boards: boards are dealt by a seeded layout, not 'beginner'"]),
+    ("boards-with-board", G + "board = 'variable:4'\n[boards]\ngames_per_board = 5\n",
+     ["boards: board already fixes one board for every game; allowed: board (one "
+      "board) or boards (a board set), not both"]),
     # -- a dataset of other settings in the output folder: resume refused
     ("resume-rule", BASE + "[rules]\nrobber = 'friendly'\n",
      ["holds results of different settings (changed: variants.baseline.rules.robber: "

@@ -29,12 +29,13 @@ from catansim.constants import (
     TERRAIN_NAMES,
     TERRAIN_RESOURCE,
 )
-from catansim.core.board_nb import generate_board_nb
+from catansim.core.board_nb import BOARD_SCRATCH, generate_board_nb
 from catansim.core.layout import (
     B_HARBOR,
     B_NUMBER,
     B_TERRAIN,
     BOARD_SIZE,
+    LAYOUT_BALANCED,
     LAYOUT_GIVEN,
     LAYOUT_RANDOM_NUMBERS,
     LAYOUT_VARIABLE,
@@ -133,14 +134,15 @@ def test_same_seed_same_board_different_seeds_differ(layout):
 
 
 @pytest.mark.parametrize("layout,code", [("variable", LAYOUT_VARIABLE),
-                                         ("random_numbers", LAYOUT_RANDOM_NUMBERS)])
+                                         ("random_numbers", LAYOUT_RANDOM_NUMBERS),
+                                         ("balanced", LAYOUT_BALANCED)])
 def test_make_board_is_the_board_a_game_seed_draws(layout, code):
     # The engine derives the game's streams from its seed and calls generate_board_nb.
     for seed in (0, 1, 12345, 2**63 - 1):
         rng = np.zeros(N_STREAMS, np.uint64)
         seed_streams_nb(seed, rng)
         board = np.zeros(BOARD_SIZE, np.int32)
-        generate_board_nb(code, rng, T.TOPO, board)
+        generate_board_nb(code, rng, T.TOPO, board, np.zeros(BOARD_SCRATCH))
         b = make_board(layout, seed)
         assert (b.vector == board).all() and b.seed == seed and b.layout == layout
 
@@ -150,7 +152,7 @@ def test_layout_given_leaves_board_unchanged():
     seed_streams_nb(5, rng)
     before = rng.copy()
     board = beginner_board().vector
-    generate_board_nb(LAYOUT_GIVEN, rng, T.TOPO, board)
+    generate_board_nb(LAYOUT_GIVEN, rng, T.TOPO, board, np.zeros(0))
     assert (board == beginner_board().vector).all() and (rng == before).all()
 
 
@@ -171,7 +173,7 @@ def test_unknown_layout():
     with pytest.raises(CatansimError) as exc:
         make_board("tournament", 1)
     assert str(exc.value) == ("layout: unknown layout 'tournament'; allowed: beginner, "
-                              "variable, random_numbers")
+                              "variable, random_numbers, balanced")
 
 
 # --- the A-R spiral ----------------------------------------------------------------

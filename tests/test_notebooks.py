@@ -9,6 +9,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+# the datasets a notebook writes, relative to the test's folder; CATANSIM_NOTEBOOK_OUT is
+# its "data" (02 puts its board set beside it); a notebook not named writes "data" itself
+DATASETS = {"02-seats-and-boards.ipynb": ("data", "data-boards"),
+            "04-robber.ipynb": ("data/rule", "data/policy", "data/my-board"),
+            "05-shortages.ipynb": ("data/rule19", "data/supply", "data/my-board")}
 
 
 def test_there_are_notebooks():
@@ -32,4 +37,5 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     assert not [o for o in outputs if o.get("output_type") == "error"]
     images = [o for o in outputs if "image/png" in o.get("data", {})]
     assert len(images) >= 2  # the figures were drawn (once each)
-    assert (tmp_path / "data" / "manifest.json").exists()
+    for name in DATASETS.get(path.name, ("data",)):
+        assert (tmp_path / name / "manifest.json").exists(), name

@@ -175,9 +175,15 @@ def test_forcing_the_strategys_own_choice_replays_the_baseline():
 
 
 def test_the_study_experiment_files_load():
+    from catansim.studies import openings as ST
+
     files = sorted((ROOT / "experiments" / "openings").glob("*.toml"))
     assert files
+    total = 0
     for path in files:
         exp = load_experiment(path)
-        assert len(exp.variants) > 1 and exp.games >= 1000
+        assert len(exp.variants) > 1 and exp.games >= 80
         assert all(parse_arm(v) is not None for v in exp.variant_names[1:])
+        boards = len(ST.BOARD_SEEDS) if path.stem == "boards" else 1
+        total += boards * len(exp.variants) * exp.games
+    assert total <= 4_000_000  # the study's game budget

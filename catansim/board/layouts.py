@@ -13,6 +13,8 @@ Layouts (``make_board``, ``LAYOUTS``):
   A-R order along a spiral from a random corner.
 - ``random_numbers``: terrains, numbers and harbors shuffled, never two 6/8 hexes
   side by side.
+- ``balanced``: ``variable`` boards kept only when the fairness index (``board.fairness``)
+  predicts fair seats; drawn again until one is.
 
 Seeded layouts are drawn by the compiled core (``core.board_nb``) from a game's
 board stream, so ``make_board(layout, seed)`` is exactly the board a game with
@@ -49,6 +51,7 @@ from ..core.layout import (
     B_NUMBER,
     B_TERRAIN,
     BOARD_SIZE,
+    LAYOUT_BALANCED,
     LAYOUT_GIVEN,
     LAYOUT_RANDOM_NUMBERS,
     LAYOUT_VARIABLE,
@@ -60,6 +63,7 @@ LAYOUTS = {
     "beginner": LAYOUT_GIVEN,
     "variable": LAYOUT_VARIABLE,
     "random_numbers": LAYOUT_RANDOM_NUMBERS,
+    "balanced": LAYOUT_BALANCED,
 }
 # Layouts that draw a new board from each game's seed.
 SEEDED_LAYOUTS = tuple(name for name, code in LAYOUTS.items() if code != LAYOUT_GIVEN)
@@ -328,18 +332,20 @@ def board_ids(vectors) -> np.ndarray:
 
 def generate_vectors(layout: str, seeds) -> np.ndarray:
     """Board vectors (int32[n, 47]) of a seeded layout for many game seeds."""
-    from ..core.board_nb import generate_board_nb
+    from ..core.board_nb import BOARD_SCRATCH, generate_board_nb
     from ..core.rng_nb import N_STREAMS, seed_streams_nb
 
     code = _layout_code(layout)
     if code == LAYOUT_GIVEN:
-        _fail(f"layout: {layout!r} is a fixed board; seeded layouts: variable, random_numbers")
+        _fail(f"layout: {layout!r} is a fixed board; seeded layouts: "
+              f"{', '.join(SEEDED_LAYOUTS)}")
     seeds = [check_seed(s) for s in np.atleast_1d(seeds).tolist()]
     out = np.zeros((len(seeds), BOARD_SIZE), dtype=np.int32)
     rng = np.zeros(N_STREAMS, dtype=np.uint64)
+    scratch = np.zeros(BOARD_SCRATCH)
     for i, s in enumerate(seeds):
         seed_streams_nb(s, rng)
-        generate_board_nb(code, rng, T.TOPO, out[i])
+        generate_board_nb(code, rng, T.TOPO, out[i], scratch)
     return out
 
 
@@ -355,7 +361,7 @@ def make_board(layout: str, seed: int | None = None) -> Board:
     Parameters
     ----------
     layout : str
-        ``beginner``, ``variable`` or ``random_numbers``.
+        ``beginner``, ``variable``, ``random_numbers`` or ``balanced``.
     seed : int or None
         Game seed in [0, 2**63). A game played with this seed draws exactly this
         board (the engine seeds its streams the same way). None picks a fresh

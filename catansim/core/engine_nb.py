@@ -48,7 +48,7 @@ from .actions_nb import (
     can_play_dev_nb,
     is_legal_action_nb,
 )
-from .board_nb import generate_board_nb
+from .board_nb import BOARD_SCRATCH, generate_board_nb
 from .jit import kernel
 from .layout import (
     C_ARMY_HOLDER,
@@ -106,6 +106,7 @@ from .layout import (
     EV_TRADE_PLAYER,
     EV_TURN_END,
     EV_TURN_START,
+    LAYOUT_BALANCED,
     LAYOUT_GIVEN,
     LOG_B,
     LOG_BANK_GET,
@@ -859,7 +860,9 @@ def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, p
     rng = np.zeros(N_STREAMS, dtype=np.uint64)
     seed_streams_nb(seed, rng)
     if layout != LAYOUT_GIVEN:
-        generate_board_nb(layout, rng, topo, board)
+        # scratch for the balanced layout's fairness index (empty for the others)
+        scratch = np.zeros(BOARD_SCRATCH if layout == LAYOUT_BALANCED else 0)
+        generate_board_nb(layout, rng, topo, board, scratch)
     init_state_nb(s, topo, rules, rng, n_players, board)
     s[S_LOG_ON] = log_on
     act = np.zeros(ACT_SIZE, dtype=np.int32)

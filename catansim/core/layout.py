@@ -402,6 +402,7 @@ BOARD_SIZE = 47
 LAYOUT_GIVEN = 0  # use the board vector passed in (fixed, beginner, user boards)
 LAYOUT_VARIABLE = 1  # 6th-edition variable setup, from the game's board stream
 LAYOUT_RANDOM_NUMBERS = 2  # 5th-edition variant: numbers shuffled, no adjacent 6/8
+LAYOUT_BALANCED = 3  # variable boards kept only when the fairness index says they are fair
 
 # Forced openings: int32[MAX_PLAYERS * 4] = (node1, edge1, node2, edge2) per seat, -1 free.
 OPENING_WIDTH = 4

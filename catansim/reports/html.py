@@ -103,15 +103,16 @@ def render_html(sections, info: dict, out: Path) -> str:
     """The report's HTML; writes each table's CSV and each figure's PNG under ``out``."""
     out = Path(out)
     body = []
-    title = f"catansim report: {html.escape(str(info.get('experiment')))}"
+    title = html.escape(str(info.get("title") or f"catansim report: {info.get('experiment')}"))
     body.append(f"<h1>{title}</h1>")
     if info.get("description"):
         body.append(f"<p>{html.escape(info['description'])}</p>")
-    items = [("dataset", info["dataset"]), ("games per variant", f"{info['games']:,}"),
-             ("variants", ", ".join(info["variants"])), ("players", info.get("players")),
-             ("strategies", ", ".join(info.get("strategies", []))),
-             ("layout", info.get("layout")), ("catansim", info.get("catansim_version")),
-             ("analyses", f"{info['analysis_seconds']} s, one pass over the dataset")]
+    items = info.get("items") or [  # a study of several datasets brings its own
+        ("dataset", info["dataset"]), ("games per variant", f"{info['games']:,}"),
+        ("variants", ", ".join(info["variants"])), ("players", info.get("players")),
+        ("strategies", ", ".join(info.get("strategies", []))),
+        ("layout", info.get("layout")), ("catansim", info.get("catansim_version")),
+        ("analyses", f"{info['analysis_seconds']} s, one pass over the dataset")]
     body.append("<dl class='info'>" + "".join(
         f"<dt>{html.escape(k)}</dt><dd>{html.escape(str(v))}</dd>" for k, v in items) + "</dl>")
     body.append("<nav>" + "".join(f"<a href='#{s.key}'>{html.escape(s.title)}</a>"

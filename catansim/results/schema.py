@@ -18,14 +18,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..board import LAYOUTS, SEEDED_LAYOUTS
 from ..constants import DEV_CARD_NAMES, MAX_PLAYERS, RESOURCE_NAMES
 from ..core import layout as L
 
 P = MAX_PLAYERS
-# The layouts of ``board.LAYOUTS`` (seeded ones first, the order of the stored
-# categories), then "given" (one fixed board for every game).
-LAYOUT_CATEGORIES = (*SEEDED_LAYOUTS, *(x for x in LAYOUTS if x not in SEEDED_LAYOUTS), "given")
+# The categories of the ``layout`` column, in the order stored since the first datasets:
+# the layouts then known, then "given" (a fixed board). A layout added later (balanced) is
+# appended to them only in the datasets that use it, so older datasets keep their dtype.
+LAYOUT_CATEGORIES = ("variable", "random_numbers", "beginner", "given")
+
+
+def layout_categories(layout: str) -> tuple[str, ...]:
+    """The categories of the ``layout`` column of a dataset played on ``layout``."""
+    return LAYOUT_CATEGORIES if layout in LAYOUT_CATEGORIES else (*LAYOUT_CATEGORIES, layout)
 END_REASONS = ("win", "turn_limit")  # end_reason codes 1 and 2
 DEFAULT_VARIANT = "baseline"
 
@@ -167,8 +172,8 @@ def _columns_table() -> pd.DataFrame:
         ("games", "variant", "category", "variant name (`baseline` unless the experiment has "
          "variants); all variants play the same seeds"),
         ("games", "board_id", "int64", "stable 63-bit id of the board (`boards.board_ids`)"),
-        ("games", "layout", "category", "variable, random_numbers (a board per game), beginner "
-         "or given (one fixed board)"),
+        ("games", "layout", "category", "variable, random_numbers, balanced (a board per game), "
+         "beginner or given (one fixed board, or the boards of a board set)"),
         ("games", "n_players", "int8", "seats playing (3 or 4)"),
     ]
     for p in range(P):

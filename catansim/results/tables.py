@@ -30,6 +30,7 @@ from .schema import (
     LAYOUT_CATEGORIES,
     P,
     feature_dtypes,
+    layout_categories,
 )
 
 # --- building the tables ---------------------------------------------------------------
@@ -251,7 +252,8 @@ def _by_row(per_batch: np.ndarray, rows: _Rows) -> np.ndarray:
 
 
 def _layout_name(settings) -> str:
-    return settings.layout if settings.layout in LAYOUT_CATEGORIES else "given"
+    return settings.layout if settings.layout in SEEDED_LAYOUTS or settings.layout in \
+        LAYOUT_CATEGORIES else "given"
 
 
 def _game_columns(rows: _Rows, variant: str, variants, strategy_names) -> dict:
@@ -268,8 +270,10 @@ def _game_columns(rows: _Rows, variant: str, variants, strategy_names) -> dict:
         "seed": rows.seeds,
         "variant": _same_names(variant, n, _names_dtype(variants or [variant])),
     }
-    given = settings.layout not in SEEDED_LAYOUTS
-    if given and n:
+    # one fixed board: its id and features once (a board set has one board per batch)
+    given = (settings.layout not in SEEDED_LAYOUTS and n
+             and bool((rows.boards == rows.boards[0]).all()))
+    if given:
         vec = rows.boards[:1]
         bid = np.repeat(board_ids(vec), n)
         feats = {k: np.repeat(v, n) for k, v in board_features(vec).items()}
@@ -278,7 +282,8 @@ def _game_columns(rows: _Rows, variant: str, variants, strategy_names) -> dict:
         feats = board_features(rows.boards) if n else {
             k: np.zeros(0, dtype=d) for k, d in feature_dtypes().items()}
     cols["board_id"] = bid
-    cols["layout"] = _same_names(_layout_name(settings), n, _names_dtype(LAYOUT_CATEGORIES))
+    layout = _layout_name(settings)
+    cols["layout"] = _same_names(layout, n, _names_dtype(layout_categories(layout)))
     cols["n_players"] = np.full(n, settings.n_players, dtype=np.int8)
     for p in range(P):
         cols[f"strategy_{p}"] = _names(_by_row(seat_codes[:, p], rows), strat_dtype)

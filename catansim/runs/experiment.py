@@ -68,6 +68,8 @@ TOP_KEYS = {
     "scheduler": "Dask scheduler address, e.g. tcp://10.0.0.1:8786",
     "strategy_defs": "strategies config: a TOML file or an inline table "
                      "(catansim.strategies.load_strategies)",
+    "boards": "table games_per_board, seed, dice: a set of boards dealt ahead, each "
+              "played games_per_board times",
     "rules": "table of rule settings (catansim.rules.Rules)",
     "openings": "table seat0..seat3 = [[node, edge], [node, edge]] of forced openings",
     "variants": "tables [variants.NAME] with rules / strategies / openings overrides",
@@ -82,6 +84,41 @@ SWEEP_KEYS = {
 }
 MAX_ARMS = 20_000
 VARIANT_KEYS = ("description", "rules", "strategies", "openings")
+BOARD_SET_KEYS = {
+    "games_per_board": "games played on each board (>= 1); games must be a multiple",
+    "seed": "base seed of the boards: board k is dealt from batch_seeds(seed, 1, k)",
+    "dice": "independent (every game its own seed) or shared (game j of every board "
+            "has the same seed: the same dice on other boards)",
+}
+DICE = ("independent", "shared")
+
+
+@dataclass(frozen=True)
+class BoardSet:
+    """Boards dealt ahead of the games, each played ``games_per_board`` times.
+
+    Game ``i`` plays board ``k = i // games_per_board``, the board the experiment's
+    layout deals from the seed ``batch_seeds(seed, 1, k)``; its own seed (dice,
+    deck, decisions) is ``batch_seeds(experiment seed, 1, i)`` with ``dice =
+    "independent"``, or ``batch_seeds(experiment seed, 1, i % games_per_board)``
+    with ``dice = "shared"``: the j-th game of every board then rolls the same dice
+    (a crossed design of boards and dice).
+    """
+
+    games_per_board: int
+    seed: int = 0
+    dice: str = "independent"
+
+    def board_index(self, games: np.ndarray) -> np.ndarray:
+        return np.asarray(games, dtype=np.int64) // self.games_per_board
+
+    def seed_index(self, games: np.ndarray) -> np.ndarray:
+        """The index into the experiment's seeds of each game's own seed."""
+        g = np.asarray(games, dtype=np.int64)
+        return g % self.games_per_board if self.dice == "shared" else g
+
+    def to_key(self) -> dict:
+        return {"games_per_board": self.games_per_board, "seed": self.seed, "dice": self.dice}
 
 
 @dataclass(frozen=True)
@@ -143,6 +180,22 @@ class Experiment:
     variants: tuple[Variant, ...]
     description: str = ""
     strategy_set: StrategySet = field(default=PRESETS, repr=False)
+    board_set: BoardSet | None = None
+
+    @property
+    def n_boards(self) -> int | None:
+        """Boards of a board set (None without one)."""
+        if self.board_set is None:
+            return None
+        return -(-self.games // self.board_set.games_per_board)
+
+    def board_vectors(self, start: int, stop: int) -> np.ndarray:
+        """The vectors (int32[stop - start, 47]) of boards ``start .. stop-1`` of the board set."""
+        from ..board import generate_vectors
+        from ..engine import batch_seeds
+
+        return generate_vectors(self.layout, batch_seeds(self.board_set.seed, stop - start,
+                                                         start))
 
     @property
     def variant_names(self) -> list[str]:
@@ -196,6 +249,10 @@ class Experiment:
         kw: dict = {}
         if games is not None:
             kw["games"] = check_int(games, "--games", 1, MAX_GAMES)
+            if self.board_set is not None and kw["games"] % self.board_set.games_per_board:
+                raise CatansimError(
+                    f"--games: {kw['games']} is not a multiple of boards.games_per_board "
+                    f"({self.board_set.games_per_board}); allowed: a multiple of it")
         if seed is not None:
             kw["seed"] = check_int(seed, "--seed", 0, SEED_MAX, SEED_ALLOWED)
         if output is not None:
@@ -220,7 +277,7 @@ class Experiment:
                 "strategy_params": params[: self.players].tolist(),
                 "openings": None if v.openings is None else np.asarray(v.openings).tolist(),
             }
-        return {
+        key = {
             "catansim_version": __version__,
             "players": self.players,
             "seed": self.seed,
@@ -230,6 +287,9 @@ class Experiment:
             "batch_size": self.batch_size,
             "variants": variants,
         }
+        if self.board_set is not None:  # only then: older datasets keep their hash
+            key["boards"] = self.board_set.to_key()
+        return key
 
     def result_hash(self) -> str:
         """SHA-256 of ``result_key()``: a run resumes only into a dataset with the same hash."""
@@ -488,6 +548,30 @@ def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
     return B.make_board(gen, seed)
 
 
+def _board_set(value, ctx: _Ctx, layout: str, games: int, seed: int) -> BoardSet:
+    key = "boards"
+    if not isinstance(value, dict):
+        ctx.fail(key, f"expected a table, got {type_name(value)}; allowed: a table of "
+                      f"{', '.join(BOARD_SET_KEYS)}")
+    for k in value:
+        if k not in BOARD_SET_KEYS:
+            ctx.fail(f"{key}.{k}", f"unknown key; allowed: {', '.join(BOARD_SET_KEYS)}")
+    if "games_per_board" not in value:
+        ctx.fail(f"{key}.games_per_board", "missing; allowed: an integer >= 1")
+    if layout not in SEEDED_LAYOUTS:
+        ctx.fail(key, f"boards are dealt by a seeded layout, not {layout!r}; allowed: layout "
+                      f"{', '.join(SEEDED_LAYOUTS)}")
+    per = ctx.check(check_int, value["games_per_board"], f"{key}.games_per_board", 1,
+                    MAX_GAMES)
+    if games % per:
+        ctx.fail("games", f"{games} is not a multiple of boards.games_per_board ({per}); "
+                          "allowed: a multiple of it")
+    bseed = ctx.check(check_int, value.get("seed", seed), f"{key}.seed", 0, SEED_MAX,
+                      SEED_ALLOWED)
+    dice = ctx.check(check_choice, value.get("dice", "independent"), f"{key}.dice", DICE)
+    return BoardSet(per, bseed, dice)
+
+
 def load_experiment(path, text: str | None = None) -> Experiment:
     """Read and validate an experiment file.
 
@@ -548,6 +632,12 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
         board_spec = str(data["board"])
         board = _board(data["board"], ctx, layout, base_dir)
         layout = "given"
+    board_set = None
+    if "boards" in data:
+        if board is not None:
+            ctx.fail("boards", "board already fixes one board for every game; allowed: board "
+                               "(one board) or boards (a board set), not both")
+        board_set = _board_set(data["boards"], ctx, layout, games, seed)
     rotate = data.get("rotate", False)
     if not isinstance(rotate, bool):
         ctx.fail("rotate", f"expected a boolean, got {type_name(rotate)} ({rotate!r}); "
@@ -636,7 +726,8 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
                      layout=layout, board=board, board_spec=board_spec, rotate=rotate,
                      batch_size=batch_size, output=Path(output), scheduler=scheduler,
                      strategy_defs=strategy_defs, variants=tuple(variants),
-                     description=description, strategy_set=strategy_set)
+                     description=description, strategy_set=strategy_set,
+                     board_set=board_set)
     for v in exp.variants:  # let GameSettings check the combination once
         try:
             exp.settings(v.name)

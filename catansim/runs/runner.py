@@ -91,6 +91,8 @@ def play_task(exp: Experiment, task: Task, n_threads: int | None = None,
     from ..engine import batch_seeds, play_batch
 
     idx = np.arange(task.start, task.stop, dtype=np.int64)
+    if exp.board_set is not None:
+        return _play_board_set(exp, task, idx, n_threads, debug)
     seeds = batch_seeds(exp.seed, task.n_games, task.start)
     shifts = exp.n_shifts(task.variant)
     played = []
@@ -99,6 +101,36 @@ def play_task(exp: Experiment, task: Task, n_threads: int | None = None,
         batch = play_batch(seeds[sel], exp.settings(task.variant, shift), n_threads=n_threads,
                            debug=debug)
         played.append((batch, idx[sel]))
+    return played
+
+
+def _play_board_set(exp: Experiment, task: Task, idx: np.ndarray, n_threads, debug) -> list:
+    """A part of a board-set experiment: one ``play_batch`` per board and seat shift, each
+    on its board as a given board (``BoardSet``: which board and which seed each game has)."""
+    from dataclasses import replace
+
+    from ..board import Board
+    from ..engine import batch_seeds, play_batch
+
+    bs = exp.board_set
+    k = bs.board_index(idx)
+    si = bs.seed_index(idx)
+    lo, hi = int(si.min()), int(si.max()) + 1
+    seeds = batch_seeds(exp.seed, hi - lo, lo)[si - lo]
+    first = int(k[0])
+    vectors = exp.board_vectors(first, int(k[-1]) + 1)
+    shifts = exp.n_shifts(task.variant)
+    played = []
+    for b in range(vectors.shape[0]):
+        on_board = k == first + b
+        board = Board.from_vector(vectors[b], layout=exp.layout)
+        for shift in range(shifts):
+            sel = on_board & ((idx % shifts) == shift) if shifts > 1 else on_board
+            if not sel.any():
+                continue
+            settings = replace(exp.settings(task.variant, shift), layout="given", board=board)
+            batch = play_batch(seeds[sel], settings, n_threads=n_threads, debug=debug)
+            played.append((batch, idx[sel]))
     return played
 
 

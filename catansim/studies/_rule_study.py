@@ -1,0 +1,309 @@
+"""What the robber and shortage studies share: playing their experiment files, the run
+log, the display of contrasts and arm summaries, the report and the README.
+
+A study's experiments are ``experiments/<study>/*.toml``; each becomes a resumable
+dataset ``OUT/data/<name>`` (``OUT/data/small/<name>`` at the small scale, so the two
+never mix). ``OUT/runs.json`` keeps, per scale and dataset, the games played and the
+seconds they took, summed over the sessions that played them (a resumed run adds
+its own), so the README can state both.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..errors import CatansimError
+from ..reports.build import Section
+from ..runs.experiment import Experiment, load_experiment
+from ..runs.runner import run_experiment
+
+SMALL_GAMES = 400  # per variant at the small scale: the whole study in seconds
+RUNS_FILE = "runs.json"
+
+
+@dataclass
+class Dataset:
+    """One experiment of a study and the dataset it was played into."""
+
+    name: str
+    path: Path
+    experiment: Experiment
+    games: int  # per variant
+    seconds: float  # playing, summed over sessions (0 if unknown)
+    sessions: int
+
+    @property
+    def variants(self) -> list[str]:
+        return self.experiment.variant_names
+
+    @property
+    def total_games(self) -> int:
+        return self.games * len(self.variants)
+
+
+def play(study, out: Path, scale: str, scheduler=None, progress: bool = True
+         ) -> dict[str, Dataset]:
+    """Run (or resume) every experiment of ``study`` into ``out/data``; the datasets by
+    name, in file order."""
+    files = sorted(study.experiments.glob("*.toml"))
+    if not files:
+        raise CatansimError(f"study {study.name}: no experiment files in {study.experiments}")
+    log_path = out / RUNS_FILE
+    log = json.loads(log_path.read_text()) if log_path.exists() else {}
+    runs = log.setdefault(scale, {})
+    found: dict[str, Dataset] = {}
+    for f in files:
+        exp = load_experiment(f)
+        if scale == "small":
+            exp = exp.with_overrides(games=SMALL_GAMES, batch_size=SMALL_GAMES)
+        root = out / "data" / ("small" if scale == "small" else "") / exp.name
+        if progress:
+            print(f"{study.name}: {exp.name} ({exp.games:,} games x {len(exp.variants)} arms)",
+                  flush=True)
+        t0 = time.time()
+        rec = runs.get(exp.name, {})
+        if complete(exp, root):
+            # nothing to play: read it as it is (a later engine may not resume it, but a
+            # complete dataset stays the valid record of the engine that made it)
+            found[exp.name] = Dataset(exp.name, root, exp, exp.games, rec.get("seconds", 0.0),
+                                      rec.get("sessions", 0))
+            continue
+        rep = run_experiment(exp, out=root, scheduler=scheduler, progress=progress)
+        if rep.parts_skipped == 0 and rep.games_written:  # a fresh dataset
+            rec = {}
+        if rep.games_written:
+            rec["seconds"] = round(rec.get("seconds", 0.0) + rep.seconds, 1)
+            rec["sessions"] = rec.get("sessions", 0) + 1
+            rec["last_session"] = time.strftime("%Y-%m-%d %H:%M", time.localtime(t0))
+        rec.update(games=exp.games, variants=exp.variant_names, file=f.name,
+                   total_games=exp.games * len(exp.variants))
+        runs[exp.name] = rec
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        log_path.write_text(json.dumps(log, indent=1) + "\n")
+        found[exp.name] = Dataset(exp.name, root, exp, exp.games, rec.get("seconds", 0.0),
+                                  rec.get("sessions", 0))
+    return found
+
+
+def complete(exp: Experiment, root: Path) -> bool:
+    """Every part of ``exp`` is in ``root``, made with the same settings."""
+    from ..results import dataset as D
+    from ..runs.runner import plan
+
+    if not (root / D.MANIFEST).exists():
+        return False
+    if D.read_manifest(root).get("result_hash") != exp.result_hash():
+        return False
+    done = set(D.complete_parts(root))
+    return all(t in done for t in plan(exp))
+
+
+def engine_of(root: Path) -> str:
+    """The catansim version (and engine fingerprint, where recorded) that made a dataset."""
+    from ..results import dataset as D
+
+    m = D.read_manifest(root)
+    fp = m.get("engine_fingerprint")
+    return f"catansim {m.get('catansim_version')}" + (
+        f", engine {fp}" if fp else ", format 1 (no engine fingerprint recorded)")
+
+
+# --- display --------------------------------------------------------------------------
+
+
+def ci_text(m, lo, hi, scale: float = 1.0, digits: int | None = None, unit: str = "",
+            signed: bool = False) -> str:
+    """``m [lo, hi]`` with a sensible number of digits (``scale`` 100: percentages)."""
+    if m is None or not np.isfinite(m):
+        return ""
+    m, lo, hi = m * scale, lo * scale, hi * scale
+    if digits is None:
+        width = abs(hi - lo) if np.isfinite(hi - lo) else abs(m)
+        digits = 3 if width < 0.05 else 2 if width < 0.5 else 1 if width < 20 else 0
+    sign = "+" if signed else ""
+    if not np.isfinite(lo):
+        return f"{m:{sign}.{digits}f}{unit}"
+    return f"{m:{sign}.{digits}f}{unit} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def contrast_cells(table: pd.DataFrame, arms, outcomes=None, pct_binary: bool = True
+                   ) -> pd.DataFrame:
+    """One row per outcome, one column per arm: ``diff [95% CI]`` (rates in percentage
+    points, marked * when significant after the table's correction), and the
+    reference's mean."""
+    rows = []
+    keys = table.index
+    names = outcomes or list(dict.fromkeys(keys.get_level_values("outcome")))
+    for o in names:
+        row = {"outcome": o}
+        for v, ref, label in arms:
+            if (v, ref, o) not in keys:
+                continue
+            r = table.loc[(v, ref, o)]
+            row["label"] = r["label"]
+            scale = 100.0 if (r["binary"] and pct_binary) else 1.0
+            unit = " pp" if scale == 100 else ""
+            row.setdefault("reference mean", ci_text(r["base_mean"], np.nan, np.nan,
+                                                     scale, unit="%" if scale == 100 else ""))
+            row[f"{label}: diff [95% CI]"] = (
+                ci_text(r["diff"], r["ci_low"], r["ci_high"], scale, unit=unit, signed=True)
+                + (" *" if r["significant"] else ""))
+            row[f"{label}: n"] = int(r["n"])
+        if "label" in row:
+            rows.append(row)
+    out = pd.DataFrame(rows)
+    if not len(out):
+        return out
+    ns = [c for c in out.columns if c.endswith(": n")]
+    if ns and all((out[c] == out[ns[0]]).all() for c in ns):
+        out.insert(2, "n (pairs)", out[ns[0]])
+    else:
+        for c in ns:
+            out[c.replace(": n", ": pairs")] = out[c]
+    out = out.drop(columns=ns).set_index("outcome")
+    return out
+
+
+def arm_cells(arms_table: pd.DataFrame, variants, labels: dict | None = None,
+              outcomes=None) -> pd.DataFrame:
+    """One row per outcome, one column per arm: ``mean [95% CI]`` (rates in %), n."""
+    labels = labels or {}
+    rows = []
+    names = outcomes or list(dict.fromkeys(arms_table.index.get_level_values("outcome")))
+    for o in names:
+        row = {"outcome": o}
+        for v in variants:
+            if (v, o) not in arms_table.index:
+                continue
+            r = arms_table.loc[(v, o)]
+            row["label"] = r["label"]
+            scale = 100.0 if r["binary"] else 1.0
+            row[labels.get(v, v)] = ci_text(r["mean"], r["ci_low"], r["ci_high"], scale,
+                                            unit="%" if scale == 100 else "")
+            row["n"] = int(r["n"])
+        if "label" in row:
+            rows.append(row)
+    out = pd.DataFrame(rows)
+    return out.set_index("outcome") if len(out) else out
+
+
+def select(table: pd.DataFrame, arms, outcomes=None) -> pd.DataFrame:
+    """The rows of a contrasts table for the given arms (and outcomes), for a CSV."""
+    keep = [(v, r) for v, r, _ in arms]
+    idx = [k for k in table.index if (k[0], k[1]) in keep
+           and (outcomes is None or k[2] in outcomes)]
+    return table.loc[idx]
+
+
+# --- report and README ----------------------------------------------------------------
+
+
+def answer_section(question: str, answer: list[str], note: str) -> Section:
+    s = Section("answer", "The question and the answer", note)
+    s.text(f"<p><b>Question.</b> {html.escape(question)}</p>")
+    s.text("<ul>" + "".join(f"<li>{a}</li>" for a in answer) + "</ul>")
+    return s
+
+
+def runs_section(datasets: dict[str, Dataset], scale: str, extra: list[str] = ()) -> Section:
+    s = Section("runs", "Runs, sample sizes and power",
+                "Every arm of a dataset plays the same game seeds (common random numbers). "
+                "Seconds are the playing time (Parquet written), summed over the sessions "
+                "that played the dataset, on a shared 2-core machine.")
+    s.table("runs", runs_frame(datasets), f"scale {scale}; games per arm and in all")
+    for e in extra:
+        s.text(e)
+    return s
+
+
+def runs_frame(datasets: dict[str, Dataset]) -> pd.DataFrame:
+    rows = []
+    for d in datasets.values():
+        exp = d.experiment
+        rows.append({"dataset": d.name, "file": exp.path.name if exp.path else "",
+                     "players": exp.players, "arms": len(d.variants),
+                     "games per arm": d.games, "games": d.total_games,
+                     "seconds": round(d.seconds, 1),
+                     "games/s": round(d.total_games / d.seconds) if d.seconds else np.nan,
+                     "arms (variants)": ", ".join(d.variants)})
+    return pd.DataFrame(rows).set_index("dataset")
+
+
+def write_report(out: Path, title: str, description: str, sections: list[Section],
+                 datasets: dict[str, Dataset], scale: str, seconds: float) -> Path:
+    from ..reports.html import render_html
+
+    for sub in ("tables", "figures"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    total = sum(d.total_games for d in datasets.values())
+    from .. import __version__
+
+    items = [("datasets", ", ".join(f"{d.name} ({d.total_games:,} games)"
+                                    for d in datasets.values())),
+             ("games in all", f"{total:,}"), ("scale", scale), ("catansim", __version__),
+             ("analyses", f"{seconds:.1f} s")]
+    page = render_html(sections, {"title": title, "description": description, "items": items},
+                       out)
+    path = out / "report.html"
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+def write_readme(out: Path, name: str, title: str, question: str, answer: list[str],
+                 sections: list[Section], datasets: dict[str, Dataset], scale: str,
+                 power_lines: list[str] = (), notes: list[str] = ()) -> Path:
+    """``out/README.md``: the question, the answer, the command, the runs, and every
+    table and figure with what it shows."""
+    lines = [f"# {title}", "", f"**Question.** {question}", "", "**Answer.**", ""]
+    lines += [f"- {_plain(a)}" for a in answer]
+    lines += ["", "Rebuild everything (plays the games that are missing, then the analyses):",
+              "", "```", f"catansim study {name}" + ("" if scale == "full" else
+                                                    f" --scale {scale}"), "```", "",
+              f"Scale of this build: **{scale}**. Datasets go to `data/` here (not committed; "
+              "rerunning the command resumes them). `report.html` is the report (one "
+              "self-contained file); the notebook is "
+              f"`notebooks/{'04-robber' if name == 'robber' else '05-shortages'}.ipynb`.", "",
+              "## Runs", "",
+              "| dataset | experiment file | players | arms | games per arm | games | "
+              "seconds | games/s | made by |", "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+    for d in datasets.values():
+        rate = f"{d.total_games / d.seconds:,.0f}" if d.seconds else ""
+        lines.append(f"| {d.name} | `experiments/{name}/{d.experiment.path.name}` | "
+                     f"{d.experiment.players} | {len(d.variants)} | {d.games:,} | "
+                     f"{d.total_games:,} | {d.seconds:,.0f} | {rate} | {engine_of(d.path)} |")
+    total = sum(d.total_games for d in datasets.values())
+    secs = sum(d.seconds for d in datasets.values())
+    lines += [f"| all | | | | | {total:,} | {secs:,.0f} | | |", ""]
+    lines += list(notes)
+    lines += list(power_lines)
+    lines += ["", "## Tables (`tables/`)", ""]
+    for s in sections:
+        for b in s.blocks:
+            if b[0] == "table":
+                lines.append(f"- `{b[1]}.csv` ({s.title}): {_plain(b[3])}")
+    lines += ["", "## Figures (`figures/`)", ""]
+    for s in sections:
+        for b in s.blocks:
+            if b[0] == "figure":
+                lines.append(f"- `{b[1]}.png` ({s.title})" + (f": {_plain(b[3])}" if b[3]
+                                                              else ""))
+    lines.append("")
+    path = out / "README.md"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def _plain(text: str) -> str:
+    """HTML of an answer line as Markdown-ish plain text."""
+    import re
+
+    t = re.sub(r"</?b>", "**", str(text))
+    t = re.sub(r"<[^>]+>", "", t)
+    return html.unescape(t)

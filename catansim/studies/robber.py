@@ -1,0 +1,692 @@
+"""The robber study: does the robber help trailing players catch up, or only lengthen the
+game?
+
+Six experiment files (``experiments/robber/``), each a dataset whose arms play the
+same games: the robber rule (official, off, friendly) on four ``default`` players (the
+headline, 10^6 games per arm), the robber and victim policies (leader, production,
+random; whole tables and one seat against three), the discard limit (7, 9, none), and
+the robber rule at a mixed table, at tables of each preset and with three players.
+Every comparison is paired game by game (``analysis.contrasts``), Holm-corrected over
+each dataset's table; catch-up comes from the visible VP after fixed turns
+(``analysis.robber``).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..analysis import contrasts as C
+from ..analysis import robber as R
+from ..analysis import seats as SE
+from ..analysis import stats as ST
+from ..reports.build import Section
+from . import Study
+from . import _rule_study as U
+
+TITLE = "The robber: catch-up or a longer game?"
+QUESTION = ("Does the robber help trailing players catch up, or does it only lengthen the "
+            "game?")
+PRESETS = ("builder", "expander", "city", "army", "trader")
+THESIS_HIT_LEADER = 0.92  # a knowledge-based robber bot hit the leader 92% of the time
+CATCH_TURN = 40  # the checkpoint of the headline catch-up figures (middle of the game)
+
+ARM_LABELS = {
+    "rule": {"baseline": "official", "off": "off", "friendly": "friendly"},
+    "policy": {"baseline": "leader (all)", "all_production": "production (all)",
+               "all_random": "random (all)", "lone_production": "one production seat",
+               "lone_random": "one random seat", "lone_leader": "one leader seat"},
+    "discard": {"baseline": "limit 7", "limit_9": "limit 9", "no_limit": "no limit"},
+    "mixed": {"baseline": "official", "off": "off", "friendly": "friendly"},
+    "three": {"baseline": "official", "off": "off", "friendly": "friendly"},
+    "presets": {"baseline": "builder official", **{
+        f"{p}_{r}": f"{p} {r}" for p in PRESETS for r in ("official", "off", "friendly")}},
+}
+
+
+BUDGET = [
+    "Budget: the robber and shortage studies together play about 8 million new games. The "
+    "headline (`rule`) has 10^6 games per arm; the other datasets are sized by the power "
+    "lines below. `discard`, `mixed` and `policy` (2.7 million games) were played by an "
+    "earlier session of this study before the merge of dataset format 2 (format 1: no "
+    "engine fingerprint recorded; the same counters, columns checked) and are read as they "
+    "are; `rule`, `three` and `presets` (3.6 million) were played with the "
+    "shortage study's 4.11 million (7.71 million new games in all).", ""]
+
+
+def pairs_of(name: str) -> list[tuple[str, str]]:
+    """The (arm, reference) contrasts of each dataset."""
+    if name in ("rule", "mixed", "three"):
+        return [("off", "baseline"), ("friendly", "baseline")]
+    if name == "policy":
+        return [("all_production", "baseline"), ("all_random", "baseline"),
+                ("lone_production", "baseline"), ("lone_random", "baseline"),
+                ("lone_leader", "all_random")]
+    if name == "discard":
+        return [("limit_9", "baseline"), ("no_limit", "baseline")]
+    if name == "presets":
+        out = []
+        for p in PRESETS:
+            ref = "baseline" if p == "builder" else f"{p}_official"
+            out += [(f"{p}_off", ref), (f"{p}_friendly", ref)]
+        return out
+    return []
+
+
+def plan_for(ds: U.Dataset) -> C.Plan:
+    n = ds.experiment.players
+    outcomes = R.robber_outcomes(n)
+    strat = ds.name in ("policy", "mixed")
+    plan = C.Plan()
+    plan.add("contrasts", C.contrasts_analysis(pairs_of(ds.name), outcomes, strategy_wins=strat))
+    plan.add("arms", C.arms_analysis(outcomes))
+    plan.add("catch", R.catch_up_analysis())
+    plan.add("stage", R.stage_analysis())
+    plan.add("shares", C.shares_analysis(R.ROBBER_SHARES))
+    plan.add("seats", SE.win_rates_analysis("seat"))
+    if strat:
+        plan.add("strategies", SE.win_rates_analysis("strategy"))
+    return plan
+
+
+def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Path:
+    out = Path(out)
+    datasets = U.play(STUDY, out, scale, scheduler, progress)
+    t0 = time.perf_counter()
+    res = {name: plan_for(ds).run(ds.path, scheduler=scheduler, progress=progress)
+           for name, ds in datasets.items()}
+    sections, answer = make_sections(res, datasets, scale)
+    seconds = time.perf_counter() - t0
+    path = U.write_report(out, TITLE, QUESTION, sections, datasets, scale, seconds)
+    U.write_readme(out, STUDY.name, TITLE, QUESTION, answer, sections, datasets, scale,
+                   power_lines(res, datasets), BUDGET if scale == "full" else [])
+    return path
+
+
+# --- the sections -------------------------------------------------------------------
+
+
+def _lab(name: str, v: str) -> str:
+    return ARM_LABELS.get(name, {}).get(v, v)
+
+
+def _arms(name: str, pairs=None) -> list[tuple[str, str, str]]:
+    return [(v, r, f"{_lab(name, v)} vs {_lab(name, r)}") for v, r in (pairs or pairs_of(name))]
+
+
+def _row(table, v, ref, o):
+    return table.loc[(v, ref, o)] if (v, ref, o) in table.index else None
+
+
+def _pp(r, digits=1) -> str:
+    if r is None:
+        return "n/a"
+    return U.ci_text(r["diff"], r["ci_low"], r["ci_high"], 100, digits, " pp", signed=True)
+
+
+def _num(r, digits=2) -> str:
+    if r is None:
+        return "n/a"
+    return U.ci_text(r["diff"], r["ci_low"], r["ci_high"], 1, digits, signed=True)
+
+
+def _rate(catch, v, t, key="leader"):
+    try:
+        r = catch.loc[(v, t)]
+    except KeyError:
+        return "n/a"
+    n = int(r["sole_leader" if key == "leader" else "sole_last"])
+    return (U.ci_text(r[f"{key}_win_rate"], r[f"{key}_ci_low"], r[f"{key}_ci_high"], 100, 1,
+                      "%") + f" (n = {n:,})")
+
+
+def _share(shares, v, what="hit_leader"):
+    if (v, what) not in shares.index:
+        return "n/a"
+    r = shares.loc[(v, what)]
+    return U.ci_text(r["share"], r["ci_low"], r["ci_high"], 100, 1, "%") + \
+        f" (n = {int(r['denominator']):,} robber moves)"
+
+
+def make_answer(res: dict) -> list[str]:
+    rule = res["rule"]
+    c, catch, arms = rule["contrasts"], rule["catch"]["catch_up"], rule["arms"]
+    t = CATCH_TURN
+    lw = _row(c, "off", "baseline", f"leader_won_{t}")
+    mw = _row(c, "off", "baseline", f"last_won_{t}")
+    turns = _row(c, "off", "baseline", "turns")
+    rel = -turns["rel_diff"] / (1 + turns["rel_diff"]) * 100 if turns is not None else np.nan
+    out = [
+        f"<b>{_verdict(lw, turns)}</b> At four <code>default</code> players the player "
+        f"leading alone after turn "
+        f"{t} wins {_rate(catch, 'baseline', t)} of games with the official robber and "
+        f"{_rate(catch, 'off', t)} with the robber off; paired on the games where both arms "
+        f"had a sole leader, official - off = {_pp(_neg(lw))}. The player alone in last "
+        f"place wins {_rate(catch, 'baseline', t, 'last')} with the robber and "
+        f"{_rate(catch, 'off', t, 'last')} without (official - off = {_pp(_neg(mw))}).",
+        f"The robber also makes a game longer: official - off = {_num(_neg(turns), 2)} turns "
+        f"per game ({rel:+.1f}% of a robber-free game; {int(turns['n']):,} paired games), "
+        f"and the final VP spread (first minus last) changes by "
+        f"{_num(_neg(_row(c, 'off', 'baseline', 'vp_spread')))} VP: with the robber the "
+        f"field ends closer together." if turns is not None else "",
+    ]
+    e_off = R.stage_effect(rule["stage"], "off", "baseline", t)
+    head = ("It is not only the longer game." if e_off["ci_low"] > 1 else
+            "At equal standing the robber makes no clear difference." if e_off["ci_low"] <= 1
+            <= e_off["ci_high"] else "At equal standing the robber helps the leader.")
+    line = (f"<b>{head}</b> At equal standing after turn {t} (the same visible VP and the "
+            f"same lead over the second), the leader's odds of winning are {_or(e_off)} "
+            f"times as high with the robber off as with it (Mantel-Haenszel over "
+            f"{e_off['strata']} standings, {e_off['games_arm'] + e_off['games_reference']:,} "
+            f"games; a longer game alone would leave them at 1)")
+    if "policy" in res:
+        e_rand = R.stage_effect(res["policy"]["stage"], "all_random", "baseline", t)
+        line += (f"; with random robbers {_or(e_rand)} times as high as with robbers who "
+                 f"hit the leader")
+        if e_rand["ci_low"] > 1 and e_off["ci_low"] > 1:
+            line += (". The robber slows the leader because the players aim it at the "
+                     "leader")
+    out.append(line + ".")
+    pol = res.get("policy")
+    if pol is not None:
+        pc, pcatch = pol["contrasts"], pol["catch"]["catch_up"]
+        lr = _row(pc, "all_random", "baseline", f"leader_won_{t}")
+        out.append(
+            f"<b>Whom the robber hits matters.</b> When every player robs a random victim "
+            f"instead of the leader, the sole leader after turn {t} wins "
+            f"{_rate(pcatch, 'all_random', t)} against {_rate(pcatch, 'baseline', t)} "
+            f"(random - leader = {_pp(lr)}); game length random - leader = "
+            f"{_num(_row(pc, 'all_random', 'baseline', 'turns'))} turns. "
+            f"The leader policy robbed the sole leader in {_share(pol['shares'], 'baseline')} "
+            f"of the robber moves made while an opponent led alone (the 2025 thesis's "
+            f"knowledge-based bot: 92%); random robbers in "
+            f"{_share(pol['shares'], 'all_random')}.")
+        lone = _row(pc, "lone_random", "baseline", "win_strategy_default_random")
+        lead1 = _row(pc, "lone_leader", "all_random", "win_strategy_default")
+        if lone is not None and lead1 is not None:
+            out.append(
+                f"For the player who chooses: one seat robbing at random among three "
+                f"leader-robbers wins {lone['mean'] * 100:.1f}% of games against "
+                f"{lone['base_mean'] * 100:.1f}% for the same seat robbing the leader "
+                f"({_pp(lone)}); one leader-robber among three random robbers wins "
+                f"{lead1['mean'] * 100:.1f}% against {lead1['base_mean'] * 100:.1f}% "
+                f"({_pp(lead1)}). (The thesis: a knowledge-based robber bot won 27.0% against "
+                f"19.2% for a learned robber.)")
+    fr = _row(c, "friendly", "baseline", f"leader_won_{t}")
+    st = arms
+    out.append(
+        f"The friendly robber (no robbing players with 2 or fewer visible VP) changes the "
+        f"leader's chance after turn {t} by {_pp(fr)} and the length by "
+        f"{_num(_row(c, 'friendly', 'baseline', 'turns'))} turns; it cuts the cards stolen from "
+        f"{_mean(st, 'baseline', 'stolen')} to {_mean(st, 'friendly', 'stolen')} per game.")
+    out.append(
+        f"Per game with the official robber: {_mean(st, 'baseline', 'stolen')} cards stolen, "
+        f"{_mean(st, 'baseline', 'blocked')} blocked, {_mean(st, 'baseline', 'discarded')} "
+        f"discarded on 7s (quickstart figures in the issue: 19.25, 21.5, 20.0; friendly "
+        f"robber 16.55 stolen).")
+    return [a for a in out if a]
+
+
+def _verdict(lw, turns) -> str:
+    """The plain answer from the paired contrasts off - official: the sole leader's win
+    (catch-up) and the game length, each counted only when significant after Holm."""
+    if lw is None or turns is None:
+        return "Not enough games for an answer."
+    catch = bool(lw["significant"]) and lw["diff"] > 0  # the leader wins more without it
+    longer = bool(turns["significant"]) and turns["diff"] < 0  # games shorter without it
+    if catch and longer:
+        return "Yes, the robber helps trailing players catch up, and it also lengthens the game."
+    if catch:
+        return "Yes, the robber helps trailing players catch up; it does not lengthen the game."
+    if longer:
+        return "The robber only lengthens the game: no clear catch-up."
+    return "Neither: no clear catch-up and no clear change in length."
+
+
+def _or(e: dict) -> str:
+    return U.ci_text(e["odds_ratio"], e["ci_low"], e["ci_high"], 1, 2)
+
+
+def _neg(r):
+    if r is None:
+        return None
+    r = r.copy()
+    r["diff"], r["ci_low"], r["ci_high"] = -r["diff"], -r["ci_high"], -r["ci_low"]
+    return r
+
+
+def _mean(arms, v, o, scale=1.0):
+    if (v, o) not in arms.index:
+        return "n/a"
+    r = arms.loc[(v, o)]
+    return U.ci_text(r["mean"], r["ci_low"], r["ci_high"], scale, 2)
+
+
+def make_sections(res: dict, datasets: dict, scale: str) -> tuple[list[Section], list[str]]:
+    from .. import plotting as P
+    from ..plotting import rule_effects as PR
+
+    answer = make_answer(res)
+    secs = [U.answer_section(QUESTION, answer,
+                             "Computed from the tables below: rates with 95% Wilson intervals "
+                             "and their n, differences paired game by game on common seeds "
+                             "with 95% paired t intervals, Holm-corrected within each "
+                             "dataset (* in the tables: significant after correction). "
+                             "'Leading alone' means strictly the most visible VP (hidden VP "
+                             "cards do not count), after the turn named.")]
+    t = CATCH_TURN
+    catch_outcomes = [f"{k}_won_{x}" for x in R.HEADLINE_CHECKPOINTS for k in ("leader", "last")]
+
+    # --- the headline ---------------------------------------------------------------
+    rule = res["rule"]
+    c, arms = rule["contrasts"], rule["arms"]
+    s = Section("rule", "The robber rule at four default players (headline)",
+                "Dataset rule: four default players, robber official (baseline), off and "
+                "friendly on the same games. Arm means with 95% t intervals (rates: Wilson); "
+                "differences per game with paired t intervals, McNemar's test for 0/1 "
+                "outcomes, Holm over the dataset's table.")
+    variants = datasets["rule"].variants
+    labels = ARM_LABELS["rule"]
+    s.table("rule_arms", U.arm_cells(arms, variants, labels, _ARM_OUTCOMES),
+            "per game in each arm, mean [95% CI] (rates in %); n = games", arms)
+    s.table("rule_contrasts", U.contrast_cells(c, _arms("rule")),
+            "paired differences against the official robber, diff [95% CI]; rates in "
+            "percentage points; * significant after Holm over the whole table", c)
+    s.figure("rule_effects", PR.contrast_forest(
+        c, _arms("rule"), [
+            ("Game length and spread", "difference per game (turns, VP)",
+             ["turns", "vp_spread", "winner_margin"], 1.0),
+            ("Cards per game (all seats)", "difference per game (cards)",
+             ["stolen", "blocked", "discarded", "produced"], 1.0),
+            ("Catch-up", "difference (percentage points)", catch_outcomes, 100.0),
+            ("Seats", "difference (percentage points)",
+             [f"win_seat_{k}" for k in range(4)], 100.0)],
+        "What the robber changes: each arm against the official robber, game by game"),
+        "paired differences against the official robber; catch-up outcomes count the games "
+        "where both arms had one player alone in the lead (last place) after the turn")
+    s.table("rule_shares", _share_cells(rule["shares"], labels),
+            "whom the robber hits: share of robber moves [95% CI]; n = robber moves",
+            rule["shares"])
+    secs.append(s)
+
+    # --- catch-up --------------------------------------------------------------------
+    s = Section("catch_up", "Catch-up: who wins from where",
+                "For each checkpoint turn, the games still going after it with one player "
+                "leading alone in visible VP: that leader's win rate, and the win rate of "
+                "the player alone in last place, with 95% Wilson intervals; fair share = 1 / "
+                "players. A lead's value is also shown by its size. The policy arms keep the "
+                "robber but change whom it hits, at about the same game length, which "
+                "separates targeting from the longer game.")
+    catch = rule["catch"]["catch_up"]
+    s.figure("catch_up_rule", PR.catch_up_figure(catch, variants, labels,
+                                                 "Who wins from where: the robber rule"))
+    s.figure("lead_size", PR.lead_figure(rule["catch"]["lead"], t, variants, labels,
+                                         fair=0.25))
+    s.table("catch_up_rule", _catch_cells(catch, labels),
+            "win rate [95% CI] of the sole leader and the sole last after each turn; n = "
+            "games with a sole leader (last)", catch)
+    s.table("lead_size", _lead_cells(rule["catch"]["lead"], labels),
+            "the sole leader's win rate by the size of the lead; n = games",
+            rule["catch"]["lead"])
+    s.figure("equal_standing", PR.stage_figure(rule["stage"], t, variants, labels),
+             "the same standing after the same turn: if the robber only lengthened the game "
+             "the lines would lie on each other")
+    effects = stage_effects(res)
+    s.table("equal_standing", _stage_cells(effects),
+            f"after turn {t}: the sole leader's win rate in each arm and the Mantel-Haenszel "
+            "odds ratio (arm vs reference) at equal standing, pooled over the leader's VP and "
+            "lead; * significant after Holm over every contrast and checkpoint (all in the "
+            "CSV)", effects)
+    if "policy" in res:
+        pol = res["policy"]
+        pv = ["baseline", "all_production", "all_random"]
+        s.figure("catch_up_policy", PR.catch_up_figure(
+            pol["catch"]["catch_up"], pv, ARM_LABELS["policy"],
+            "Who wins from where: whom the robber hits"))
+        s.table("catch_up_policy", _catch_cells(pol["catch"]["catch_up"].loc[pv],
+                                                ARM_LABELS["policy"]),
+                "as above, for the robber and victim policies of whole tables",
+                pol["catch"]["catch_up"])
+    secs.append(s)
+
+    # --- policies --------------------------------------------------------------------
+    if "policy" in res:
+        pol = res["policy"]
+        pc = pol["contrasts"]
+        plab = ARM_LABELS["policy"]
+        s = Section("policy", "Whom the robber hits: the robber and victim policies",
+                    "Dataset policy: four default players whose robber_policy is leader "
+                    "(baseline: the hex where the leader produces most, robbing the leader), "
+                    "production (most opponent production, the largest hand) or random; "
+                    "whole tables, and one seat (rotated through every seat) against three "
+                    "others. For one seat the win is compared with the same seat in the "
+                    "reference table, game by game. Shares: ratio of totals with a "
+                    "sandwich interval, games as units.")
+        rows = []
+        for name, v in (("rule", "baseline"), ("rule", "friendly"), ("policy", "all_production"),
+                        ("policy", "all_random")):
+            sh = res[name]["shares"]
+            if (v, "hit_leader") in sh.index:
+                r = sh.loc[(v, "hit_leader")].copy()
+                r["label"] = f"{_lab(name, v)} robber" + (" (rule)" if name == "rule" else "")
+                rows.append(r)
+        if rows:
+            frame = pd.DataFrame(rows)
+            s.figure("hit_leader", PR.share_bars(
+                frame, "share", "When an opponent leads alone, how often the robber robs them",
+                "share of robber moves made while an opponent led alone (%)",
+                reference=(THESIS_HIT_LEADER, "knowledge-based bot, 2025 thesis: 92%"),
+                n_unit="robber moves"))
+        s.table("policy_shares", _share_cells(pol["shares"], plab),
+                "share of robber moves [95% CI]; n = robber moves", pol["shares"])
+        whole = [a for a in _arms("policy") if a[0].startswith("all_")]
+        lone = [a for a in _arms("policy") if a[0].startswith("lone_")]
+        s.table("policy_contrasts", U.contrast_cells(pc, whole),
+                "whole tables against the leader policy, paired per game; * significant "
+                "after Holm", U.select(pc, whole))
+        lone_rows = [f"win_strategy_{x}" for x in ("default_production", "default_random",
+                                                   "default")]
+        picked = _picked([("policy", v, ref, f"win_strategy_{LONE[v]}",
+                           f"{_lab('policy', v)} among three "
+                           + ("random" if v == "lone_leader" else "leader") + " robbers", False)
+                          for v, ref, _ in lone], res)
+        if picked is not None:
+            s.figure("lone_seat", PR.contrast_forest(
+                picked, [("x", "y", "lone seat - same seat in the reference table")],
+                [("The lone seat's win rate", "difference (percentage points)",
+                  list(picked.index.get_level_values(2)), 100.0)],
+                "One seat changes its robber policy: its wins against the same seat unchanged",
+                correction=pc["correction"].iloc[0]),
+                "paired per game: the seat that plays the lone policy against the same seat "
+                "playing the table's policy")
+        s.table("lone_seat", U.contrast_cells(pc, lone, lone_rows + ["turns"]),
+                "the lone seat's wins against the same seat in the reference table "
+                "(three leader robbers; for 'one leader seat': three random robbers)",
+                U.select(pc, lone))
+        if "strategies" in pol:
+            s.table("policy_win_rates", _win_cells(pol["strategies"], plab),
+                    "win rate per seat-game of each strategy in each arm [95% Wilson CI]",
+                    pol["strategies"])
+        secs.append(s)
+
+    # --- discard limit ---------------------------------------------------------------
+    if "discard" in res:
+        d = res["discard"]
+        dl = _arms("discard")
+        s = Section("discard", "The discard limit on a 7",
+                    "Dataset discard: four default players, players holding more than 7 "
+                    "(official), 9, or any number of cards (no limit) discard half on a 7. "
+                    "Paired per game against the limit 7.")
+        s.table("discard_arms", U.arm_cells(d["arms"], datasets["discard"].variants,
+                                            ARM_LABELS["discard"], _ARM_OUTCOMES),
+                "per game in each arm, mean [95% CI]; n = games", d["arms"])
+        s.table("discard_contrasts", U.contrast_cells(d["contrasts"], dl),
+                "paired differences against the limit 7; * significant after Holm",
+                d["contrasts"])
+        s.figure("discard_effects", PR.contrast_forest(
+            d["contrasts"], dl, [
+                ("Game length and spread", "difference per game (turns, VP)",
+                 ["turns", "vp_spread"], 1.0),
+                ("Cards per game", "difference per game (cards)",
+                 ["discarded", "stolen", "produced"], 1.0),
+                ("Catch-up", "difference (percentage points)", catch_outcomes, 100.0)],
+            "The discard limit against the official 7, game by game"))
+        secs.append(s)
+
+    # --- other tables ----------------------------------------------------------------
+    s = Section("tables", "Other tables: three players, a mixed table, each preset",
+                "The robber rule (off and friendly against official) at three default "
+                "players (dataset three), at a mixed table of builder, city, expander and "
+                "army with rotated seats (mixed), and at tables of four copies of each preset "
+                "(presets), each paired game by game within its own table.")
+    across = _across(res)
+    if len(across):
+        s.table("across_tables", across, "official robber's effect by table: off - official "
+                "and friendly - official per game [95% CI]; * significant after Holm within "
+                "its dataset",
+                pd.concat({k: res[k]["contrasts"] for k in ("rule", "three", "mixed",
+                                                             "presets") if k in res},
+                          names=["dataset"]))
+        fig = _across_figure(res)
+        if fig is not None:
+            s.figure("across_tables", fig, "the robber's effect (official - off) at each "
+                     "table; presets: tables of four copies of the preset")
+    if "mixed" in res:
+        mx = res["mixed"]
+        if "strategies" in mx:
+            s.figure("mixed_strategies", P.win_rates_figure(mx["strategies"].rename(
+                index=ARM_LABELS["mixed"], level="variant"), "strategy", fair=0.25))
+            s.table("mixed_strategies", _win_cells(mx["strategies"], ARM_LABELS["mixed"]),
+                    "mixed table: win rate per seat-game of each strategy [95% Wilson CI]",
+                    mx["strategies"])
+        strat_rows = [o for o in dict.fromkeys(mx["contrasts"].index.get_level_values(2))
+                      if o.startswith("win_strategy_")]
+        s.table("mixed_strategy_contrasts", U.contrast_cells(mx["contrasts"], _arms("mixed"),
+                                                             strat_rows),
+                "mixed table: each strategy's wins against the official robber, paired "
+                "per game", U.select(mx["contrasts"], _arms("mixed"), strat_rows))
+    if "three" in res:
+        s.figure("catch_up_three", PR.catch_up_figure(
+            res["three"]["catch"]["catch_up"], datasets["three"].variants, ARM_LABELS["three"],
+            "Who wins from where: three players"))
+    secs.append(s)
+
+    # --- seats -----------------------------------------------------------------------
+    s = Section("seats", "Seats",
+                "Win rate of each seat with 95% Wilson intervals (n = games) per arm of the "
+                "headline dataset; the paired seat differences are in the headline's "
+                "contrasts table.")
+    seats = rule["seats"].rename(index=labels, level="variant")
+    s.figure("rule_seats", P.win_rates_figure(seats, "seat", fair=0.25))
+    s.table("rule_seats", _win_cells(rule["seats"], labels, by="seat"),
+            "win rate per seat [95% Wilson CI]; n = games", rule["seats"])
+    secs.append(s)
+    secs.append(U.runs_section(datasets, scale, [f"<p class='power'>{x}</p>" for x in
+                                                 power_lines(res, datasets)]))
+    return secs, answer
+
+
+_ARM_OUTCOMES = ["turns", "vp_spread", "winner_margin", "sevens", "robber_moves", "stolen",
+                 "blocked", "discarded", "produced", "robbed_leader", "robber_leader_chances"]
+
+
+def _share_cells(shares: pd.DataFrame, labels: dict) -> pd.DataFrame:
+    rows = []
+    for (v, _what), r in shares.iterrows():
+        if not r["denominator"]:
+            continue
+        rows.append({"arm": labels.get(v, v), "share of": r["label"],
+                     "share [95% CI]": U.ci_text(r["share"], r["ci_low"], r["ci_high"], 100,
+                                                 1, "%"),
+                     "n (robber moves)": int(r["denominator"]), "games": int(r["games"])})
+    return pd.DataFrame(rows)
+
+
+def _catch_cells(catch: pd.DataFrame, labels: dict) -> pd.DataFrame:
+    rows = []
+    for (v, turn), r in catch.iterrows():
+        rows.append({"arm": labels.get(v, v), "after turn": turn,
+                     "games still going": int(r["alive"]),
+                     "one leader alone": int(r["sole_leader"]),
+                     "leader wins [95% CI]": U.ci_text(r["leader_win_rate"], r["leader_ci_low"],
+                                                       r["leader_ci_high"], 100, 1, "%"),
+                     "one last alone": int(r["sole_last"]),
+                     "last wins [95% CI]": U.ci_text(r["last_win_rate"], r["last_ci_low"],
+                                                     r["last_ci_high"], 100, 1, "%")})
+    return pd.DataFrame(rows)
+
+
+def _lead_cells(lead: pd.DataFrame, labels: dict) -> pd.DataFrame:
+    t = lead.xs(CATCH_TURN, level="turn", drop_level=False).reset_index()
+    t = t[t["turn"].isin(R.HEADLINE_CHECKPOINTS)] if len(t) else t
+    t = lead[lead.index.get_level_values("turn").isin(R.HEADLINE_CHECKPOINTS)].reset_index()
+    t["cell"] = [U.ci_text(m, lo, hi, 100, 1, "%") + f" (n = {int(n):,})" for m, lo, hi, n in
+                 zip(t["win_rate"], t["ci_low"], t["ci_high"], t["games"], strict=True)]
+    t["arm"] = [labels.get(v, v) for v in t["variant"]]
+    out = t.pivot_table(index=["arm", "turn"], columns="lead", values="cell", aggfunc="first",
+                        sort=False)
+    out.columns = [f"lead {c} VP" for c in out.columns]
+    return out
+
+
+def _win_cells(table: pd.DataFrame, labels: dict, by: str = "strategy") -> pd.DataFrame:
+    t = table.reset_index()
+    t["cell"] = [U.ci_text(m, lo, hi, 100, 1, "%") for m, lo, hi in
+                 zip(t["win_rate"], t["ci_low"], t["ci_high"], strict=True)]
+    t["arm"] = [labels.get(v, v) for v in t["variant"]]
+    out = t.pivot_table(index=by, columns="arm", values="cell", aggfunc="first", sort=False)
+    n = t.groupby(by, sort=False)["seat_games"].max()
+    out.insert(0, "n (seat-games per arm)", n.reindex(out.index).astype("int64"))
+    return out
+
+
+_ACROSS = ("turns", "vp_spread", "stolen", f"leader_won_{CATCH_TURN}",
+           f"last_won_{CATCH_TURN}")
+
+
+def _across(res: dict) -> pd.DataFrame:
+    rows = []
+    for name in ("rule", "three", "mixed", "presets"):
+        if name not in res:
+            continue
+        c = res[name]["contrasts"]
+        for v, ref, label in _arms(name):
+            row = {"dataset": name, "contrast": label}
+            for o in _ACROSS:
+                r = _row(c, v, ref, o)
+                if r is None:
+                    continue
+                row[o] = (_pp(r) if r["binary"] else _num(r)) + (" *" if r["significant"]
+                                                                 else "")
+                if o == "turns":
+                    row["pairs"] = int(r["n"])
+            rows.append(row)
+    return pd.DataFrame(rows).set_index(["dataset", "contrast"]) if rows else pd.DataFrame()
+
+
+TABLE_WORDS = {"rule": "four default", "three": "three default",
+               "mixed": "mixed (builder, city, expander, army)",
+               **{f"presets:{p}": f"four {p}" for p in PRESETS}}
+LONE = {"lone_production": "default_production", "lone_random": "default_random",
+        "lone_leader": "default"}
+
+
+def _picked(rows, res, flip_all: bool = False) -> pd.DataFrame | None:
+    """A contrasts-shaped table of chosen rows, one outcome per row, for a forest with a
+    single arm: ``rows`` are (dataset, variant, reference, outcome, label, flip); a flipped
+    row shows reference - variant."""
+    out = []
+    for name, v, ref, o, label, flip in rows:
+        if name not in res:
+            continue
+        r = _row(res[name]["contrasts"], v, ref, o)
+        if r is None:
+            continue
+        r = _neg(r) if (flip or flip_all) else r
+        out.append({"variant": "x", "reference": "y", "outcome": f"{o}|{label}",
+                    **r.to_dict(), "label": label})
+    if not out:
+        return None
+    return pd.DataFrame(out).set_index(["variant", "reference", "outcome"])
+
+
+def _across_figure(res: dict):
+    """The robber's effect (official - off) on game length and on the sole leader's
+    chance, one row per table, each paired within its own dataset."""
+    from ..plotting import rule_effects as PR
+
+    rows = []
+    for name in ("rule", "three", "mixed", "presets"):
+        for v, ref, _ in _arms(name) if name in res else []:
+            if not v.endswith("off"):
+                continue
+            where = TABLE_WORDS.get(name, TABLE_WORDS.get(f"{name}:{v[:-4]}", name))
+            rows += [(name, v, ref, o, where, True) for o in
+                     ("turns", f"leader_won_{CATCH_TURN}")]
+    table = _picked(rows, res)
+    if table is None:
+        return None
+    outcomes = list(table.index.get_level_values(2))
+    return PR.contrast_forest(
+        table, [("x", "y", "official - off")],
+        [("Game length", "official - off (turns per game)",
+          [o for o in outcomes if o.startswith("turns|")], 1.0),
+         (f"The sole leader after turn {CATCH_TURN} wins", "official - off (percentage points)",
+          [o for o in outcomes if o.startswith("leader_won")], 100.0)],
+        "The official robber against none, table by table",
+        "each table paired within its own dataset",
+        correction="Holm within each dataset")
+
+
+def stage_effects(res: dict) -> pd.DataFrame:
+    """The Mantel-Haenszel odds ratio of the sole leader winning at equal standing, for
+    every contrast of every dataset, after each headline checkpoint."""
+    rows = []
+    for name in res:
+        for v, ref, label in _arms(name):
+            for turn in R.HEADLINE_CHECKPOINTS:
+                e = R.stage_effect(res[name]["stage"], v, ref, turn)
+                rows.append({"dataset": name, "contrast": label, **e})
+    out = pd.DataFrame(rows)
+    if len(out):
+        out["p_adjusted"], out["significant"] = ST.adjust(out["p_value"], "holm")
+        out["correction"] = f"Holm over the {len(out)} rows"
+    return out.set_index(["dataset", "contrast", "turn"]) if len(out) else out
+
+
+def _stage_cells(effects: pd.DataFrame) -> pd.DataFrame:
+    t = effects.reset_index()
+    t = t[t["turn"] == CATCH_TURN]
+    return pd.DataFrame({
+        "dataset": t["dataset"], "contrast": t["contrast"],
+        "leader wins (arm / reference)": [
+            f"{a * 100:.1f}% / {b * 100:.1f}%" if np.isfinite(a) else "" for a, b in
+            zip(t["arm_rate"], t["reference_rate"], strict=True)],
+        "odds ratio at equal standing [95% CI]": [
+            (U.ci_text(m, lo, hi, 1, 2) + (" *" if s else "")) if np.isfinite(m) else ""
+            for m, lo, hi, s in zip(t["odds_ratio"], t["ci_low"], t["ci_high"],
+                                    t["significant"], strict=True)],
+        "strata": t["strata"], "games (arm, reference)": [
+            f"{a:,}, {b:,}" for a, b in zip(t["games_arm"], t["games_reference"],
+                                            strict=True)]}).set_index(["dataset", "contrast"])
+
+
+def power_lines(res: dict, datasets: dict) -> list[str]:
+    """What the sample sizes can detect: pairs needed for 80% power at a Bonferroni
+    (conservative for Holm) alpha for 1 percentage point in a win rate and in the
+    leader's chance, and 0.5 turns in game length, from the observed sd of the per-game
+    differences."""
+    lines = ["Power (80%, two-sided, alpha = 0.05 / rows of the dataset's table, a "
+             "conservative stand-in for Holm; statsmodels TTestPower on the observed sd of "
+             "the per-game differences):"]
+    targets = (("turns", 0.5, "0.5 turns of game length"),
+               (f"leader_won_{CATCH_TURN}", 0.01,
+                f"1 point in the sole leader's chance after turn {CATCH_TURN}"),
+               ("win_seat_0", 0.01, "1 point in seat 0's win rate"))
+    for name, d in res.items():
+        c = d["contrasts"]
+        if not len(c):
+            continue
+        alpha = 0.05 / len(c)
+        parts = []
+        for o, mde, what in targets:
+            rows = c.xs(o, level="outcome") if o in c.index.get_level_values(2) else None
+            if rows is None or not len(rows):
+                continue
+            sd = float(rows["sd_diff"].max())
+            need = ST.games_for_paired_mean(mde, sd, alpha=alpha)
+            have = int(rows["n"].min())
+            if np.isfinite(need):
+                parts.append(f"{what}: {need:,.0f} pairs needed, {have:,} there")
+        if parts:
+            lines.append(f"- {name} ({datasets[name].games:,} games per arm): "
+                         + "; ".join(parts) + ".")
+    return lines
+
+
+STUDY = Study(name="robber", title=TITLE, build=build,
+              description="the robber rule, its policies and the discard limit, paired on "
+                          "common random numbers")

@@ -1,0 +1,142 @@
+"""``catansim study robber`` and ``catansim study shortages`` at the small scale: every
+experiment file played, the report, tables, figures and README written, the report
+rendered by a real browser (headless Chromium) with one heading bar per section."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from catansim.cli import main
+from catansim.runs.experiment import load_experiment
+from catansim.studies import EXPERIMENTS, get
+
+H2_RGB = (31, 78, 121)  # the section headings' background (reports.html.CSS)
+STUDIES = {
+    "robber": ["answer", "rule", "catch_up", "policy", "discard", "tables", "seats", "runs"],
+    "shortages": ["answer", "rule19", "when", "supply", "rule9", "who", "mixes", "runs"],
+}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = {}
+    for name in STUDIES:
+        d = tmp_path_factory.mktemp(name)
+        main(["study", name, "--scale", "small", "--out", str(d), "--no-progress"])
+        out[name] = d
+    return out
+
+
+def _sections(html: str) -> list[str]:
+    return re.findall(r"<section id='(\w+)'>", html)
+
+
+@pytest.mark.parametrize("name", sorted(STUDIES))
+def test_the_experiment_files_are_valid_and_large_enough(name):
+    files = sorted((EXPERIMENTS / name).glob("*.toml"))
+    assert len(files) >= 4
+    exps = {f.stem: load_experiment(f) for f in files}
+    # the headline arms, at least 10^6 games each: the three robber rules; the official
+    # and strict shortage rules and an unlimited bank at the official supply
+    h, arms = {"robber": ("rule", {"baseline", "off", "friendly"}),
+               "shortages": ("rule19", {"baseline", "strict", "unlimited"})}[name]
+    assert exps[h].games >= 10**6 and set(exps[h].variant_names) == arms
+    # every other arm is sized by power, below the headline's
+    assert all(e.games < exps[h].games for k, e in exps.items() if k != h)
+    total = sum(e.games * len(e.variants) for e in exps.values())
+    assert 4 * 10**6 <= total <= 7 * 10**6  # the study's share of the CPU budget
+
+
+@pytest.mark.parametrize("name", sorted(STUDIES))
+def test_small_scale_writes_report_tables_figures_and_readme(built, name):
+    d = built[name]
+    html = (d / "report.html").read_text()
+    assert _sections(html) == STUDIES[name]
+    assert "<script" not in html and not re.search(r"(src|href)=['\"]?(https?:)?//", html)
+    assert html.count("<p class='note'><b>Method.</b>") == len(STUDIES[name])
+    imgs = re.findall(r"<img [^>]*src='([^']*)'", html)
+    pngs = sorted((d / "figures").glob("*.png"))
+    assert len(imgs) == len(pngs) >= 6
+    assert all(p.read_bytes()[:4] == b"\x89PNG" for p in pngs)
+    csv = {p.stem for p in (d / "tables").glob("*.csv")}
+    readme = (d / "README.md").read_text()
+    assert f"catansim study {name} --scale small" in readme
+    for stem in csv | {p.stem for p in pngs}:
+        assert f"`{stem}." in readme, stem  # every table and figure is described
+    # datasets of the small scale live apart from the full ones
+    runs = json.loads((d / "runs.json").read_text())
+    assert set(runs) == {"small"}
+    for ds, rec in runs["small"].items():
+        assert (d / "data" / "small" / ds / "manifest.json").exists()
+        assert rec["games"] == 400 and rec["total_games"] == 400 * len(rec["variants"])
+    # the answer names its numbers with intervals and n
+    answer = html.split("<section id='answer'>")[1].split("</section>")[0]
+    assert answer.count("[") >= 6 and "n = " in answer
+
+
+def test_robber_tables_hold_paired_contrasts_with_their_method(built):
+    t = pd.read_csv(built["robber"] / "tables" / "rule_contrasts.csv")
+    assert {"variant", "reference", "outcome", "n", "diff", "ci_low", "ci_high",
+            "p_adjusted", "significant", "method", "correction"} <= set(t.columns)
+    assert set(t["variant"]) == {"off", "friendly"} and set(t["reference"]) == {"baseline"}
+    assert (t["n"] <= 400).all()
+    off = t[(t.variant == "off") & (t.outcome == "stolen")].iloc[0]
+    assert off["mean"] == 0 and off["diff"] < 0  # no robber, nothing stolen
+
+
+def test_shortages_tables_show_more_shortages_with_a_smaller_supply(built):
+    a = pd.read_csv(built["shortages"] / "tables" / "supply_arms.csv")
+    a = a[a.outcome == "any_shortage"].set_index("variant")["mean"]
+    assert a["official_9"] > a["official_12"] > a["baseline"]
+    assert a["unlimited"] == 0
+
+
+def test_rebuilding_resumes_and_plays_nothing_new(built, capsys):
+    d = built["robber"]
+    before = json.loads((d / "runs.json").read_text())
+    main(["study", "robber", "--scale", "small", "--out", str(d), "--no-progress"])
+    assert json.loads((d / "runs.json").read_text()) == before
+    assert capsys.readouterr().out.strip().endswith("report.html")
+
+
+def test_unknown_study_and_scale_are_one_line_errors(capsys):
+    with pytest.raises(SystemExit):
+        main(["study", "robbers"])
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("catansim: error: study: 'robbers' is not a study; allowed: ")
+    assert "robber" in err and "shortages" in err and "\n" not in err
+    assert get("shortages").title.startswith("The supply-shortage rule")
+
+
+def _chromium():
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(_chromium() is None, reason="chromium is not installed (.ci/run installs it)")
+@pytest.mark.parametrize("name", sorted(STUDIES))
+def test_the_report_renders_in_chromium_with_every_section(built, name, tmp_path):
+    import matplotlib.image as mpimg
+
+    html = built[name] / "report.html"
+    shot = tmp_path / f"{name}.png"
+    cmd = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+           "--no-first-run", "--disable-background-networking", "--disable-component-update",
+           "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}", "--hide-scrollbars",
+           "--window-size=1280,30000", f"--screenshot={shot}", html.as_uri()]
+    subprocess.run(cmd, check=True, capture_output=True, timeout=240)
+    img = (mpimg.imread(shot)[..., :3] * 255).round().astype(np.int16)
+    is_h2 = (np.abs(img - np.array(H2_RGB)).sum(axis=2) <= 6).sum(axis=1) > 600
+    # a heading bar is a run of rows; the underlines of the (wrapped) links are not
+    edges = np.flatnonzero(np.diff(np.r_[0, is_h2.astype(int), 0]))
+    runs = edges[1::2] - edges[::2]
+    assert int((runs >= 12).sum()) == len(STUDIES[name])
+    blue = (np.abs(img - np.array((0, 114, 178))).sum(axis=2) <= 30).sum()
+    assert blue > 5000  # the figures were decoded
+    assert np.flatnonzero(is_h2)[-1] < img.shape[0] - 600  # the whole page was captured
