@@ -471,7 +471,10 @@ def readme(res: dict, scale: str, sections) -> str:
                      f"{r['games_per_second']:,.0f} |")
     lines += ["", f"In all {int(runs['games'].sum()):,} games. Seconds: playing and writing, "
               "summed over the invocations that played games, on a 2-core VM shared with "
-              "other jobs (wall time depends on the load; CPU seconds are the run's own).", ""]
+              "other jobs (wall time depends on the load; CPU seconds are the run's own). "
+              f"Engine fingerprint of the runs: {res.get('engine', 'unknown')} "
+              "(`catansim.core.engine_fingerprint`; a dataset is resumed only by the same "
+              "engine, so a rebuild with another one starts in a fresh `--out`).", ""]
     lines += ["## Sample sizes by power", "",
               f"The study's budget was 4 million games ({int(runs['games'].sum()):,} in "
               "these runs, plus one timing run of `catansim openings`). Games per arm were "

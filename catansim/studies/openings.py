@@ -334,6 +334,9 @@ def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Pa
     results = analyse(vals, items)
     results["analysis_seconds"] = time.perf_counter() - t0
     results["runs"] = runs_table(data, items)
+    from ..results import dataset as D
+
+    results["engine"] = D.read_manifest(items[0][2]).get("engine_fingerprint", "unknown")
     return write_outputs(out, results, scale, items)
 
 
