@@ -8,7 +8,7 @@ path, with what is allowed (faults of the machine: with what state the data is i
 no traceback, and nothing written anywhere under the test's folder (a dataset used
 by a row is unchanged and still loads).
 
-BAD_COMMANDS (asserted below) counts the rows: 163.
+BAD_COMMANDS (asserted below) counts the rows: 169.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import catansim
 from catansim.runs.experiment import load_experiment
 from catansim.runs.runner import run_experiment
 
-BAD_COMMANDS = 163
+BAD_COMMANDS = 169
 
 # Placeholders: T the test's folder, BIN a binary file, DIR an empty folder, FILE a text
 # file ("x"), EMPTY an empty file, EXP a good experiment, LOG a good game log, TRUNC a
@@ -34,7 +34,7 @@ BAD_COMMANDS = 163
 # fault=True (a fault's line says the state of the data instead of what is allowed).
 CASES = {
     # -- the group
-    "unknown-command": (["nope"], ["nope: unknown command; allowed: bench, board, play"]),
+    "unknown-command": (["nope"], ["nope: unknown command; allowed: bench, board, openings, play"]),
     "unknown-command-prefix": (["pla"], ["pla: unknown command"]),
     "unknown-group-option": (["--nope"], ["--nope: unknown option; allowed: --version"]),
     # -- run
@@ -297,6 +297,17 @@ CASES = {
                                                             "folder"]),
     "study-scheduler": (["study", "nope", "--scheduler", "nowhere"],
                         ["--scheduler: 'nowhere' is not an address"]),
+    # -- openings
+    "openings-seat-out": (["openings", "--seat", "4"],
+                          ["--seat: '4' is not allowed; allowed: 'all' or seats 0..3"]),
+    "openings-seat-twice": (["openings", "--seat", "0,0"], ["--seat: '0,0' is not allowed"]),
+    "openings-settlement-3": (["openings", "--settlement", "3"],
+                              ["--settlement: '3' is not allowed; allowed: 1, 2"]),
+    "openings-games-zero": (["openings", "--games", "0"], ["--games: 0 is not allowed"]),
+    "openings-file-missing": (["openings", "--file", "NOWHERE/b.json"],
+                              ["--file: NOWHERE/b.json is not a file"]),
+    "openings-beginner-seed": (["openings", "--seed", "3"],
+                               ["--seed: the beginner map is fixed"]),
     # -- verify
     "verify-no-folder": (["verify"], ["DATASET: missing; allowed: a dataset folder"]),
     "verify-missing": (["verify", "NOWHERE/ds"], ["DATASET: NOWHERE/ds: folder not found"]),

@@ -49,11 +49,38 @@ def command(experiment, games, seed, scheduler, threads, out, batch_size, no_pro
 
 def _print_summary(root, exp) -> None:
     from ..analysis.summary import format_paired, format_summary, summarize_run
+    from ..results.arms import parse_arm
 
-    by_variant, paired = summarize_run(root, exp.variant_names)
+    # the arms of a sweep get one table of opening values, not a summary each
+    names = [v for v in exp.variant_names if parse_arm(v) is None]
+    by_variant, paired = summarize_run(root, names)
     for variant, tables in by_variant.items():
         n = int(tables["length"]["games"].iloc[0])
         label = f"[{variant}] " if len(exp.variant_names) > 1 else ""
         click.echo(f"\n{label}{n:,} games\n{format_summary(tables)}")
     if not paired.empty:
         click.echo("\n" + format_paired(paired))
+    if len(names) < len(exp.variant_names):
+        _print_arms(root)
+
+
+def _print_arms(root, top: int = 5) -> None:
+    from ..analysis.openings import opening_values
+
+    arms = opening_values(root)["arms"]
+    t = arms.sort_values(["seat", "kind", "diff"], ascending=[True, True, False])
+    t = t.groupby(["seat", "kind"], sort=False).head(top)
+    t = t[["seat", "kind", "node", "node_2", "n", "win_rate", "diff", "ci_low", "ci_high",
+           "p_adjusted", "legal_share"]]
+    with pd_options():
+        click.echo(f"\nThe best {top} arms of each seat of the sweep ({len(arms)} arms; win rate "
+                   "of the forced seat; diff = arm - baseline, same games, 95% paired t CI; p "
+                   "Benjamini-Hochberg over the seat's arms; legal_share: games in which the "
+                   "node was free at the seat's turn; all arms: catansim.analysis.openings)\n"
+                   + t.to_string(float_format=lambda v: f"{v:.3f}"))
+
+
+def pd_options():
+    import pandas as pd
+
+    return pd.option_context("display.width", 140, "display.max_columns", 20)

@@ -59,7 +59,8 @@ TOP_KEYS = {
     "seed": "base seed, an integer in [0, 2**63); default 0",
     "layout": "variable, random_numbers (a new board per game) or beginner",
     "board": "one fixed board for all games: a seed of the layout, 'variable:SEED', "
-             "'random_numbers:SEED', or a board file (docs/boards.md)",
+             "'random_numbers:SEED', 'beginner' (the beginner map, openings free) or a "
+             "board file (docs/boards.md)",
     "strategies": "one strategy name, or one per seat",
     "rotate": "true: game i shifts the seats by i % players (every strategy through every seat)",
     "batch_size": f"games per Parquet part, 1..{MAX_BATCH_SIZE:,} (default {DEFAULT_BATCH_SIZE})",
@@ -72,7 +73,16 @@ TOP_KEYS = {
     "rules": "table of rule settings (catansim.rules.Rules)",
     "openings": "table seat0..seat3 = [[node, edge], [node, edge]] of forced openings",
     "variants": "tables [variants.NAME] with rules / strategies / openings overrides",
+    "sweep": "a table (or an array of tables) of forced-opening arms: seat, settlement, "
+             "nodes, roads (docs/experiments.md)",
 }
+SWEEP_KEYS = {
+    "seat": 'a seat, a list of seats or "all"',
+    "settlement": "1 (the first), 2 (the second) or [1, 2] (both: every pair)",
+    "nodes": '"all" or a list of nodes 0..53',
+    "roads": '"free" (left to the strategy, the default) or "all" (every road at the node)',
+}
+MAX_ARMS = 20_000
 VARIANT_KEYS = ("description", "rules", "strategies", "openings")
 BOARD_SET_KEYS = {
     "games_per_board": "games played on each board (>= 1); games must be a multiple",
@@ -283,6 +293,12 @@ class Experiment:
 
     def result_hash(self) -> str:
         """SHA-256 of ``result_key()``: a run resumes only into a dataset with the same hash."""
+        return self._result_hash
+
+    @functools.cached_property
+    def _result_hash(self) -> str:
+        # once per experiment: every part's metadata carries it, and a sweep's key holds
+        # hundreds of variants
         blob = json.dumps(self.result_key(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()
 
@@ -376,6 +392,128 @@ def _openings(mapping, key, ctx: _Ctx, players: int) -> np.ndarray:
         ctx.reraise(key, exc)
 
 
+def _sweep_seats(value, key, ctx: _Ctx, players: int) -> list[int]:
+    allowed = f'a seat 0..{players - 1}, a list of them or "all"'
+    if value == "all":
+        return list(range(players))
+    items = value if isinstance(value, list) else [value]
+    if not items or len(set(map(repr, items))) != len(items):
+        ctx.fail(key, f"{value!r} is not allowed; allowed: {allowed}, each seat once")
+    for x in items:
+        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < players:
+            ctx.fail(key, f"{x!r} is not allowed; allowed: {allowed}")
+    return sorted(items)
+
+
+def _sweep_nodes(value, key, ctx: _Ctx) -> list[int] | None:
+    """The listed nodes, or None for "all"."""
+    from ..constants import N_NODES
+
+    allowed = f'"all" or a list of nodes 0..{N_NODES - 1}, each once'
+    if value == "all":
+        return None
+    if not isinstance(value, list) or not value:
+        ctx.fail(key, f"expected \"all\" or a list of nodes, got {type_name(value)} "
+                      f"({value!r}); allowed: {allowed}")
+    for j, x in enumerate(value):
+        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < N_NODES:
+            ctx.fail(f"{key}[{j}]", f"{x!r} is not a node; allowed: 0..{N_NODES - 1}")
+    if len(set(value)) != len(value):
+        ctx.fail(key, f"a node is listed twice; allowed: {allowed}")
+    return list(value)
+
+
+def _sweep(raw, ctx: _Ctx, players: int, base: np.ndarray | None
+           ) -> list[tuple[str, np.ndarray, str]]:
+    """The arms of ``[sweep]`` (a table or an array of tables), as variants forcing one
+    seat's settlement(s) on top of the baseline's openings (``results.arms`` names)."""
+    from ..constants import N_NODES
+    from ..engine import free_openings, opening_slot, validate_openings
+    from ..results.arms import arm_name
+    from ..topology import NODE_EDGES, NODE_NEIGHBOURS
+
+    tables = raw if isinstance(raw, list) else [raw]
+    if not tables:
+        ctx.fail("sweep", "an empty array; allowed: a table, or an array of tables, of "
+                          + ", ".join(SWEEP_KEYS))
+    base = free_openings() if base is None else np.asarray(base, dtype=np.int32)
+    arms: dict[str, tuple[np.ndarray, str, str]] = {}
+    for i, t in enumerate(tables):
+        key = f"sweep[{i}]" if isinstance(raw, list) else "sweep"
+        if not isinstance(t, dict):
+            ctx.fail(key, f"expected a table, got {type_name(t)}; allowed: a table of "
+                          + ", ".join(SWEEP_KEYS))
+        for k in t:
+            if k not in SWEEP_KEYS:
+                ctx.fail(f"{key}.{k}", f"unknown key; allowed: {', '.join(SWEEP_KEYS)}")
+        seats = _sweep_seats(t.get("seat", "all"), f"{key}.seat", ctx, players)
+        settlement = t.get("settlement", 1)
+        kinds = {1: "first", 2: "second"}
+        if settlement in ([1, 2], [2, 1]):
+            kind = "pair"
+        elif not isinstance(settlement, bool) and settlement in kinds:
+            kind = kinds[settlement]
+        else:
+            ctx.fail(f"{key}.settlement", f"{settlement!r} is not allowed; allowed: "
+                                          f"{SWEEP_KEYS['settlement']}")
+        listed = _sweep_nodes(t.get("nodes", "all"), f"{key}.nodes", ctx)
+        roads = t.get("roads", "free")
+        if roads not in ("free", "all"):
+            ctx.fail(f"{key}.roads", f"{roads!r} is not allowed; allowed: {SWEEP_KEYS['roads']}")
+        nodes = list(range(N_NODES)) if listed is None else listed
+        if kind == "pair":
+            candidates = [(a, b) for a in nodes for b in nodes
+                          if a != b and b not in NODE_NEIGHBOURS[a]]
+            if not candidates:
+                ctx.fail(f"{key}.nodes", "no two of these nodes obey the Distance Rule; "
+                                         "allowed: at least two nodes apart")
+        else:
+            candidates = [(n,) for n in nodes]
+        slots = {"first": (0,), "second": (1,), "pair": (0, 1)}[kind]
+        for p in seats:
+            for k in slots:
+                if base[opening_slot(p, k)] >= 0:
+                    ctx.fail(f"{key}.settlement", f"seat {p}'s {('first', 'second')[k]} "
+                                                  "settlement is forced by [openings]; allowed: "
+                                                  "another seat or settlement")
+            for cand in candidates:
+                road_sets = [[-1]] * len(cand) if roads == "free" else [
+                    [int(e) for e in NODE_EDGES[n] if e >= 0] for n in cand]
+                for road in _product(road_sets):
+                    arr = base.copy()
+                    for k, n, e in zip(slots, cand, road, strict=True):
+                        arr[opening_slot(p, k)] = n
+                        arr[opening_slot(p, k) + 1] = e
+                    try:
+                        validate_openings(arr, players)
+                    except CatansimError as exc:
+                        if listed is not None and kind != "pair" and roads == "free":
+                            ctx.fail(f"{key}.nodes", f"seat {p} on node {cand[0]}: {exc}")
+                        continue  # "all": a node the baseline's openings rule out
+                    name = arm_name(p, kind, cand, road)
+                    if name in arms:
+                        ctx.fail(key, f"arm {name} is already in {arms[name][2]}; allowed: "
+                                      "each arm once")
+                    what = " and ".join(
+                        f"{('first', 'second')[k]} settlement on node {n}"
+                        + (f" with road {e}" if e >= 0 else "")
+                        for k, n, e in zip(slots, cand, road, strict=True))
+                    arms[name] = (arr, f"seat {p}: {what}", key)
+                    if len(arms) > MAX_ARMS:
+                        ctx.fail("sweep", f"more than {MAX_ARMS:,} arms; allowed: at most "
+                                          f"{MAX_ARMS:,} (fewer seats, nodes or roads)")
+        if not any(v[2] == key for v in arms.values()):
+            ctx.fail(key, "no legal arm: every node is ruled out by [openings]; allowed: "
+                          "nodes that obey the Distance Rule with the forced openings")
+    return [(name, arr, desc) for name, (arr, desc, _) in arms.items()]
+
+
+def _product(lists):
+    import itertools
+
+    return itertools.product(*lists)
+
+
 def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
     from .. import board as B
 
@@ -385,6 +523,8 @@ def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
                       f"allowed: {TOP_KEYS['board']}")
     if isinstance(value, int):
         gen, seed = layout, value
+    elif value.strip() == "beginner":  # the beginner map without its fixed pieces
+        return B.beginner_board()
     else:
         m = re.fullmatch(rf"({'|'.join(SEEDED_LAYOUTS)}):(\d+)", value.strip())
         if m:
@@ -395,8 +535,8 @@ def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
                 path = base_dir / path
             if not path.is_file():
                 ctx.fail(key, f"{value!r} is neither 'variable:SEED' / 'random_numbers:SEED' "
-                              f"nor an existing board file (looked for {path}); allowed: "
-                              f"{TOP_KEYS['board']}")
+                              f"/ 'beginner' nor an existing board file (looked for {path}); "
+                              f"allowed: {TOP_KEYS['board']}")
             try:
                 return B.parse_board(path)
             except CatansimError as exc:
@@ -539,7 +679,8 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
         else None
     if openings is not None and layout == "beginner":
         ctx.fail("openings", "layout 'beginner' has its own fixed openings; allowed: openings "
-                             "with layout variable and board = ... (a fixed board)")
+                             "with board = \"beginner\" (the beginner map with free openings) "
+                             "or another fixed board")
 
     variants = [Variant(BASELINE, rules, strategies, openings, "baseline")]
     raw_variants = data.get("variants", {})
@@ -570,6 +711,16 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
         v_open = (_openings(vdata["openings"], f"{key}.openings", ctx, players)
                   if "openings" in vdata else openings)
         variants.append(Variant(vname, v_rules, v_strat, v_open, vdesc))
+    if "sweep" in data:
+        if layout == "beginner":
+            ctx.fail("sweep", "layout 'beginner' fixes every opening; allowed: board = "
+                              "\"beginner\" (the beginner map with free openings)")
+        taken = {v.name for v in variants}
+        for aname, arr, adesc in _sweep(data["sweep"], ctx, players, openings):
+            if aname in taken:
+                ctx.fail("sweep", f"arm {aname} has the name of a variant; allowed: "
+                                  "variant names that are not arm names")
+            variants.append(Variant(aname, rules, strategies, arr, adesc))
 
     exp = Experiment(name=name, path=path, text=text, games=games, players=players, seed=seed,
                      layout=layout, board=board, board_spec=board_spec, rotate=rotate,

@@ -1,0 +1,138 @@
+"""The opening study end to end: ``catansim openings`` on a board, ``catansim study openings
+--scale small`` into a folder, its report rendered by headless Chromium."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from catansim.cli import main
+
+H2_RGB = (31, 78, 121)
+
+
+def test_the_openings_tool_prints_the_best_openings_and_writes_the_map(tmp_path, capsys):
+    png, csv, data = tmp_path / "map.png", tmp_path / "map.csv", tmp_path / "data"
+    args = ["openings", "--layout", "variable", "--seed", "7", "--seat", "0,3", "--games", "30",
+            "--top", "4", "--png", str(png), "--csv", str(csv), "--data", str(data),
+            "--no-progress"]
+    main(args)
+    out = capsys.readouterr().out
+    assert "seat 0 (red), first settlement: the strategy's own choice is node" in out
+    assert "seat 3 (orange)" in out and "seat 1 (blue)" not in out
+    assert out.count("own choice\n") + out.count("own choice") >= 2
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    t = pd.read_csv(csv)
+    assert len(t) == 2 * 54 and set(t["seat"]) == {0, 3} and (t["n"] == 30).all()
+    assert "3,270 games played" in out  # 1 + 108 variants x 30
+    main(args)  # a second time: the dataset is there, nothing to play
+    again = capsys.readouterr().out
+    assert "0 games played" in again and "parts already in" in again
+    assert pd.read_csv(csv).equals(t)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--seat", "4"], "--seat: '4' is not allowed; allowed: 'all' or seats 0..3"),
+    (["--seat", "0,0"], "--seat: '0,0' is not allowed"),
+    (["--layout", "beginner", "--seed", "3"], "--seed: the beginner map is fixed"),
+    (["--file", "nowhere.json"], "--file: nowhere.json is not a file"),
+    (["--settlement", "3"], "--settlement: '3' is not allowed; allowed: 1, 2"),
+    (["--games", "0"], "--games: 0 is not allowed"),
+    (["--strategies", "nobody"], "--strategies"),
+])
+def test_the_openings_tool_errors_are_one_line(args, message, capsys, tmp_path):
+    with pytest.raises(SystemExit) as err:
+        main(["openings", "--png", str(tmp_path / "x.png"), *args])
+    assert err.value.code == 2
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    assert line.startswith("catansim: error: ") and message in line
+    assert not (tmp_path / "x.png").exists()
+
+
+@pytest.fixture(scope="module")
+def small_study(tmp_path_factory):
+    out = tmp_path_factory.mktemp("study") / "openings"
+    main(["study", "openings", "--scale", "small", "--out", str(out), "--no-progress"])
+    return out
+
+
+def _sections(html: str) -> list[str]:
+    return re.findall(r"<section id='(\w+)'>", html)
+
+
+def test_the_small_study_writes_its_report_tables_figures_and_readme(small_study):
+    html = (small_study / "report.html").read_text()
+    assert _sections(html) == ["question", "beginner4", "second", "beginner3", "seats",
+                               "boards", "model", "runs"]
+    assert "<script" not in html and "catansim study: openings" in html
+    assert "SCALE SMALL" in html
+    tables = {p.stem for p in (small_study / "tables").glob("*.csv")}
+    assert {"beginner4_top", "beginner4_placement", "boards_summary", "boards_value_maps",
+            "model_coefficients", "model_calibration", "published_comparison", "runs",
+            "model_choice", "model_picks"} <= tables
+    figures = list((small_study / "figures").glob("*.png"))
+    assert len(figures) >= 10 and all(p.read_bytes()[:4] == b"\x89PNG" for p in figures)
+    readme = (small_study / "README.md").read_text()
+    assert "catansim study openings --scale small" in readme and "## Runs" in readme
+    runs = pd.read_csv(small_study / "tables" / "runs.csv", index_col=0)
+    assert list(runs.index) == ["beginner4", "beginner3", "beginner4_second", "beginner4_pairs",
+                                "boards"]
+    assert (runs["games"] > 0).all() and runs.loc["boards", "datasets"] == 3
+    maps = pd.read_csv(small_study / "tables" / "boards_value_maps.csv")
+    assert set(maps["board"]) == {1, 2, 3} and (maps["n"] == 40).all()
+    pub = pd.read_csv(small_study / "tables" / "published_comparison.csv", index_col=0)
+    assert set(pub.index) == {"min_income", "same_hex", "harbor_any"}
+    # the win model's picks on the held-out board (3) are scored by that board's own arms
+    picks = pd.read_csv(small_study / "tables" / "model_picks.csv")
+    assert set(picks["board"]) == {3} and set(picks["seat"]) == {0, 1, 2, 3}
+    assert (picks["predicted"] >= picks["predicted_own"]).all()
+    own = picks["pick"] == "baseline"
+    assert (picks.loc[own, "diff"] == 0).all()
+    m = picks[~own].merge(maps, on=["board", "seat", "node"], suffixes=("", "_map"))
+    assert len(m) == (~own).sum() and np.allclose(m["diff"], m["diff_map"])
+    choice = pd.read_csv(small_study / "tables" / "model_choice.csv", index_col=0)
+    assert np.allclose(choice["mean_diff"], picks.groupby("seat")["diff"].mean())
+
+
+def test_rerunning_the_study_plays_nothing_and_gives_the_same_tables(small_study, capsys):
+    before = pd.read_csv(small_study / "tables" / "beginner4_top.csv")
+    runs = pd.read_csv(small_study / "tables" / "runs.csv", index_col=0)
+    main(["study", "openings", "--scale", "small", "--out", str(small_study), "--no-progress"])
+    pd.testing.assert_frame_equal(pd.read_csv(small_study / "tables" / "beginner4_top.csv"),
+                                  before)
+    again = pd.read_csv(small_study / "tables" / "runs.csv", index_col=0)
+    assert (again["games_played_timed"] == runs["games_played_timed"]).all()
+
+
+def _chromium():
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(_chromium() is None, reason="chromium is not installed (.ci/run installs it)")
+def test_the_study_report_renders_in_chromium(small_study, tmp_path):
+    import matplotlib.image as mpimg
+
+    html = small_study / "report.html"
+    shot = tmp_path / "study.png"
+    cmd = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+           "--no-first-run", "--disable-background-networking", "--disable-component-update",
+           "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}", "--hide-scrollbars",
+           "--window-size=1280,24000", f"--screenshot={shot}", html.as_uri()]
+    subprocess.run(cmd, check=True, capture_output=True, timeout=180)
+    img = (mpimg.imread(shot)[..., :3] * 255).round().astype(np.int16)
+    is_h2 = (np.abs(img - np.array(H2_RGB)).sum(axis=2) <= 6).sum(axis=1) > 600
+    # the heading bars are about 38 px tall; a line of navigation links in the same colour
+    # can fill a few rows too
+    edges = np.flatnonzero(np.diff(np.r_[0, is_h2.astype(int), 0]))
+    heights = edges[1::2] - edges[::2]
+    assert (heights >= 20).sum() == len(_sections(html.read_text()))
+    # the value maps were decoded: the sea of the board drawings
+    sea = (np.abs(img - np.array((79, 143, 201))).sum(axis=2) <= 12).sum()
+    assert sea > 50_000
+    last = np.flatnonzero(is_h2)[-1]
+    assert last < img.shape[0] - 1000
