@@ -187,3 +187,10 @@ def test_the_study_experiment_files_load():
         boards = len(ST.BOARD_SEEDS) if path.stem == "boards" else 1
         total += boards * len(exp.variants) * exp.games
     assert total <= 4_000_000  # the study's game budget
+
+
+@pytest.mark.parametrize("kind, nodes", [("corner", (3,)), ("first", (3, 4)), ("pair", (3,))])
+def test_arm_name_refuses_what_is_not_an_arm(kind, nodes):
+    with pytest.raises(CatansimError, match=r"^arm: kind .*; allowed: a kind in first, second, "
+                                            r"pair"):
+        arm_name(0, kind, nodes)

@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import CatansimError
+
 KINDS = ("first", "second", "pair")
 _RE = re.compile(r"^seat(\d)_(first|second|pair)(\d+)(?:_(\d+))?(?:_roads?(-?\d+)(?:_(-?\d+))?)?$")
 
@@ -60,7 +62,9 @@ def arm_name(seat: int, kind: str, nodes, roads=None) -> str:
     nodes = tuple(int(n) for n in nodes)
     roads = tuple(int(e) for e in roads) if roads is not None else (-1,) * len(nodes)
     if kind not in KINDS or len(nodes) != (2 if kind == "pair" else 1) or len(roads) != len(nodes):
-        raise ValueError(f"arm: kind {kind!r} with nodes {nodes} and roads {roads}")
+        raise CatansimError(f"arm: kind {kind!r} with nodes {nodes} and roads {roads}; "
+                            f"allowed: a kind in {', '.join(KINDS)} with one node and road "
+                            "(two for a pair)")
     name = f"seat{seat}_{kind}" + "_".join(str(n) for n in nodes)
     if any(e >= 0 for e in roads):
         name += ("_roads" if kind == "pair" else "_road") + "_".join(str(e) for e in roads)
