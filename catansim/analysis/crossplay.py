@@ -18,21 +18,18 @@ import pandas as pd
 
 from . import stats as S
 from .driver import Analysis, Chunk, Context, run
+from .strategies import seat_table
 
 VERDICTS = ("beats", "loses to", "not significant")
 
 
 def _single_map(chunk: Chunk):
-    p = chunk.players
     out = {}
     for v in chunk.variants:
-        rows = chunk.player_rows(v)
-        if rows.size == 0:
+        table = seat_table(chunk, v)
+        if table is None:
             continue
-        seat = p["seat"].to_numpy()[rows].astype(np.int64)
-        n_players = int(seat.max()) + 1
-        names = chunk.labels("players", "strategy")[rows].reshape(-1, n_players)
-        won = p["won"].to_numpy()[rows].astype(bool).reshape(-1, n_players)
+        names, won = table
         kinds, codes = np.unique(names.astype(str), return_inverse=True)
         codes = codes.reshape(names.shape)
         if kinds.size < 2:

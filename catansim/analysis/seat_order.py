@@ -30,6 +30,7 @@ import pandas as pd
 from ..errors import CatansimError
 from . import stats as S
 from .driver import Analysis, Chunk, Context, run
+from .variants import _seat_won
 
 T_CONTRAST = "t interval over deals of the per-deal value (moments; = statsmodels DescrStatsW)"
 HOTELLING = "Hotelling's T² (F form) over deals (= statsmodels test_mvmean)"
@@ -102,13 +103,8 @@ def hotelling(m: dict, cmat) -> dict:
 
 def _won(chunk: Chunk, variant: str, n_players: int) -> tuple[np.ndarray, np.ndarray]:
     """(game indices, won[game, seat]) of a variant's games in the chunk."""
-    g = chunk.games["game"].to_numpy()[chunk.game_rows(variant)]
-    rows = chunk.player_rows(variant)
-    pg = chunk.players["game"].to_numpy()[rows]
-    seat = chunk.players["seat"].to_numpy()[rows].astype(np.int64)
-    out = np.zeros((g.size, n_players), dtype=np.int64)
-    out[np.searchsorted(g, pg), seat] = chunk.players["won"].to_numpy()[rows]
-    return g, out
+    return chunk.games["game"].to_numpy()[chunk.game_rows(variant)], _seat_won(
+        chunk, variant, n_players)
 
 
 def _aligned(chunk: Chunk, variants, n_players: int):

@@ -30,21 +30,32 @@ METHOD = ("Plackett-Luce top-1 (conditional logit, each game a group) fitted as 
           "GLM of wins per (seating, seat) with a fixed effect per seating (statsmodels)")
 
 
+def seat_table(chunk: Chunk, variant: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """(strategy names, won) as [games, seats] arrays of ``variant``'s games in the chunk,
+    or None if it has none; the players rows must hold every seat of each game in seat
+    order (as ``catansim.load`` returns them)."""
+    rows = chunk.player_rows(variant)
+    if rows.size == 0:
+        return None
+    seat = chunk.players["seat"].to_numpy()[rows].astype(np.int64)
+    n_players = int(seat.max()) + 1
+    if rows.size % n_players or not np.array_equal(
+            seat, np.tile(np.arange(n_players), rows.size // n_players)):
+        raise CatansimError("players: rows out of seat order; allowed: every seat of each "
+                            "game, in seat order (as catansim.load returns them)")
+    strat = chunk.labels("players", "strategy")[rows].reshape(-1, n_players)
+    won = chunk.players["won"].to_numpy()[rows].astype(bool).reshape(-1, n_players)
+    return strat, won
+
+
 def _seating_map(chunk: Chunk):
-    p = chunk.players
     out = {}
     for v in chunk.variants:
-        rows = chunk.player_rows(v)
-        if rows.size == 0:
+        table = seat_table(chunk, v)
+        if table is None:
             continue
-        seat = p["seat"].to_numpy()[rows].astype(np.int64)
-        n_players = int(seat.max()) + 1
-        if rows.size % n_players or not np.array_equal(
-                seat, np.tile(np.arange(n_players), rows.size // n_players)):
-            raise CatansimError("players: rows out of seat order; allowed: every seat of each "
-                                "game, in seat order (as catansim.load returns them)")
-        strat = chunk.labels("players", "strategy")[rows].reshape(-1, n_players)
-        won = p["won"].to_numpy()[rows].astype(bool).reshape(-1, n_players)
+        strat, won = table
+        n_players = strat.shape[1]
         winner = np.where(won.any(axis=1), won.argmax(axis=1), -1)
         keys = pd.MultiIndex.from_arrays([*strat.T, winner])
         counts = pd.Series(1, index=keys).groupby(level=list(range(n_players + 1))).sum()
