@@ -118,6 +118,22 @@ def engine_of(root: Path) -> str:
 # --- display --------------------------------------------------------------------------
 
 
+def arm_label(labels: dict, name: str, v: str) -> str:
+    """The display label of variant ``v`` of dataset ``name`` (its name if it has none)."""
+    return labels.get(name, {}).get(v, v)
+
+
+def labelled_pairs(labels: dict, name: str, pairs) -> list[tuple[str, str, str]]:
+    """(variant, reference, "label vs label") of each contrast pair of dataset ``name``."""
+    return [(v, r, f"{arm_label(labels, name, v)} vs {arm_label(labels, name, r)}")
+            for v, r in pairs]
+
+
+def contrast_row(table: pd.DataFrame, v: str, ref: str, outcome: str):
+    """The row (variant, reference, outcome) of a contrasts table, or None."""
+    return table.loc[(v, ref, outcome)] if (v, ref, outcome) in table.index else None
+
+
 def ci_text(m, lo, hi, scale: float = 1.0, digits: int | None = None, unit: str = "",
             signed: bool = False) -> str:
     """``m [lo, hi]`` with a sensible number of digits (``scale`` 100: percentages)."""

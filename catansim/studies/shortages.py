@@ -114,16 +114,15 @@ def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Pa
 # --- helpers ---------------------------------------------------------------------------
 
 
-def _lab(name, v):
-    return ARM_LABELS.get(name, {}).get(v, v)
+def _lab(name: str, v: str) -> str:
+    return U.arm_label(ARM_LABELS, name, v)
 
 
-def _arms(name, pairs=None):
-    return [(v, r, f"{_lab(name, v)} vs {_lab(name, r)}") for v, r in (pairs or pairs_of(name))]
+def _arms(name: str, pairs=None) -> list[tuple[str, str, str]]:
+    return U.labelled_pairs(ARM_LABELS, name, pairs or pairs_of(name))
 
 
-def _row(table, v, ref, o):
-    return table.loc[(v, ref, o)] if (v, ref, o) in table.index else None
+_row = U.contrast_row
 
 
 def _rate(arms, v, o, digits=2):
