@@ -277,6 +277,12 @@ def _compiled():
     return play_batch_nb
 
 
+def _scratch():
+    from .core.engine_nb import new_scratch
+
+    return new_scratch()
+
+
 def play_game(
     seed: int,
     n_players: int = 4,
@@ -320,7 +326,7 @@ def play_game(
         s = np.zeros(L.STATE_SIZE, dtype=np.int32)
         s[L.S_LOG_ON] = 1 if log else 0
         buf = np.zeros((max_events if log else 1, L.LOG_WIDTH), dtype=np.int32)
-        play_batch_nb(seeds, *args, counters, boards, s, buf)
+        play_batch_nb(seeds, *args, counters, boards, s, buf, _scratch())
         if not (log and s[L.S_LOG_OVERFLOW]):
             break
         max_events *= 4
@@ -406,6 +412,7 @@ def _play_parallel(seeds, args, counters, boards, threads: int) -> None:
     def worker():
         s = np.zeros(L.STATE_SIZE, dtype=np.int32)
         log = np.zeros((1, L.LOG_WIDTH), dtype=np.int32)
+        scratch = _scratch()
         while not failed:
             with lock:
                 lo = next(starts, None)
@@ -413,7 +420,8 @@ def _play_parallel(seeds, args, counters, boards, threads: int) -> None:
                 return
             hi = min(n, lo + chunk)
             try:
-                play_batch_nb(seeds[lo:hi], *args, counters[lo:hi], boards[lo:hi], s, log)
+                play_batch_nb(seeds[lo:hi], *args, counters[lo:hi], boards[lo:hi], s, log,
+                              scratch)
             except BaseException:
                 failed.append(True)
                 raise

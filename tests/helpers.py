@@ -295,5 +295,21 @@ class Game:
 
 
 def batch_scratch():
-    """The (state, log) scratch ``play_batch_nb`` plays its games in (logging off)."""
-    return np.zeros(L.STATE_SIZE, dtype=np.int32), np.zeros((1, L.LOG_WIDTH), dtype=np.int32)
+    """The (state, log, scratch) arguments ``play_batch_nb`` plays its games in (logging
+    off)."""
+    from catansim.core.engine_nb import new_scratch
+
+    return (np.zeros(L.STATE_SIZE, dtype=np.int32), np.zeros((1, L.LOG_WIDTH), dtype=np.int32),
+            new_scratch())
+
+
+def play_one(seed, kernel_args, s, log):
+    """Play game ``seed`` with ``play_batch_nb`` into the state ``s`` and the event buffer
+    ``log`` (set ``s[S_LOG_ON]`` first); return the board it was played on."""
+    from catansim.core.engine_nb import new_scratch, play_batch_nb
+
+    counters = np.zeros((1, L.N_COUNTERS), dtype=np.int32)
+    boards = np.zeros((1, L.BOARD_SIZE), dtype=np.int32)
+    play_batch_nb(np.array([seed], dtype=np.int64), *kernel_args, counters, boards, s, log,
+                  new_scratch())
+    return boards[0]

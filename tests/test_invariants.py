@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import batch_scratch
+from helpers import batch_scratch, play_one
 
 from catansim.core import layout as L
 from catansim.core.engine_nb import count_violations_nb, play_batch_nb
@@ -257,14 +257,12 @@ def test_single_game_equals_its_batch_row(n_players, layout, rules):
 
 def _rolls_and_cards(seed, n_players=4, rules=None, max_offers=3):
     settings = GameSettings(n_players=n_players, rules=rules or Rules())
-    from catansim.core.engine_nb import play_game_nb
-
     n, code, board, openings, topo, _, strat, params = settings.kernel_args()
     rules_arr = settings.rules.to_array(max_offers=max_offers)
     s = np.zeros(L.STATE_SIZE, dtype=np.int32)
     s[L.S_LOG_ON] = 1
     log = np.zeros((40_000, L.LOG_WIDTH), dtype=np.int32)
-    play_game_nb(seed, n, code, board, openings, topo, rules_arr, strat, params, s, log)
+    board = play_one(seed, (n, code, board, openings, topo, rules_arr, strat, params), s, log)
     rows = log[: s[L.S_LOG_LEN]]
     dice = [tuple(r[2:4]) for r in rows if r[0] == L.EV_ROLL]
     cards = [int(r[2]) for r in rows if r[0] == L.EV_BUY_DEV]

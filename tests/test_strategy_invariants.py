@@ -38,10 +38,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import batch_scratch
+from helpers import batch_scratch, play_one
 
 from catansim.core import layout as L
-from catansim.core.engine_nb import play_batch_nb, play_game_nb
+from catansim.core.engine_nb import play_batch_nb
 from catansim.core.policy_nb import STRATEGY_RANDOM
 from catansim.core.strategies_nb import PARAM_FIELDS, PARAM_INDEX
 from catansim.engine import GameSettings, batch_seeds
@@ -184,8 +184,7 @@ def _first_illegal(seed, args, seats) -> str:
     """The debug message of a game that counted an illegal action (or a violation)."""
     s = np.zeros(L.STATE_SIZE, dtype=np.int32)
     log = np.zeros((1, L.LOG_WIDTH), dtype=np.int32)
-    n, code, board, *rest = args
-    play_game_nb(seed, n, code, board.copy(), *rest, s, log)
+    play_one(seed, args, s, log)
     if s[L.C_ILLEGAL] == 0:
         return f"seed {seed}: {s[L.C_VIOLATIONS]} violations"
     return str(IllegalActionError.from_state(seed, [st.name for st in seats], s))

@@ -1,11 +1,10 @@
-"""The game loop: setup, turns, development cards, winning; one game or a batch.
+"""The game loop: setup, turns, development cards, winning; a batch of games.
 
-These only accept NumPy arrays and scalars. ``play_game_nb`` plays one complete
-game into the state ``s``; with ``s[S_LOG_ON] = 1`` it also records every event
-into ``log``. ``play_batch_nb`` plays a run of seeds (``engine.play_batch`` runs several
-on threads, each writing only its own rows of the output arrays, and
-``engine.play_game`` plays a logged game through it): both entry points inline the
-very same ``_game_nb``, so a logged game is the game a batch plays for that seed.
+These only accept NumPy arrays and scalars. ``play_batch_nb`` plays a run of seeds
+into its output rows (``engine.play_batch`` runs several on threads, each writing only
+its own rows, and ``engine.play_game`` plays a single logged game through it: with
+``s[S_LOG_ON] = 1`` it records every event into ``log``), so a logged game is the game
+a batch plays for that seed. ``new_scratch`` (plain Python) makes the arrays it plays in.
 """
 
 import numba as nb
@@ -52,6 +51,7 @@ from .actions_nb import (
 from .board_nb import BOARD_SCRATCH, generate_board_nb
 from .jit import inline_kernel, kernel, typed_kernel
 from .layout import (
+    BOARD_SIZE,
     C_ARMY_HOLDER,
     C_DEV_BOUGHT,
     C_DEV_PLAYED,
@@ -107,7 +107,6 @@ from .layout import (
     EV_TRADE_PLAYER,
     EV_TURN_END,
     EV_TURN_START,
-    LAYOUT_BALANCED,
     LAYOUT_GIVEN,
     LOG_B,
     LOG_BANK_GET,
@@ -117,6 +116,7 @@ from .layout import (
     LOG_GIVE,
     LOG_INVENTION,
     LOG_TAKEN,
+    N_COUNTERS,
     N_VP_CHECKPOINTS,
     OPENING_WIDTH,
     R_BANK,
@@ -221,7 +221,8 @@ from .rules_nb import (
 @kernel
 def init_state_nb(s, topo, rules, rng, n_players, board):
     """Reset ``s`` for a new game on ``board`` (int32[BOARD_SIZE]) and shuffle the deck."""
-    s[:] = 0
+    for i in range(s.size):
+        s[i] = 0
     s[S_N_PLAYERS] = n_players
     s[S_WINNER] = -1
     s[S_LONGEST] = -1
@@ -828,28 +829,59 @@ def play_turn_nb(
     log_event_nb(s, log, EV_TURN_END, p, 0, 0, 0)
 
 
+def new_scratch():
+    """The scratch arrays ``play_batch_nb`` plays its games in, as one tuple.
+
+    Compiled code never allocates (see ``core.jit``): whoever calls the kernel makes
+    these once, and the kernel zeroes them for every game. In order: the random
+    streams (uint64[N_STREAMS]), the action (int32[ACT_SIZE]), the legal-action list
+    (int32[MAX_LEGAL]), the node/edge/hex masks (uint8[N_EDGES]), the robber's victims
+    (int32[MAX_PLAYERS]), a bundle of cards (int32[5]), the cards owed per seat by a
+    roll (int32[MAX_PLAYERS, 5]), the players' work array (float64[WORK_SIZE]), the
+    balanced layout's fairness-index scratch (float64[BOARD_SCRATCH]) and the board of
+    the game being played (int32[BOARD_SIZE]).
+    """
+    return (
+        np.zeros(N_STREAMS, dtype=np.uint64),
+        np.zeros(ACT_SIZE, dtype=np.int32),
+        np.zeros(MAX_LEGAL, dtype=np.int32),
+        np.zeros(N_EDGES, dtype=np.uint8),
+        np.zeros(MAX_PLAYERS, dtype=np.int32),
+        np.zeros(5, dtype=np.int32),
+        np.zeros((MAX_PLAYERS, 5), dtype=np.int32),
+        np.zeros(WORK_SIZE, dtype=np.float64),
+        np.zeros(BOARD_SCRATCH, dtype=np.float64),
+        np.zeros(BOARD_SIZE, dtype=np.int32),
+    )
+
+
 @inline_kernel
 def _game_nb(seed, n_players, layout, board, openings, topo, rules, strat, params, s, log, rng,
              act, cand, scratch_u8, victims, bundle, owed, work, board_x):
-    """Play one complete game into ``s`` with the scratch arrays given (zeroed here).
-
-    Inlined into both entry points (``play_batch_nb``, ``play_game_nb``): the game is one
-    body of code, compiled once into whichever entry point is used.
-    """
+    """Play one complete game into ``s`` with the scratch arrays given (zeroed here)."""
     log_on = s[S_LOG_ON]
     seed_streams_nb(seed, rng)
     if layout != LAYOUT_GIVEN:
-        board_x[:] = 0.0  # the balanced layout's fairness index: fresh for each game
+        for i in range(board_x.size):
+            board_x[i] = 0.0  # the balanced layout's fairness index: fresh for each game
         generate_board_nb(layout, rng, topo, board, board_x)
     init_state_nb(s, topo, rules, rng, n_players, board)
     s[S_LOG_ON] = log_on
-    act[:] = 0
-    cand[:] = 0
-    scratch_u8[:] = 0
-    victims[:] = 0
-    bundle[:] = 0
-    owed[:, :] = 0
-    work[:] = 0.0
+    # Explicit loops: a slice assignment compiles a helper of its own for each array type.
+    for i in range(ACT_SIZE):
+        act[i] = 0
+    for i in range(MAX_LEGAL):
+        cand[i] = 0
+    for i in range(N_EDGES):
+        scratch_u8[i] = 0
+    for i in range(MAX_PLAYERS):
+        victims[i] = 0
+        for r in range(5):
+            owed[i, r] = 0
+    for r in range(5):
+        bundle[r] = 0
+    for i in range(WORK_SIZE):
+        work[i] = 0.0
     setup_nb(s, topo, rules, rng, strat, params, openings, log, scratch_u8, work)
     max_turns = rules[R_MAX_TURNS]
     p = rules[R_FIRST_TURN]
@@ -876,20 +908,22 @@ def _game_nb(seed, n_players, layout, board, openings, topo, rules, strat, param
     finish_counters_nb(s)
 
 
-@nb.njit(cache=True)
-def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, params, s, log):
-    """Play one complete game (``play_batch_nb`` with one seed plays the same game).
+@nb.njit(cache=True, nogil=True, _nrt=False)
+def play_batch_nb(seeds, n_players, layout, board, openings, topo, rules, strat, params,
+                  counters_out, boards_out, s, log, scratch):
+    """Play ``len(seeds)`` games one after another (the GIL released: callers run several
+    batches on threads, as ``engine.play_batch`` does).
 
     Parameters
     ----------
-    seed : int
-        The game's seed (0 <= seed < 2**63); every random stream derives from it.
+    seeds : int64[n]
+        The games' seeds (0 <= seed < 2**63); every random stream of game ``g`` derives
+        from ``seeds[g]``, so a game is the same in any batch and on any thread.
     n_players : int
         3 or 4.
     layout : int
-        ``LAYOUT_GIVEN`` to play on ``board``; ``LAYOUT_VARIABLE`` or
-        ``LAYOUT_RANDOM_NUMBERS`` to deal the board from the game's board stream
-        (the dealt board is written back into ``board``).
+        ``LAYOUT_GIVEN`` to play on ``board``; another layout code deals each game's
+        board from its board stream.
     board : int32[BOARD_SIZE]
     openings : int32[16]
         Forced openings (node1, edge1, node2, edge2) per seat, -1 for free choice.
@@ -899,53 +933,26 @@ def play_game_nb(seed, n_players, layout, board, openings, topo, rules, strat, p
         Strategy id of each seat.
     params : float64[4, N_PARAMS]
         Parameter row of each seat's strategy.
+    counters_out : int32[n, N_COUNTERS]
+        Row ``g`` receives the counters section of game ``g``'s final state.
+    boards_out : int32[n, BOARD_SIZE]
+        Row ``g`` receives the board game ``g`` was played on.
     s : int32[STATE_SIZE]
-        Receives the final state; ``s[S_LOG_ON]`` must be set by the caller (0 or 1).
-    log : int32[max_events, LOG_WIDTH]
-        Event buffer (ignored unless logging).
+        Holds each game's state in turn and keeps the last one; with ``s[S_LOG_ON] = 1``
+        set by the caller the games record their events into ``log`` (int32[max_events,
+        LOG_WIDTH], each game from row 0: log one game at a time).
+    scratch : tuple
+        ``new_scratch()``: the arrays the games are played in.
     """
-    rng = np.zeros(N_STREAMS, dtype=np.uint64)
-    act = np.zeros(ACT_SIZE, dtype=np.int32)
-    cand = np.zeros(MAX_LEGAL, dtype=np.int32)
-    scratch_u8 = np.zeros(N_EDGES, dtype=np.uint8)
-    victims = np.zeros(MAX_PLAYERS, dtype=np.int32)
-    bundle = np.zeros(5, dtype=np.int32)
-    owed = np.zeros((MAX_PLAYERS, 5), dtype=np.int32)
-    work = np.zeros(WORK_SIZE)
-    # scratch of the balanced layout's fairness index (empty for the other layouts)
-    board_x = np.zeros(BOARD_SCRATCH if layout == LAYOUT_BALANCED else 0)
-    _game_nb(seed, n_players, layout, board, openings, topo, rules, strat, params, s, log, rng,
-             act, cand, scratch_u8, victims, bundle, owed, work, board_x)
-
-
-@nb.njit(cache=True, nogil=True)
-def play_batch_nb(seeds, n_players, layout, board, openings, topo, rules, strat, params,
-                  counters_out, boards_out, s, log):
-    """Play ``len(seeds)`` games one after another (the GIL released: callers run several
-    batches on threads, as ``engine.play_batch`` does).
-
-    Game ``g`` writes row ``g`` of ``counters_out`` (int32[n, N_COUNTERS]: the counters
-    section of its final state) and of ``boards_out`` (int32[n, BOARD_SIZE]: the board it
-    was played on). ``s`` (int32[STATE_SIZE]) holds each game's state in turn and keeps
-    the last one; with ``s[S_LOG_ON] = 1`` set by the caller the games record their
-    events into ``log`` (each game from row 0: log one game at a time).
-    """
+    rng, act, cand, scratch_u8, victims, bundle, owed, work, board_x, b = scratch
     log_on = s[S_LOG_ON]
-    rng = np.zeros(N_STREAMS, dtype=np.uint64)
-    act = np.zeros(ACT_SIZE, dtype=np.int32)
-    cand = np.zeros(MAX_LEGAL, dtype=np.int32)
-    scratch_u8 = np.zeros(N_EDGES, dtype=np.uint8)
-    victims = np.zeros(MAX_PLAYERS, dtype=np.int32)
-    bundle = np.zeros(5, dtype=np.int32)
-    owed = np.zeros((MAX_PLAYERS, 5), dtype=np.int32)
-    work = np.zeros(WORK_SIZE)
-    # scratch of the balanced layout's fairness index (empty for the other layouts)
-    board_x = np.zeros(BOARD_SCRATCH if layout == LAYOUT_BALANCED else 0)
-    b = board.copy()
     for g in range(seeds.shape[0]):
         s[S_LOG_ON] = log_on
-        b[:] = board
+        for i in range(BOARD_SIZE):
+            b[i] = board[i]
         _game_nb(seeds[g], n_players, layout, b, openings, topo, rules, strat, params, s, log,
                  rng, act, cand, scratch_u8, victims, bundle, owed, work, board_x)
-        counters_out[g, :] = s[S_COUNTERS:]
-        boards_out[g, :] = b
+        for i in range(N_COUNTERS):
+            counters_out[g, i] = s[S_COUNTERS + i]
+        for i in range(BOARD_SIZE):
+            boards_out[g, i] = b[i]

@@ -1,11 +1,12 @@
 """How the core's kernels are compiled.
 
-Only the per-game entry points (``engine_nb.play_game_nb``, ``play_batch_nb``)
-allocate arrays: the game's state, its random streams and its scratch. Every
-kernel below them is a ``kernel``: it never allocates (scratch comes from its
-caller or the state) and is compiled without Numba's reference counting
-(``_nrt=False``). With reference counting, every call that passes arrays pays an
-atomic increment and decrement per array; measured, that was 15% of a game.
+Compiled code never allocates: the game's state, its random streams and its scratch
+come from the Python caller (``engine_nb.new_scratch``; allocating inside the entry
+point compiled NumPy's array constructors and their error messages into it, a fifth
+of the cold compile). Every kernel is a ``kernel``, compiled without Numba's reference
+counting (``_nrt=False``), and so is the entry point ``play_batch_nb``. With reference
+counting, every call that passes arrays pays an atomic increment and decrement per
+array; measured, that was 15% of a game.
 
 Numba passes the ``nrt`` flag on to callees that do not set it, so every kernel
 here sets it explicitly; a kernel that tried to allocate fails to compile.

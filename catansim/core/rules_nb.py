@@ -609,7 +609,9 @@ def produce_nb(s, topo, rules, log, roll, owed):
     is left. ``strict``: nobody is paid. ``off``: paid in turn order from the roller.
     """
     n = np.int64(s[S_N_PLAYERS])
-    owed[:, :] = 0
+    for q in range(MAX_PLAYERS):
+        for r in range(5):
+            owed[q, r] = 0
     robber = s[S_ROBBER]
     any_owed = False
     for k in range(2):
