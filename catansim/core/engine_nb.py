@@ -118,6 +118,7 @@ from .layout import (
     LOG_INVENTION,
     LOG_TAKEN,
     N_VP_CHECKPOINTS,
+    NET_WORD_BITS,
     OPENING_WIDTH,
     R_BANK,
     R_CHECK,
@@ -151,6 +152,7 @@ from .layout import (
     S_LOG_ON,
     S_LONGEST,
     S_N_PLAYERS,
+    S_NET_NODES,
     S_NODE_LEVEL,
     S_NODE_OPEN,
     S_NODE_OWNER,
@@ -201,6 +203,7 @@ from .rules_nb import (
     log_event_nb,
     maritime_rate_nb,
     move_robber_nb,
+    net_nodes_nb,
     node_pips_nb,
     pay_nb,
     produce_nb,
@@ -414,9 +417,9 @@ def count_violations_nb(s, topo, rules):
     Conservation of every resource (supply + hands = supply size) and of the 25
     development cards; no negative hands or supply; piece counts within limits and
     equal to the pieces on the board; stored route lengths and the fields derived from
-    the pieces (``node_open``, ``node_roads``, ``open_spots``) equal a recomputation; the
-    bonus tiles held only by qualifying players; while the game runs, the player whose
-    turn it is is below the winning total.
+    the pieces (``node_open``, ``node_roads``, ``open_spots``, ``net_nodes``) equal a
+    recomputation; the bonus tiles held only by qualifying players; while the game runs,
+    the player whose turn it is is below the winning total.
     """
     n = np.int64(s[S_N_PLAYERS])
     bad = 0
@@ -490,6 +493,17 @@ def count_violations_nb(s, topo, rules):
             if s[S_NODE_OPEN + m] and roads_at_nb(s, q, m) > 0:
                 spots += 1
         if s[S_OPEN_SPOTS + q] != spots:
+            bad += 1
+        net = np.int64(0)
+        for m in range(N_NODES):
+            touch = s[S_NODE_OWNER + m] == q
+            for k in range(3):
+                e = topo[T_NODE_EDGES + 3 * m + k]
+                if e >= 0 and s[S_EDGE_OWNER + e] == q:
+                    touch = True
+            if touch:
+                net |= np.int64(1) << m
+        if net_nodes_nb(s, q) != net or s[S_NET_NODES + 2 * q] >= 1 << NET_WORD_BITS:
             bad += 1
     holder = s[S_LONGEST]
     if holder >= 0:

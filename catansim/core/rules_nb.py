@@ -75,6 +75,7 @@ from .layout import (
     LOG_SEAT,
     LOG_WIDTH,
     LOG_WITHHELD,
+    NET_WORD_BITS,
     R_ROBBER,
     R_SHORTAGE,
     ROBBER_FRIENDLY,
@@ -95,6 +96,7 @@ from .layout import (
     S_LOG_OVERFLOW,
     S_LONGEST,
     S_N_PLAYERS,
+    S_NET_NODES,
     S_NODE_HARBOR,
     S_NODE_LEVEL,
     S_NODE_OPEN,
@@ -283,6 +285,22 @@ def roads_at_nb(s, p, n):
     return s[S_NODE_ROADS + N_NODES * p + n]
 
 
+@inline_kernel
+def net_nodes_nb(s, p):
+    """The nodes p's network touches (``net_nodes``) as one int64: bit n for node n."""
+    return np.int64(s[S_NET_NODES + 2 * p]) | (
+        np.int64(s[S_NET_NODES + 2 * p + 1]) << NET_WORD_BITS
+    )
+
+
+@inline_kernel
+def _add_net_node_nb(s, p, n):
+    if n < NET_WORD_BITS:
+        s[S_NET_NODES + 2 * p] |= 1 << n
+    else:
+        s[S_NET_NODES + 2 * p + 1] |= 1 << (n - NET_WORD_BITS)
+
+
 @kernel
 def touches_own_road_nb(s, p, n):
     return roads_at_nb(s, p, n) > 0
@@ -332,6 +350,7 @@ def put_settlement_nb(s, topo, p, n):
     s[S_NODE_OWNER + n] = p
     s[S_NODE_LEVEL + n] = 1
     s[S_SETTLEMENTS_LEFT + p] -= 1
+    _add_net_node_nb(s, p, n)
     kind = s[S_NODE_HARBOR + n]
     if kind >= 0:
         s[S_HARBORS + 6 * p + kind] = 1
@@ -360,13 +379,15 @@ def put_road_nb(s, topo, p, e):
     for j in range(2):
         n = topo[T_EDGE_NODES + 2 * e + j]
         s[S_NODE_ROADS + N_NODES * p + n] += 1
+        _add_net_node_nb(s, p, n)
         if roads_at_nb(s, p, n) == 1 and s[S_NODE_OPEN + n]:
             s[S_OPEN_SPOTS + p] += 1
 
 
 @kernel
 def derive_piece_fields_nb(s, topo):
-    """Recompute ``node_open``, ``node_roads`` and ``open_spots`` from the pieces."""
+    """Recompute ``node_open``, ``node_roads``, ``open_spots`` and ``net_nodes`` from the
+    pieces."""
     for n in range(N_NODES):
         s[S_NODE_OPEN + n] = 1 if s[S_NODE_OWNER + n] < 0 else 0
         for k in range(3):
@@ -375,6 +396,8 @@ def derive_piece_fields_nb(s, topo):
                 s[S_NODE_OPEN + n] = 0
     for q in range(MAX_PLAYERS):
         s[S_OPEN_SPOTS + q] = 0
+        s[S_NET_NODES + 2 * q] = 0
+        s[S_NET_NODES + 2 * q + 1] = 0
         for n in range(N_NODES):
             s[S_NODE_ROADS + N_NODES * q + n] = 0
     for e in range(N_EDGES):
@@ -386,6 +409,8 @@ def derive_piece_fields_nb(s, topo):
         for n in range(N_NODES):
             if roads_at_nb(s, q, n) > 0 and s[S_NODE_OPEN + n]:
                 s[S_OPEN_SPOTS + q] += 1
+            if roads_at_nb(s, q, n) > 0 or s[S_NODE_OWNER + n] == q:
+                _add_net_node_nb(s, q, n)
 
 
 @kernel
