@@ -105,6 +105,8 @@ from .layout import (
     S_NODE_ROADS,
     S_NUMBER_HEXES,
     S_OPEN_SPOTS,
+    S_OWN_HEXES,
+    S_PROD_PIPS,
     S_ROADS_LEFT,
     S_ROBBER,
     S_ROUTE_LEN,
@@ -351,6 +353,7 @@ def put_settlement_nb(s, topo, p, n):
     s[S_NODE_LEVEL + n] = 1
     s[S_SETTLEMENTS_LEFT + p] -= 1
     _add_net_node_nb(s, p, n)
+    _add_production_nb(s, topo, p, n)
     kind = s[S_NODE_HARBOR + n]
     if kind >= 0:
         s[S_HARBORS + 6 * p + kind] = 1
@@ -359,6 +362,27 @@ def put_settlement_nb(s, topo, p, n):
         m = np.int64(topo[T_NODE_NEIGHBOURS + 3 * n + k])
         if m >= 0:
             _close_node_nb(s, m)
+
+
+@inline_kernel
+def _add_production_nb(s, topo, p, n):
+    # One level of a building of p on node n: its hexes' pips, and the hexes themselves.
+    for k in range(3):
+        h = topo[T_NODE_HEXES + 3 * n + k]
+        if h >= 0:
+            s[S_OWN_HEXES + p] |= 1 << h
+            t = s[S_HEX_TERRAIN + h]
+            if t < 5:
+                s[S_PROD_PIPS + 5 * p + t] += pips_nb(s[S_HEX_NUMBER + h])
+
+
+@kernel
+def put_city_nb(s, topo, p, n):
+    """Upgrade p's settlement on n to a city (no payment, no event)."""
+    s[S_NODE_LEVEL + n] = 2
+    s[S_CITIES_LEFT + p] -= 1
+    s[S_SETTLEMENTS_LEFT + p] += 1  # the settlement goes back to the player
+    _add_production_nb(s, topo, p, n)
 
 
 @kernel
@@ -386,8 +410,8 @@ def put_road_nb(s, topo, p, e):
 
 @kernel
 def derive_piece_fields_nb(s, topo):
-    """Recompute ``node_open``, ``node_roads``, ``open_spots`` and ``net_nodes`` from the
-    pieces."""
+    """Recompute ``node_open``, ``node_roads``, ``open_spots``, ``net_nodes``,
+    ``prod_pips`` and ``own_hexes`` from the pieces."""
     for n in range(N_NODES):
         s[S_NODE_OPEN + n] = 1 if s[S_NODE_OWNER + n] < 0 else 0
         for k in range(3):
@@ -411,6 +435,14 @@ def derive_piece_fields_nb(s, topo):
                 s[S_OPEN_SPOTS + q] += 1
             if roads_at_nb(s, q, n) > 0 or s[S_NODE_OWNER + n] == q:
                 _add_net_node_nb(s, q, n)
+        s[S_OWN_HEXES + q] = 0
+        for r in range(5):
+            s[S_PROD_PIPS + 5 * q + r] = 0
+    for n in range(N_NODES):
+        q = s[S_NODE_OWNER + n]
+        if q >= 0:
+            for _ in range(s[S_NODE_LEVEL + n]):
+                _add_production_nb(s, topo, q, n)
 
 
 @kernel
@@ -467,11 +499,9 @@ def build_settlement_nb(s, topo, log, p, n):
 
 
 @kernel
-def build_city_nb(s, log, p, n):
+def build_city_nb(s, topo, log, p, n):
     pay_nb(s, p, BUILD_CITY)
-    s[S_NODE_LEVEL + n] = 2
-    s[S_CITIES_LEFT + p] -= 1
-    s[S_SETTLEMENTS_LEFT + p] += 1  # the settlement goes back to the player
+    put_city_nb(s, topo, p, n)
     log_event_nb(s, log, EV_BUILD_CITY, p, n, 0, 0)
     if s[C_FIRST_CITY + p] < 0:
         s[C_FIRST_CITY + p] = s[S_TURN]

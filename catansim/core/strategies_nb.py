@@ -77,6 +77,8 @@ from .layout import (
     S_NODE_RESOURCES,
     S_OFFERS,
     S_OPEN_SPOTS,
+    S_OWN_HEXES,
+    S_PROD_PIPS,
     S_ROADS_LEFT,
     S_ROBBER,
     S_SETTLEMENTS_LEFT,
@@ -228,22 +230,15 @@ def scarcity_nb(s, prm, x):
 @kernel
 def production_nb(s, topo, p, x):
     """Write p's production in pips per resource (cities count twice) into ``x[X_PROD:]``,
-    and the mask of the resources p produces into ``x[X_PMASK]``."""
-    for r in range(5):
-        x[X_PROD + r] = 0.0
-    for n in range(N_NODES):
-        if s[S_NODE_OWNER + n] != p:
-            continue
-        level = s[S_NODE_LEVEL + n]
-        for k in range(3):
-            h = topo[T_NODE_HEXES + 3 * n + k]
-            if h >= 0:
-                t = s[S_HEX_TERRAIN + h]
-                if t < 5:
-                    x[X_PROD + t] += level * pips_nb(s[S_HEX_NUMBER + h])
+    and the mask of the resources p produces into ``x[X_PMASK]``.
+
+    Read from the state's ``prod_pips`` (integers, so exactly the sums of a scan of
+    p's buildings)."""
     mask = 0
     for r in range(5):
-        if x[X_PROD + r] > 0:
+        pips = s[S_PROD_PIPS + 5 * p + r]
+        x[X_PROD + r] = pips
+        if pips > 0:
             mask |= 1 << r
     x[X_PMASK] = mask
 
@@ -696,12 +691,7 @@ def _offer_nb(prm, s, topo, rules, p, kind, act, x):
 def robber_on_own_nb(s, topo, p):
     """The robber sits on a producing hex where p has a building."""
     h = s[S_ROBBER]
-    if s[S_HEX_NUMBER + h] == 0:
-        return False
-    for j in range(6):
-        if s[S_NODE_OWNER + topo[T_HEX_NODES + 6 * h + j]] == p:
-            return True
-    return False
+    return s[S_HEX_NUMBER + h] != 0 and (s[S_OWN_HEXES + p] >> h) & 1 != 0
 
 
 @kernel
@@ -911,13 +901,7 @@ def robber_hex_nb(prm, s, topo, rng, p, mask):
         if v > lead_v:
             lead_v = v
             leader = q
-    own = 0  # bit h: p has a building at hex h
-    for node in range(N_NODES):
-        if s[S_NODE_OWNER + node] == p:
-            for k in range(3):
-                h = topo[T_NODE_HEXES + 3 * node + k]
-                if h >= 0:
-                    own |= 1 << h
+    own = s[S_OWN_HEXES + p]  # bit h: p has a building at hex h
     n_ok = 0
     n_allowed = 0
     for h in range(N_HEXES):
