@@ -666,7 +666,7 @@ def produce_nb(s, topo, rules, log, roll, owed):
     n = np.int64(s[S_N_PLAYERS])
     owed[:, :] = 0
     robber = s[S_ROBBER]
-    any_owed = False
+    owed_res = 0  # bit r: someone is owed resource r
     for k in range(2):
         h = s[S_NUMBER_HEXES + 2 * roll + k]
         if h < 0:
@@ -682,13 +682,17 @@ def produce_nb(s, topo, rules, log, roll, owed):
                 s[C_BLOCKED + q] += amount
             else:
                 owed[q, r] += amount
-                any_owed = True
+                owed_res |= 1 << r
     ev = log_event_nb(s, log, EV_PRODUCTION, -1, 0, 0, 0)
-    if not any_owed:
+    if owed_res == 0:
         return
     mode = rules[R_SHORTAGE]
     roller = s[S_CUR]
+    # Only the resources owed, and only the players owed them (paying nothing to the
+    # others changes nothing).
     for r in range(5):
+        if not (owed_res >> r) & 1:
+            continue
         total = 0
         owed_players = 0
         for q in range(n):
@@ -700,7 +704,8 @@ def produce_nb(s, topo, rules, log, roll, owed):
         bank = s[S_BANK + r]
         if total <= bank:
             for q in range(n):
-                _receive_nb(s, q, r, owed[q, r], owed[q, r], log, ev)
+                if owed[q, r] > 0:
+                    _receive_nb(s, q, r, owed[q, r], owed[q, r], log, ev)
             continue
         s[C_SHORTAGE_EVENTS + r] += 1
         if s[C_FIRST_SHORTAGE + r] < 0:
@@ -714,15 +719,18 @@ def produce_nb(s, topo, rules, log, roll, owed):
             left = bank
             for i in range(n):
                 q = (roller + i) % n
-                paid = min(owed[q, r], left)
-                left -= paid
-                _receive_nb(s, q, r, owed[q, r], paid, log, ev)
+                if owed[q, r] > 0:
+                    paid = min(owed[q, r], left)
+                    left -= paid
+                    _receive_nb(s, q, r, owed[q, r], paid, log, ev)
         elif mode == SHORTAGE_OFFICIAL and owed_players == 1:
             for q in range(n):
-                _receive_nb(s, q, r, owed[q, r], bank if owed[q, r] > 0 else 0, log, ev)
+                if owed[q, r] > 0:
+                    _receive_nb(s, q, r, owed[q, r], bank, log, ev)
         else:
             for q in range(n):
-                _receive_nb(s, q, r, owed[q, r], 0, log, ev)
+                if owed[q, r] > 0:
+                    _receive_nb(s, q, r, owed[q, r], 0, log, ev)
         if leader >= 0:
             s[C_WITHHELD_LEADER] += s[C_WITHHELD + 5 * leader + r] - before
 
