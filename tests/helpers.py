@@ -38,6 +38,7 @@ from catansim.core.engine_nb import (
 from catansim.core.rng_nb import seed_streams_nb
 from catansim.core.rules_nb import (
     produce_nb,
+    put_city_nb,
     put_road_nb,
     put_settlement_nb,
     route_length_nb,
@@ -172,9 +173,7 @@ class Game:
     def settle(self, p, node, city=False):
         put_settlement_nb(self.s, TOPO, p, node)
         if city:
-            self.s[L.S_NODE_LEVEL + node] = 2
-            self.s[L.S_CITIES_LEFT + p] -= 1
-            self.s[L.S_SETTLEMENTS_LEFT + p] += 1
+            put_city_nb(self.s, TOPO, p, node)
         self.refresh_routes()
 
     def road(self, p, *edges):

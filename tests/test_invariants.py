@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 from helpers import batch_scratch, play_one
 
+from catansim.constants import PIPS
 from catansim.core import layout as L
 from catansim.core.engine_nb import count_violations_nb, play_batch_nb
 from catansim.core.rules_nb import derive_piece_fields_nb
 from catansim.engine import GameSettings, batch_seeds, play_batch, play_game
 from catansim.rules import Rules
-from catansim.topology import TOPO
+from catansim.topology import EDGE_NODES, NODE_HEXES, TOPO
 
 DEV_COUNTS = (14, 5, 2, 2, 2)
 # name: (n_players, layout, rules, games)
@@ -188,7 +189,7 @@ def test_random_play_invariants(name):
 # --- fields derived from the pieces ----------------------------------------------------------
 
 
-DERIVED = ("node_open", "node_roads", "open_spots")
+DERIVED = ("node_open", "node_roads", "open_spots", "net_nodes", "prod_pips", "own_hexes")
 
 
 def _field(s, name):
@@ -210,8 +211,72 @@ def test_derived_piece_fields_equal_a_recomputation_at_the_end_of_games(strategi
         assert not opened[owner >= 0].any()  # an occupied node is never open
 
 
+# The fields kept move by move for the scripted players' speed, against slow, obviously
+# correct recomputations from the pieces, at the end of whole games under several rules.
+REFERENCE_SETTINGS = [
+    (4, "variable", {}),
+    (3, "variable", {"robber": "friendly", "first_turn": 2}),
+    (4, "beginner", {"discard_limit": 12, "vp_to_win": 8}),
+    (4, "random_numbers", {"bank_per_resource": 6, "shortage": "strict", "max_turns": 60}),
+]
+
+
+def reference_net_nodes(s, q) -> int:
+    """Bit n set if a road of q ends at node n or q has a building on it."""
+    owner = _field(s, "node_owner")
+    edge_owner = _field(s, "edge_owner")
+    nodes = {n for n in range(54) if owner[n] == q}
+    for e in range(72):
+        if edge_owner[e] == q:
+            nodes |= {int(EDGE_NODES[e][0]), int(EDGE_NODES[e][1])}
+    return sum(1 << n for n in nodes)
+
+
+def reference_production(s, q) -> tuple[list[int], int]:
+    """q's pips per resource (a city twice) and the hexes at q's buildings, by a scan."""
+    owner = _field(s, "node_owner")
+    level = _field(s, "node_level")
+    terrain = _field(s, "hex_terrain")
+    number = _field(s, "hex_number")
+    pips = [0] * 5
+    hexes = set()
+    for n in range(54):
+        if owner[n] != q:
+            continue
+        for h in NODE_HEXES[n]:
+            if h >= 0:
+                hexes.add(int(h))
+                if terrain[h] < 5:
+                    pips[terrain[h]] += int(level[n]) * PIPS[number[h]]
+    return pips, sum(1 << h for h in hexes)
+
+
+def stored_net_nodes(s, q) -> int:
+    words = _field(s, "net_nodes")
+    assert 0 <= words[2 * q] < 1 << 27 and 0 <= words[2 * q + 1] < 1 << 27
+    return int(words[2 * q]) | int(words[2 * q + 1]) << 27
+
+
+@pytest.mark.parametrize("strategies", [("random",), ("default",)])
+def test_kept_fields_equal_a_python_recomputation_at_the_end_of_games(strategies):
+    games = 0
+    for i, (n_players, layout, rules) in enumerate(REFERENCE_SETTINGS):
+        for seed in range(75):
+            s = play_game(7919 * i + seed, n_players=n_players, strategies=strategies,
+                          layout=layout, rules=Rules(**rules), log=False).state
+            for q in range(4):
+                assert stored_net_nodes(s, q) == reference_net_nodes(s, q), (i, seed, q)
+                pips, hexes = reference_production(s, q)
+                assert list(_field(s, "prod_pips")[5 * q : 5 * q + 5]) == pips, (i, seed, q)
+                assert _field(s, "own_hexes")[q] == hexes, (i, seed, q)
+            games += 1
+    assert games == 300
+
+
 @pytest.mark.parametrize("name, index, delta", [
     ("node_open", 10, 1), ("node_roads", 54 + 7, 1), ("open_spots", 2, -1),
+    ("net_nodes", 1, 1 << 5), ("net_nodes", 2, 1 << 27), ("prod_pips", 3, 1),
+    ("prod_pips", 5 + 2, -1), ("own_hexes", 0, 1 << 18), ("own_hexes", 1, 1 << 3),
 ])
 def test_the_checker_counts_stale_derived_fields(name, index, delta):
     rules = Rules().to_array(check=True)

@@ -23,6 +23,7 @@ from ..constants import (
     N_EDGES,
     N_HEXES,
     N_NODES,
+    PIPS,
     ROAD_BUILDING,
     ROADS_PER_PLAYER,
     SETTLEMENTS_PER_PLAYER,
@@ -118,6 +119,7 @@ from .layout import (
     LOG_TAKEN,
     N_COUNTERS,
     N_VP_CHECKPOINTS,
+    NET_WORD_BITS,
     OPENING_WIDTH,
     R_BANK,
     R_CHECK,
@@ -142,6 +144,7 @@ from .layout import (
     S_EDGE_OWNER,
     S_END,
     S_HAND,
+    S_HEX_NUMBER,
     S_HEX_TERRAIN,
     S_ILLEGAL_DECISION,
     S_ILLEGAL_SEAT,
@@ -151,11 +154,14 @@ from .layout import (
     S_LOG_ON,
     S_LONGEST,
     S_N_PLAYERS,
+    S_NET_NODES,
     S_NODE_LEVEL,
     S_NODE_OPEN,
     S_NODE_OWNER,
     S_OFFERS,
     S_OPEN_SPOTS,
+    S_OWN_HEXES,
+    S_PROD_PIPS,
     S_ROADS_LEFT,
     S_ROLLED,
     S_ROUTE_LEN,
@@ -201,6 +207,7 @@ from .rules_nb import (
     log_event_nb,
     maritime_rate_nb,
     move_robber_nb,
+    net_nodes_nb,
     node_pips_nb,
     pay_nb,
     produce_nb,
@@ -415,9 +422,10 @@ def count_violations_nb(s, topo, rules):
     Conservation of every resource (supply + hands = supply size) and of the 25
     development cards; no negative hands or supply; piece counts within limits and
     equal to the pieces on the board; stored route lengths and the fields derived from
-    the pieces (``node_open``, ``node_roads``, ``open_spots``) equal a recomputation; the
-    bonus tiles held only by qualifying players; while the game runs, the player whose
-    turn it is is below the winning total.
+    the pieces (``node_open``, ``node_roads``, ``open_spots``, ``net_nodes``,
+    ``prod_pips``, ``own_hexes``) equal a recomputation; the bonus tiles held only by
+    qualifying players; while the game runs, the player whose turn it is is below the
+    winning total.
     """
     n = np.int64(s[S_N_PLAYERS])
     bad = 0
@@ -491,6 +499,33 @@ def count_violations_nb(s, topo, rules):
             if s[S_NODE_OPEN + m] and roads_at_nb(s, q, m) > 0:
                 spots += 1
         if s[S_OPEN_SPOTS + q] != spots:
+            bad += 1
+        net = np.int64(0)
+        for m in range(N_NODES):
+            touch = s[S_NODE_OWNER + m] == q
+            for k in range(3):
+                e = topo[T_NODE_EDGES + 3 * m + k]
+                if e >= 0 and s[S_EDGE_OWNER + e] == q:
+                    touch = True
+            if touch:
+                net |= np.int64(1) << m
+        if net_nodes_nb(s, q) != net or s[S_NET_NODES + 2 * q] >= 1 << NET_WORD_BITS:
+            bad += 1
+        own = 0
+        for r in range(6):
+            pips = 0
+            for m in range(N_NODES):
+                if s[S_NODE_OWNER + m] != q:
+                    continue
+                for k in range(3):
+                    h = topo[T_NODE_HEXES + 3 * m + k]
+                    if h >= 0:
+                        own |= 1 << h
+                        if s[S_HEX_TERRAIN + h] == r:
+                            pips += s[S_NODE_LEVEL + m] * PIPS[s[S_HEX_NUMBER + h]]
+            if r < 5 and s[S_PROD_PIPS + 5 * q + r] != pips:
+                bad += 1
+        if s[S_OWN_HEXES + q] != own:
             bad += 1
     holder = s[S_LONGEST]
     if holder >= 0:
@@ -724,7 +759,7 @@ def apply_action_nb(
     elif kind == ACT_SETTLEMENT:
         build_settlement_nb(s, topo, log, p, np.int64(act[ACT_A]))
     elif kind == ACT_CITY:
-        build_city_nb(s, log, p, np.int64(act[ACT_A]))
+        build_city_nb(s, topo, log, p, np.int64(act[ACT_A]))
     elif kind == ACT_BUY_DEV:
         pay_nb(s, p, BUILD_DEV_CARD)
         card = s[S_DECK + s[S_DECK_POS]]

@@ -111,6 +111,14 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("node_open", N_NODES, "1 if the Distance Rule allows a settlement (all empty around)"),
     ("node_roads", P * N_NODES, "roads the player has at the node (0-3), seat-major"),
     ("open_spots", P, "open nodes where the player has a road (settlement spots)"),
+    ("net_nodes", P * 2,
+     "nodes the player's network touches (a road of the player ends there or the player "
+     "has a building on it): node n is bit n of s[2p] | s[2p + 1] << 27 (27 nodes a word, "
+     "so no word is negative); 0 for none"),
+    ("prod_pips", P * R,
+     "the player's production: pips of the hexes at its buildings per resource, a city "
+     "twice (the robber ignored); 0 for none"),
+    ("own_hexes", P, "bit h set if the player has a building at a corner of hex h; 0 for none"),
     # --- supply ---
     ("bank", R, "resource cards left in the supply"),
     ("deck", N_DEV_CARDS, "development deck in draw order (constants.DevCard)"),
@@ -227,6 +235,10 @@ S_EDGE_OWNER = STATE_OFFSETS["edge_owner"]
 S_NODE_OPEN = STATE_OFFSETS["node_open"]
 S_NODE_ROADS = STATE_OFFSETS["node_roads"]
 S_OPEN_SPOTS = STATE_OFFSETS["open_spots"]
+S_NET_NODES = STATE_OFFSETS["net_nodes"]
+NET_WORD_BITS = 27  # nodes per word of ``net_nodes``
+S_PROD_PIPS = STATE_OFFSETS["prod_pips"]
+S_OWN_HEXES = STATE_OFFSETS["own_hexes"]
 S_BANK = STATE_OFFSETS["bank"]
 S_DECK = STATE_OFFSETS["deck"]
 S_HAND = STATE_OFFSETS["hand"]

@@ -75,6 +75,7 @@ from .layout import (
     LOG_SEAT,
     LOG_WIDTH,
     LOG_WITHHELD,
+    NET_WORD_BITS,
     R_ROBBER,
     R_SHORTAGE,
     ROBBER_FRIENDLY,
@@ -95,6 +96,7 @@ from .layout import (
     S_LOG_OVERFLOW,
     S_LONGEST,
     S_N_PLAYERS,
+    S_NET_NODES,
     S_NODE_HARBOR,
     S_NODE_LEVEL,
     S_NODE_OPEN,
@@ -103,6 +105,8 @@ from .layout import (
     S_NODE_ROADS,
     S_NUMBER_HEXES,
     S_OPEN_SPOTS,
+    S_OWN_HEXES,
+    S_PROD_PIPS,
     S_ROADS_LEFT,
     S_ROBBER,
     S_ROUTE_LEN,
@@ -283,6 +287,22 @@ def roads_at_nb(s, p, n):
     return s[S_NODE_ROADS + N_NODES * p + n]
 
 
+@inline_kernel
+def net_nodes_nb(s, p):
+    """The nodes p's network touches (``net_nodes``) as one int64: bit n for node n."""
+    return np.int64(s[S_NET_NODES + 2 * p]) | (
+        np.int64(s[S_NET_NODES + 2 * p + 1]) << NET_WORD_BITS
+    )
+
+
+@inline_kernel
+def _add_net_node_nb(s, p, n):
+    if n < NET_WORD_BITS:
+        s[S_NET_NODES + 2 * p] |= 1 << n
+    else:
+        s[S_NET_NODES + 2 * p + 1] |= 1 << (n - NET_WORD_BITS)
+
+
 @kernel
 def touches_own_road_nb(s, p, n):
     return roads_at_nb(s, p, n) > 0
@@ -332,6 +352,8 @@ def put_settlement_nb(s, topo, p, n):
     s[S_NODE_OWNER + n] = p
     s[S_NODE_LEVEL + n] = 1
     s[S_SETTLEMENTS_LEFT + p] -= 1
+    _add_net_node_nb(s, p, n)
+    _add_production_nb(s, topo, p, n)
     kind = s[S_NODE_HARBOR + n]
     if kind >= 0:
         s[S_HARBORS + 6 * p + kind] = 1
@@ -340,6 +362,27 @@ def put_settlement_nb(s, topo, p, n):
         m = np.int64(topo[T_NODE_NEIGHBOURS + 3 * n + k])
         if m >= 0:
             _close_node_nb(s, m)
+
+
+@inline_kernel
+def _add_production_nb(s, topo, p, n):
+    # One level of a building of p on node n: its hexes' pips, and the hexes themselves.
+    for k in range(3):
+        h = topo[T_NODE_HEXES + 3 * n + k]
+        if h >= 0:
+            s[S_OWN_HEXES + p] |= 1 << h
+            t = s[S_HEX_TERRAIN + h]
+            if t < 5:
+                s[S_PROD_PIPS + 5 * p + t] += pips_nb(s[S_HEX_NUMBER + h])
+
+
+@kernel
+def put_city_nb(s, topo, p, n):
+    """Upgrade p's settlement on n to a city (no payment, no event)."""
+    s[S_NODE_LEVEL + n] = 2
+    s[S_CITIES_LEFT + p] -= 1
+    s[S_SETTLEMENTS_LEFT + p] += 1  # the settlement goes back to the player
+    _add_production_nb(s, topo, p, n)
 
 
 @kernel
@@ -360,13 +403,15 @@ def put_road_nb(s, topo, p, e):
     for j in range(2):
         n = topo[T_EDGE_NODES + 2 * e + j]
         s[S_NODE_ROADS + N_NODES * p + n] += 1
+        _add_net_node_nb(s, p, n)
         if roads_at_nb(s, p, n) == 1 and s[S_NODE_OPEN + n]:
             s[S_OPEN_SPOTS + p] += 1
 
 
 @kernel
 def derive_piece_fields_nb(s, topo):
-    """Recompute ``node_open``, ``node_roads`` and ``open_spots`` from the pieces."""
+    """Recompute ``node_open``, ``node_roads``, ``open_spots``, ``net_nodes``,
+    ``prod_pips`` and ``own_hexes`` from the pieces."""
     for n in range(N_NODES):
         s[S_NODE_OPEN + n] = 1 if s[S_NODE_OWNER + n] < 0 else 0
         for k in range(3):
@@ -375,6 +420,8 @@ def derive_piece_fields_nb(s, topo):
                 s[S_NODE_OPEN + n] = 0
     for q in range(MAX_PLAYERS):
         s[S_OPEN_SPOTS + q] = 0
+        s[S_NET_NODES + 2 * q] = 0
+        s[S_NET_NODES + 2 * q + 1] = 0
         for n in range(N_NODES):
             s[S_NODE_ROADS + N_NODES * q + n] = 0
     for e in range(N_EDGES):
@@ -386,6 +433,16 @@ def derive_piece_fields_nb(s, topo):
         for n in range(N_NODES):
             if roads_at_nb(s, q, n) > 0 and s[S_NODE_OPEN + n]:
                 s[S_OPEN_SPOTS + q] += 1
+            if roads_at_nb(s, q, n) > 0 or s[S_NODE_OWNER + n] == q:
+                _add_net_node_nb(s, q, n)
+        s[S_OWN_HEXES + q] = 0
+        for r in range(5):
+            s[S_PROD_PIPS + 5 * q + r] = 0
+    for n in range(N_NODES):
+        q = s[S_NODE_OWNER + n]
+        if q >= 0:
+            for _ in range(s[S_NODE_LEVEL + n]):
+                _add_production_nb(s, topo, q, n)
 
 
 @kernel
@@ -442,11 +499,9 @@ def build_settlement_nb(s, topo, log, p, n):
 
 
 @kernel
-def build_city_nb(s, log, p, n):
+def build_city_nb(s, topo, log, p, n):
     pay_nb(s, p, BUILD_CITY)
-    s[S_NODE_LEVEL + n] = 2
-    s[S_CITIES_LEFT + p] -= 1
-    s[S_SETTLEMENTS_LEFT + p] += 1  # the settlement goes back to the player
+    put_city_nb(s, topo, p, n)
     log_event_nb(s, log, EV_BUILD_CITY, p, n, 0, 0)
     if s[C_FIRST_CITY + p] < 0:
         s[C_FIRST_CITY + p] = s[S_TURN]
@@ -613,7 +668,7 @@ def produce_nb(s, topo, rules, log, roll, owed):
         for r in range(5):
             owed[q, r] = 0
     robber = s[S_ROBBER]
-    any_owed = False
+    owed_res = 0  # bit r: someone is owed resource r
     for k in range(2):
         h = s[S_NUMBER_HEXES + 2 * roll + k]
         if h < 0:
@@ -629,13 +684,17 @@ def produce_nb(s, topo, rules, log, roll, owed):
                 s[C_BLOCKED + q] += amount
             else:
                 owed[q, r] += amount
-                any_owed = True
+                owed_res |= 1 << r
     ev = log_event_nb(s, log, EV_PRODUCTION, -1, 0, 0, 0)
-    if not any_owed:
+    if owed_res == 0:
         return
     mode = rules[R_SHORTAGE]
     roller = s[S_CUR]
+    # Only the resources owed, and only the players owed them (paying nothing to the
+    # others changes nothing).
     for r in range(5):
+        if not (owed_res >> r) & 1:
+            continue
         total = 0
         owed_players = 0
         for q in range(n):
@@ -647,7 +706,8 @@ def produce_nb(s, topo, rules, log, roll, owed):
         bank = s[S_BANK + r]
         if total <= bank:
             for q in range(n):
-                _receive_nb(s, q, r, owed[q, r], owed[q, r], log, ev)
+                if owed[q, r] > 0:
+                    _receive_nb(s, q, r, owed[q, r], owed[q, r], log, ev)
             continue
         s[C_SHORTAGE_EVENTS + r] += 1
         if s[C_FIRST_SHORTAGE + r] < 0:
@@ -661,15 +721,18 @@ def produce_nb(s, topo, rules, log, roll, owed):
             left = bank
             for i in range(n):
                 q = (roller + i) % n
-                paid = min(owed[q, r], left)
-                left -= paid
-                _receive_nb(s, q, r, owed[q, r], paid, log, ev)
+                if owed[q, r] > 0:
+                    paid = min(owed[q, r], left)
+                    left -= paid
+                    _receive_nb(s, q, r, owed[q, r], paid, log, ev)
         elif mode == SHORTAGE_OFFICIAL and owed_players == 1:
             for q in range(n):
-                _receive_nb(s, q, r, owed[q, r], bank if owed[q, r] > 0 else 0, log, ev)
+                if owed[q, r] > 0:
+                    _receive_nb(s, q, r, owed[q, r], bank, log, ev)
         else:
             for q in range(n):
-                _receive_nb(s, q, r, owed[q, r], 0, log, ev)
+                if owed[q, r] > 0:
+                    _receive_nb(s, q, r, owed[q, r], 0, log, ev)
         if leader >= 0:
             s[C_WITHHELD_LEADER] += s[C_WITHHELD + 5 * leader + r] - before
 

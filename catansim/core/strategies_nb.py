@@ -14,6 +14,7 @@ the few candidate nodes or edges the chosen build needs.
 
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..constants import (
     BUILD_CITY,
@@ -76,6 +77,8 @@ from .layout import (
     S_NODE_RESOURCES,
     S_OFFERS,
     S_OPEN_SPOTS,
+    S_OWN_HEXES,
+    S_PROD_PIPS,
     S_ROADS_LEFT,
     S_ROBBER,
     S_SETTLEMENTS_LEFT,
@@ -86,6 +89,7 @@ from .rules_nb import (
     hand_size_nb,
     invention_cards_nb,
     maritime_rate_nb,
+    net_nodes_nb,
     pips_nb,
     roads_at_nb,
     visible_vp_nb,
@@ -226,22 +230,15 @@ def scarcity_nb(s, prm, x):
 @kernel
 def production_nb(s, topo, p, x):
     """Write p's production in pips per resource (cities count twice) into ``x[X_PROD:]``,
-    and the mask of the resources p produces into ``x[X_PMASK]``."""
-    for r in range(5):
-        x[X_PROD + r] = 0.0
-    for n in range(N_NODES):
-        if s[S_NODE_OWNER + n] != p:
-            continue
-        level = s[S_NODE_LEVEL + n]
-        for k in range(3):
-            h = topo[T_NODE_HEXES + 3 * n + k]
-            if h >= 0:
-                t = s[S_HEX_TERRAIN + h]
-                if t < 5:
-                    x[X_PROD + t] += level * pips_nb(s[S_HEX_NUMBER + h])
+    and the mask of the resources p produces into ``x[X_PMASK]``.
+
+    Read from the state's ``prod_pips`` (integers, so exactly the sums of a scan of
+    p's buildings)."""
     mask = 0
     for r in range(5):
-        if x[X_PROD + r] > 0:
+        pips = s[S_PROD_PIPS + 5 * p + r]
+        x[X_PROD + r] = pips
+        if pips > 0:
             mask |= 1 << r
     x[X_PMASK] = mask
 
@@ -400,19 +397,34 @@ def _missing_nb(s, p, kind):
 
 @kernel
 def best_spot_nb(s, topo, prm, p, x):
-    """The best node where p may build a settlement now, or -1."""
+    """The best node where p may build a settlement now, or -1.
+
+    The spots are the open nodes of p's network (``net_nodes``: an open node has no
+    building, so p has a road there). Ties go to the spot met first when p's roads are
+    walked in edge order, each from its first end (key 2 * edge + end, the smallest over
+    p's roads at the node), as the scan of all 72 edges this replaces broke them.
+    """
     best = -1
     best_v = -1e18
-    for e in range(N_EDGES):
-        if s[S_EDGE_OWNER + e] != p:
+    best_key = 4 * N_EDGES
+    m = net_nodes_nb(s, p)
+    while m != 0:
+        n = trailing_zeros(m)
+        m &= m - 1
+        if not distance_ok_nb(s, n):
             continue
-        for j in range(2):
-            n = topo[T_EDGE_NODES + 2 * e + j]
-            if distance_ok_nb(s, n):
-                v = node_score_nb(s, topo, prm, p, n, x, True)
-                if v > best_v:
-                    best_v = v
-                    best = n
+        v = node_score_nb(s, topo, prm, p, n, x, True)
+        if v < best_v:
+            continue
+        key = 4 * N_EDGES
+        for k in range(3):
+            e = topo[T_NODE_EDGES + 3 * n + k]
+            if e >= 0 and s[S_EDGE_OWNER + e] == p:
+                key = min(key, 2 * e + (0 if topo[T_EDGE_NODES + 2 * e] == n else 1))
+        if v > best_v or key < best_key:
+            best_v = v
+            best = n
+            best_key = key
     return best
 
 
@@ -472,12 +484,13 @@ def best_road_nb(s, topo, prm, p, x, want_spot):
     best_v = -1e18
     if s[S_ROADS_LEFT + p] <= 0:
         return best, best_v
-    for n in range(N_NODES):
+    m = net_nodes_nb(s, p)  # the nodes with p's roads or buildings, in increasing order
+    while m != 0:
+        n = trailing_zeros(m)
+        m &= m - 1
         owner = s[S_NODE_OWNER + n]
         if owner >= 0 and owner != p:
             continue  # roads never continue through an opponent's building
-        if owner != p and roads_at_nb(s, p, n) == 0:
-            continue
         for k in range(3):
             e = topo[T_NODE_EDGES + 3 * n + k]
             if e < 0 or s[S_EDGE_OWNER + e] >= 0:
@@ -678,12 +691,7 @@ def _offer_nb(prm, s, topo, rules, p, kind, act, x):
 def robber_on_own_nb(s, topo, p):
     """The robber sits on a producing hex where p has a building."""
     h = s[S_ROBBER]
-    if s[S_HEX_NUMBER + h] == 0:
-        return False
-    for j in range(6):
-        if s[S_NODE_OWNER + topo[T_HEX_NODES + 6 * h + j]] == p:
-            return True
-    return False
+    return s[S_HEX_NUMBER + h] != 0 and (s[S_OWN_HEXES + p] >> h) & 1 != 0
 
 
 @kernel
@@ -893,13 +901,7 @@ def robber_hex_nb(prm, s, topo, rng, p, mask):
         if v > lead_v:
             lead_v = v
             leader = q
-    own = 0  # bit h: p has a building at hex h
-    for node in range(N_NODES):
-        if s[S_NODE_OWNER + node] == p:
-            for k in range(3):
-                h = topo[T_NODE_HEXES + 3 * node + k]
-                if h >= 0:
-                    own |= 1 << h
+    own = s[S_OWN_HEXES + p]  # bit h: p has a building at hex h
     n_ok = 0
     n_allowed = 0
     for h in range(N_HEXES):
