@@ -8,6 +8,8 @@ import fcntl
 import hashlib
 import json
 import os
+import subprocess
+import sys
 import time
 import warnings
 
@@ -184,10 +186,22 @@ def test_this_process_holds_and_stamps_its_cache_folder():
     from catansim import core
 
     if os.environ.get("NUMBA_CACHE_DIR"):
-        pytest.skip("NUMBA_CACHE_DIR set: the cache is not managed")
+        pytest.skip("NUMBA_CACHE_DIR set: the cache is not managed")  # tested below
     folder = core.cache_base() / engine_fingerprint()
     assert numba.config.CACHE_DIR == str(folder)
     assert time.time() - (folder / ".in-use").stat().st_mtime < 7 * 86400
     with open(folder / ".in-use", "a") as fh:
         with pytest.raises(BlockingIOError):
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def test_a_cache_folder_you_set_still_holds_one_engine_only(tmp_path):
+    """With NUMBA_CACHE_DIR set, the kernels cache in a folder of this engine's
+    fingerprint under it: another engine's machine code is never loaded."""
+    code = ("import numba; from catansim.core import engine_fingerprint as f;"
+            "print(numba.config.CACHE_DIR); print(f())")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)))
+    assert r.returncode == 0, r.stderr
+    folder, fingerprint = r.stdout.split()
+    assert folder == str(tmp_path / fingerprint) and fingerprint == engine_fingerprint()

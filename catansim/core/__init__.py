@@ -23,8 +23,10 @@ engine, and refuses Dask workers whose engine differs (``catansim.runs.runner``)
 file of each function, not the modules it calls or the constants it reads from
 them. To keep cached machine code in step with the source, the cache lives in
 ``~/.cache/catansim/numba/<fingerprint>/`` (``$XDG_CACHE_HOME`` is honoured), so
-any edit starts a fresh cache; ``NUMBA_CACHE_DIR`` set by you overrides the
-location (and nothing is pruned). Each process holds a shared lock on its folder's
+any edit starts a fresh cache; ``NUMBA_CACHE_DIR`` set by you moves it to
+``$NUMBA_CACHE_DIR/<fingerprint>/`` (still one folder per engine: a fixed cache folder
+shared by two engines would load one's machine code, with its state offsets, into
+the other; nothing is pruned there). Each process holds a shared lock on its folder's
 ``.in-use`` file and touches it; when a new folder is created, the folders of other
 fingerprints that no running process holds and that no process used for
 ``CACHE_KEEP_DAYS`` days are removed (about 11 MB each). Age, not a count, decides:
@@ -155,6 +157,7 @@ def prune_caches(base: Path, keep: Path, max_age_days: float = CACHE_KEEP_DAYS,
 
 def _configure_cache() -> None:
     if os.environ.get("NUMBA_CACHE_DIR"):
+        numba.config.CACHE_DIR = os.path.join(os.environ["NUMBA_CACHE_DIR"], _FINGERPRINT)
         return
     base = cache_base()
     folder = base / _FINGERPRINT
