@@ -23,7 +23,6 @@ from ..constants import (
     N_EDGES,
     N_HEXES,
     N_NODES,
-    PIPS,
     ROAD_BUILDING,
     ROADS_PER_PLAYER,
     SETTLEMENTS_PER_PLAYER,
@@ -210,6 +209,7 @@ from .rules_nb import (
     net_nodes_nb,
     node_pips_nb,
     pay_nb,
+    pips_nb,
     produce_nb,
     put_road_nb,
     put_settlement_nb,
@@ -512,21 +512,25 @@ def count_violations_nb(s, topo, rules):
         if net_nodes_nb(s, q) != net or s[S_NET_NODES + 2 * q] >= 1 << NET_WORD_BITS:
             bad += 1
         own = 0
-        for r in range(6):
+        for m in range(N_NODES):
+            if s[S_NODE_OWNER + m] == q:
+                for k in range(3):
+                    h = topo[T_NODE_HEXES + 3 * m + k]
+                    if h >= 0:
+                        own |= 1 << h
+        if s[S_OWN_HEXES + q] != own:
+            bad += 1
+        for r in range(5):
             pips = 0
             for m in range(N_NODES):
                 if s[S_NODE_OWNER + m] != q:
                     continue
                 for k in range(3):
                     h = topo[T_NODE_HEXES + 3 * m + k]
-                    if h >= 0:
-                        own |= 1 << h
-                        if s[S_HEX_TERRAIN + h] == r:
-                            pips += s[S_NODE_LEVEL + m] * PIPS[s[S_HEX_NUMBER + h]]
-            if r < 5 and s[S_PROD_PIPS + 5 * q + r] != pips:
+                    if h >= 0 and s[S_HEX_TERRAIN + h] == r:
+                        pips += s[S_NODE_LEVEL + m] * pips_nb(s[S_HEX_NUMBER + h])
+            if s[S_PROD_PIPS + 5 * q + r] != pips:
                 bad += 1
-        if s[S_OWN_HEXES + q] != own:
-            bad += 1
     holder = s[S_LONGEST]
     if holder >= 0:
         if s[S_ROUTE_LEN + holder] < 5:
