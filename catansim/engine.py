@@ -272,9 +272,9 @@ class GameResult:
 
 
 def _compiled():
-    from .core.engine_nb import play_batch_nb
+    from .kernels import batch_kernel
 
-    return play_batch_nb
+    return batch_kernel()
 
 
 def _scratch():

@@ -589,30 +589,20 @@ def _run(exp: Experiment, root: Path, done: dict, state: _State, n_threads, clie
 
 
 def _warm_up(exp: Experiment, task: Task, n_threads, progress: bool) -> float:
-    """Play one game so that the kernels are compiled (first use on a machine, about a
-    minute) or loaded from Numba's cache before the progress bar starts: the bar and
-    the run's rate then count games only. Returns the seconds it took."""
+    """Play one game so that the kernels are compiled (first use on a machine, half a
+    minute to a minute: ``catansim.kernels``) or loaded from Numba's cache before the
+    progress bar starts: the bar and the run's rate then count games only. Returns the
+    seconds it took."""
     from ..engine import batch_seeds, play_batch
+    from ..kernels import kernels_cached
 
-    if progress and not _kernels_cached():
-        print("compiling the kernels (once per machine, about a minute; cached afterwards)...",
-              file=sys.stderr, flush=True)
+    if progress and not kernels_cached():
+        print("compiling the kernels (once per machine: about half a minute on two cores, "
+              "a minute on one; cached afterwards)...", file=sys.stderr, flush=True)
     t = time.perf_counter()
     play_batch(batch_seeds(exp.seed, 1, task.start), exp.settings(task.variant, 0),
                n_threads=n_threads)
     return time.perf_counter() - t
-
-
-def _kernels_cached() -> bool:
-    """Whether Numba's on-disk cache holds the batch kernel (best effort: True if unsure)."""
-    from ..core.engine_nb import play_batch_nb
-
-    if play_batch_nb.signatures:
-        return True
-    try:
-        return os.path.exists(play_batch_nb._cache._cache_file._index_path)
-    except AttributeError:  # a Numba without this private attribute: say nothing
-        return True
 
 
 def _bar(exp: Experiment, total: int, initial: int, progress: bool):

@@ -1,0 +1,208 @@
+"""Compiling and loading the game kernels: the engine API's way to ``play_batch_nb``.
+
+What lives here: ``batch_kernel()`` (the batch kernel, ready to call), ``kernels_cached()``
+(whether this machine's kernel cache holds it) and the cold compile in two processes.
+May import: ``catansim.core`` and, inside functions, ``catansim.engine`` (for the
+arrays the engine passes the kernel); nothing downstream of the engine.
+
+**The cold compile.** The first game on a machine (an empty kernel cache, see
+``catansim.core``) compiles every kernel: about a minute on one core, in Numba's
+compiler, which runs one compile at a time in a process. With two or more CPUs,
+``batch_kernel`` splits it over two processes. A helper process
+(``python -m catansim.kernels helper``) compiles the kernels of a turn's play
+(``HELPER_PART``: development cards, the robber, production, legality and applying
+an action) while this one compiles the board, the state, the setup and the choice
+of action (``MAIN_PART``); each part pulls in the kernels it calls, and each kernel
+is written to Numba's on-disk cache as it is compiled. This process then waits for
+the helper and compiles the turn and the batch loop on top, loading the helper's
+kernels from the cache. The sources and the compiler are the same either way, so
+the machine code, and every game, is too (``tests/test_kernels.py`` checks that both
+parts' signatures are the ones the batch kernel uses).
+
+If the helper cannot start, fails or takes longer than ``HELPER_TIMEOUT`` seconds,
+a warning says so and this process compiles what is missing itself.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import warnings
+from pathlib import Path
+
+HELPER_TIMEOUT = 900.0  # seconds; a cold compile on one core takes about 60
+
+# The kernels each process compiles first, and the arguments the game loop
+# (``engine_nb.play_turn_nb`` and ``_game_nb``) passes them, by the names of
+# ``_argument_types``. Each list is in the order compiled.
+MAIN_PART = (
+    ("board_nb", "generate_board_nb", "int rng topo board board_x"),
+    ("engine_nb", "init_state_nb", "s topo rules rng int board"),
+    ("engine_nb", "setup_nb", "s topo rules rng strat params openings log u8 work"),
+    ("policy_nb", "choose_action_nb", "sid prm s topo rules rng work int act cand"),
+)
+HELPER_PART = (
+    ("engine_nb", "play_dev_nb",
+     "s topo rules rng strat params log int int u8 victims bundle work"),
+    ("engine_nb", "seven_nb", "s topo rules rng strat params log hexes victims bundle work"),
+    ("rules_nb", "produce_nb", "s topo rules log int owed"),
+    ("actions_nb", "is_legal_action_nb", "s topo rules int act"),
+    ("engine_nb", "apply_action_nb",
+     "s topo rules rng strat params log int act u8 victims bundle work"),
+)
+
+_lock = threading.Lock()
+_ready = False
+
+
+def batch_kernel():
+    """``core.engine_nb.play_batch_nb``; on first use with a cold cache and two or more
+    CPUs, its kernels are compiled in two processes first (see the module docstring).
+    """
+    global _ready
+    from .core.engine_nb import play_batch_nb
+
+    if not _ready:
+        with _lock:
+            if not _ready:
+                if available_cpus() >= 2 and not kernels_cached():
+                    compile_in_two_processes()
+                _ready = True
+    return play_batch_nb
+
+
+def kernels_cached() -> bool:
+    """Whether this process has the batch kernel or Numba's on-disk cache holds it
+    (best effort: True if unsure)."""
+    from .core.engine_nb import play_batch_nb
+
+    if play_batch_nb.signatures:
+        return True
+    try:
+        return os.path.exists(play_batch_nb._cache._cache_file._index_path)
+    except AttributeError:  # a Numba without this private attribute: assume cached
+        return True
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def compile_in_two_processes() -> None:
+    """Compile ``MAIN_PART`` here while a helper process compiles ``HELPER_PART``;
+    return when both are done (the batch kernel itself compiles on its first call)."""
+    helper = _start_helper()
+    try:
+        compile_part(MAIN_PART)
+    except BaseException:
+        if helper is not None:
+            helper.kill()
+            helper.wait()
+        raise
+    if helper is not None:
+        _finish_helper(helper)
+
+
+def compile_part(part) -> list:
+    """Compile (or load from the cache) each kernel of ``part`` for its signature;
+    returns the (dispatcher, signature) pairs."""
+    import importlib
+
+    types = _argument_types()
+    done = []
+    for module, name, args in part:
+        dispatcher = getattr(importlib.import_module(f"catansim.core.{module}"), name)
+        signature = tuple(types[a] for a in args.split())
+        dispatcher.compile(signature)
+        done.append((dispatcher, signature))
+    return done
+
+
+def _argument_types() -> dict:
+    """Numba types of the game loop's arguments, from the arrays the engine makes."""
+    import numba
+    import numpy as np
+
+    from .constants import N_HEXES
+    from .core.engine_nb import new_scratch
+    from .core.layout import LOG_WIDTH, STATE_SIZE
+    from .engine import GameSettings
+
+    n_players, layout, board, openings, topo, rules, strat, params = (
+        GameSettings(n_players=4, strategies=("default",) * 4).kernel_args()
+    )
+    rng, act, cand, u8, victims, bundle, owed, work, board_x, b = new_scratch()
+    arrays = dict(
+        s=np.zeros(STATE_SIZE, dtype=np.int32),
+        log=np.zeros((1, LOG_WIDTH), dtype=np.int32),
+        topo=topo, rules=rules, strat=strat, params=params, openings=openings,
+        rng=rng, act=act, cand=cand, u8=u8, hexes=u8[:N_HEXES], victims=victims,
+        bundle=bundle, owed=owed, work=work, board_x=board_x, board=b,
+        prm=params[0],
+    )
+    types = {k: numba.typeof(v) for k, v in arrays.items()}
+    types["int"] = numba.int64  # seats, cards, rolls, layout and player counts
+    types["sid"] = numba.typeof(strat[0])  # a seat's strategy id, read from ``strat``
+    return types
+
+
+def _start_helper():
+    import numba
+
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parent.parent)  # the folder holding this catansim
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-m", "catansim.kernels", "helper", str(numba.config.CACHE_DIR)],
+            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE, text=True,
+        )
+    except OSError as e:
+        warnings.warn(f"kernel compile: could not start a helper process ({e}); "
+                      "compiling in this process only", RuntimeWarning, stacklevel=3)
+        return None
+
+
+def _finish_helper(helper) -> None:
+    try:
+        _, err = helper.communicate(timeout=HELPER_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        helper.kill()
+        helper.communicate()
+        warnings.warn(f"kernel compile: the helper process took over {HELPER_TIMEOUT:.0f} s "
+                      "and was stopped; compiling the rest in this process",
+                      RuntimeWarning, stacklevel=3)
+        return
+    if helper.returncode != 0:
+        lines = [line for line in (err or "").splitlines() if line.strip()]
+        why = lines[-1].strip() if lines else "no message"
+        warnings.warn(f"kernel compile: the helper process failed (exit code "
+                      f"{helper.returncode}: {why}); compiling the rest in this process",
+                      RuntimeWarning, stacklevel=3)
+
+
+def _helper_main(argv) -> int:
+    import numba
+
+    from . import core  # noqa: F401  (places Numba's cache folder)
+
+    if len(argv) != 2 or argv[0] != "helper":
+        print("usage: python -m catansim.kernels helper CACHE_FOLDER", file=sys.stderr)
+        return 2
+    if os.path.abspath(numba.config.CACHE_DIR) != os.path.abspath(argv[1]):
+        print(f"kernel cache folder: the helper's is {numba.config.CACHE_DIR}, the caller's "
+              f"{argv[1]} (another catansim or environment)", file=sys.stderr)
+        return 1
+    compile_part(HELPER_PART)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_helper_main(sys.argv[1:]))

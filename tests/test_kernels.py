@@ -1,0 +1,105 @@
+"""The cold compile in two processes (``catansim.kernels``): each kernel is compiled
+once, in the process meant to compile it, for the signature the batch kernel calls it
+with; the games played are the same as with the kernels compiled in one process."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from catansim import kernels
+from catansim.engine import GameSettings, batch_seeds, play_batch
+
+SETTINGS = dict(n_players=4, strategies=("default", "random", "default", "default"))
+
+COLD = textwrap.dedent("""
+    import collections, json
+    from numba.core import event as ev
+    with ev.install_recorder("numba:compile") as rec:
+        from catansim import kernels
+        from catansim.engine import GameSettings, batch_seeds, play_batch
+        kernels.compile_in_two_processes()
+        res = play_batch(batch_seeds(7, 40), GameSettings(**SETTINGS), n_threads=1)
+    compiled = collections.Counter(  # catansim's kernels, not Numba's own helpers
+        f"{f.__module__}.{f.__name__}" for f in
+        (e.data["dispatcher"].py_func for _, e in rec.buffer if e.is_start)
+        if f.__module__.startswith("catansim"))
+    helper_hits = {}
+    for dispatcher, signature in kernels.compile_part(kernels.HELPER_PART):
+        helper_hits[dispatcher.py_func.__name__] = sum(dispatcher.stats.cache_hits.values())
+    print(json.dumps(dict(compiled=compiled, helper_hits=helper_hits,
+                          counters=res.counters.tolist())))
+""")
+
+
+@pytest.fixture(scope="module")
+def cold_compile(tmp_path_factory):
+    """A cold compile in two processes, in a fresh kernel cache, then 40 games."""
+    cache = tmp_path_factory.mktemp("cold-cache")
+    code = f"SETTINGS = {SETTINGS!r}\n" + COLD
+    r = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", code],
+                       capture_output=True, text=True,
+                       env=dict(os.environ, NUMBA_CACHE_DIR=str(cache)), timeout=1800)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def test_the_helper_compiles_its_part_and_this_process_loads_it(cold_compile):
+    helper = {f"catansim.core.{module}.{name}" for module, name, _ in kernels.HELPER_PART}
+    compiled_here = set(cold_compile["compiled"])
+    assert not helper & compiled_here  # not one of them compiled twice
+    # ... because each was found in the cache, for the signature the game loop uses
+    assert cold_compile["helper_hits"] == {name: 1 for _, name, _ in kernels.HELPER_PART}
+
+
+def test_every_kernel_compiles_once_in_this_process(cold_compile):
+    compiled = cold_compile["compiled"]
+    main = {f"catansim.core.{module}.{name}" for module, name, _ in kernels.MAIN_PART}
+    assert main <= set(compiled)
+    # the batch kernel's own compile found the parts' signatures already there
+    assert {name: n for name, n in compiled.items() if n > 1} == {}
+    assert {"catansim.core.engine_nb.play_batch_nb",
+            "catansim.core.engine_nb.play_turn_nb"} <= set(compiled)
+
+
+def test_the_games_are_the_same_as_with_one_process(cold_compile):
+    res = play_batch(batch_seeds(7, 40), GameSettings(**SETTINGS), n_threads=1)
+    assert np.array_equal(np.array(cold_compile["counters"], dtype=np.int32), res.counters)
+
+
+def test_two_processes_only_for_a_cold_cache_and_two_cpus(monkeypatch):
+    calls = []
+    monkeypatch.setattr(kernels, "compile_in_two_processes", lambda: calls.append(1))
+    for cpus, cached, expected in [(1, False, 0), (2, True, 0), (2, False, 1), (8, False, 1)]:
+        calls.clear()
+        monkeypatch.setattr(kernels, "_ready", False)
+        monkeypatch.setattr(kernels, "available_cpus", lambda cpus=cpus: cpus)
+        monkeypatch.setattr(kernels, "kernels_cached", lambda cached=cached: cached)
+        assert kernels.batch_kernel() is not None
+        assert len(calls) == expected, (cpus, cached)
+        assert kernels.batch_kernel() is not None  # once per process only
+        assert len(calls) == expected
+
+
+def test_a_failing_helper_is_named_in_a_warning_and_the_compile_goes_on():
+    helper = subprocess.Popen(
+        [sys.executable, "-c", "import sys; print('no kernels here', file=sys.stderr); "
+                               "sys.exit(3)"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    with pytest.warns(RuntimeWarning, match=r"helper process failed \(exit code 3: no kernels "
+                                            r"here\); compiling the rest in this process"):
+        kernels._finish_helper(helper)
+
+
+def test_the_helper_refuses_another_cache_folder(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "catansim.kernels", "helper", str(tmp_path)],
+                       capture_output=True, text=True)
+    assert r.returncode == 1
+    assert "kernel cache folder" in r.stderr and str(tmp_path) in r.stderr
+    r = subprocess.run([sys.executable, "-m", "catansim.kernels"], capture_output=True,
+                       text=True)
+    assert r.returncode == 2 and "usage: python -m catansim.kernels helper" in r.stderr
