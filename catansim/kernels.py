@@ -7,17 +7,19 @@ arrays the engine passes the kernel); nothing downstream of the engine.
 
 **The cold compile.** The first game on a machine (an empty kernel cache, see
 ``catansim.core``) compiles every kernel: about a minute on one core, in Numba's
-compiler, which runs one compile at a time in a process. With two or more CPUs,
-``batch_kernel`` splits it over two processes. A helper process
-(``python -m catansim.kernels helper``) compiles the kernels of a turn's play
+compiler, which runs one compile at a time in a process. With two or more CPUs (and
+a cache folder it can write), ``batch_kernel`` splits it over two processes. A helper
+process (``python -m catansim.kernels helper``) compiles the kernels of a turn's play
 (``HELPER_PART``: development cards, the robber, production, legality and applying
 an action) while this one compiles the board, the state, the setup and the choice
 of action (``MAIN_PART``); each part pulls in the kernels it calls, and each kernel
 is written to Numba's on-disk cache as it is compiled. This process then waits for
 the helper and compiles the turn and the batch loop on top, loading the helper's
-kernels from the cache. The sources and the compiler are the same either way, so
-the machine code, and every game, is too (``tests/test_kernels.py`` checks that both
-parts' signatures are the ones the batch kernel uses).
+kernels from the cache. The sources, the signatures and the compiler are the same
+as in one process, so the games are too. ``tests/test_kernels.py`` checks, from an
+empty cache, that no kernel of either part is compiled twice (a signature in these
+tables that the game loop does not use would be) and that the games equal those of
+kernels compiled in one process.
 
 If the helper cannot start, fails or takes longer than ``HELPER_TIMEOUT`` seconds,
 a warning says so and this process compiles what is missing itself.
@@ -59,7 +61,8 @@ _ready = False
 
 def batch_kernel():
     """``core.engine_nb.play_batch_nb``; on first use with a cold cache and two or more
-    CPUs, its kernels are compiled in two processes first (see the module docstring).
+    CPUs (and a writable cache folder), its kernels are compiled in two processes first
+    (see the module docstring).
     """
     global _ready
     from .core.engine_nb import play_batch_nb
@@ -67,7 +70,7 @@ def batch_kernel():
     if not _ready:
         with _lock:
             if not _ready:
-                if available_cpus() >= 2 and not kernels_cached():
+                if available_cpus() >= 2 and not kernels_cached() and _cache_writable():
                     compile_in_two_processes()
                 _ready = True
     return play_batch_nb
@@ -84,6 +87,14 @@ def kernels_cached() -> bool:
         return os.path.exists(play_batch_nb._cache._cache_file._index_path)
     except AttributeError:  # a Numba without this private attribute: assume cached
         return True
+
+
+def _cache_writable() -> bool:
+    # Without a writable cache the helper's kernels could not reach this process.
+    import numba
+
+    folder = numba.config.CACHE_DIR
+    return bool(folder) and os.path.isdir(folder) and os.access(folder, os.W_OK)
 
 
 def available_cpus() -> int:

@@ -71,16 +71,24 @@ def test_the_games_are_the_same_as_with_one_process(cold_compile):
     assert np.array_equal(np.array(cold_compile["counters"], dtype=np.int32), res.counters)
 
 
-def test_two_processes_only_for_a_cold_cache_and_two_cpus(monkeypatch):
+def test_two_processes_only_for_a_cold_writable_cache_and_two_cpus(monkeypatch, tmp_path):
+    import numba
+
     calls = []
     monkeypatch.setattr(kernels, "compile_in_two_processes", lambda: calls.append(1))
-    for cpus, cached, expected in [(1, False, 0), (2, True, 0), (2, False, 1), (8, False, 1)]:
+    cases = [(1, False, True, 0), (2, True, True, 0), (2, False, True, 1), (8, False, True, 1),
+             (2, False, False, 0)]
+    for cpus, cached, writable, expected in cases:
         calls.clear()
+        folder = tmp_path / ("cache" if writable else "missing")
+        if writable:
+            folder.mkdir(exist_ok=True)
+        monkeypatch.setattr(numba.config, "CACHE_DIR", str(folder))
         monkeypatch.setattr(kernels, "_ready", False)
         monkeypatch.setattr(kernels, "available_cpus", lambda cpus=cpus: cpus)
         monkeypatch.setattr(kernels, "kernels_cached", lambda cached=cached: cached)
         assert kernels.batch_kernel() is not None
-        assert len(calls) == expected, (cpus, cached)
+        assert len(calls) == expected, (cpus, cached, writable)
         assert kernels.batch_kernel() is not None  # once per process only
         assert len(calls) == expected
 
