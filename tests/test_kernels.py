@@ -93,7 +93,7 @@ def test_two_processes_only_for_a_cold_writable_cache_and_two_cpus(monkeypatch, 
         assert len(calls) == expected
 
 
-def test_a_failing_helper_is_named_in_a_warning_and_the_compile_goes_on():
+def test_a_failing_helper_is_named_in_a_warning():
     helper = subprocess.Popen(
         [sys.executable, "-c", "import sys; print('no kernels here', file=sys.stderr); "
                                "sys.exit(3)"],
