@@ -2,8 +2,9 @@
 
 What lives here: ``batch_kernel()`` (the batch kernel, ready to call), ``kernels_cached()``
 (whether this machine's kernel cache holds it) and the cold compile in two processes.
-May import: ``catansim.core`` and, inside functions, ``catansim.engine`` (for the
-arrays the engine passes the kernel); nothing downstream of the engine.
+May import: ``catansim.core``, ``catansim.constants`` and, inside functions,
+``catansim.engine`` (for the arrays the engine passes the kernel); nothing downstream
+of the engine.
 
 **The cold compile.** The first game on a machine (an empty kernel cache, see
 ``catansim.core``) compiles every kernel: about a minute on one core, in Numba's
