@@ -27,6 +27,20 @@ play_batch(batch_seeds(0, 2), GameSettings(n_players={players}, strategies={stra
 print(time.perf_counter() - t)
 """
 
+# The least any Numba program takes to start here: a fresh process importing Numba and
+# calling a one-line kernel from a filled cache (the module is written next to it, as
+# Numba caches only functions defined in files).
+_FLOOR_MODULE = """
+import numba
+
+
+@numba.njit(cache=True)
+def one(x):
+    return x + 1
+"""
+_FLOOR_SNIPPET = ("import sys; sys.path.insert(0, {folder!r}); import floor_kernel; "
+                  "floor_kernel.one(1); print(sum(floor_kernel.one.stats.cache_hits.values()))")
+
 
 def settings(players: int = 4, strategies: tuple[str, ...] | None = None):
     from ..engine import GameSettings
@@ -93,6 +107,25 @@ def compile_times(players: int = 4, strategies=None) -> tuple[float, float]:
     return out[0], out[1]
 
 
+def numba_start_floor() -> float:
+    """Seconds for a fresh process to import Numba and call a one-line kernel from a
+    filled cache: no warm start of a Numba program here can be shorter."""
+    with tempfile.TemporaryDirectory(prefix="catansim-numba-floor-") as folder:
+        with open(os.path.join(folder, "floor_kernel.py"), "w") as fh:
+            fh.write(_FLOOR_MODULE)
+        env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(folder, "cache"))
+        code = _FLOOR_SNIPPET.format(folder=folder)
+        for _ in range(2):  # the first fills the cache
+            t = time.perf_counter()
+            r = subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                               capture_output=True, text=True)
+            seconds = time.perf_counter() - t
+    if r.stdout.split() != ["1"]:
+        raise RuntimeError("the floor's one-line kernel was not loaded from the cache "
+                           f"(cache hits: {r.stdout.strip()!r})")
+    return seconds
+
+
 def end_to_end(n_games: int, players: int = 4, strategies=None, batch_size: int = 50_000,
                n_threads: int | None = None, seed: int = 12345) -> tuple[float, float]:
     """(games/s, seconds) of ``run_experiment`` writing Parquet to a temporary folder.
@@ -151,6 +184,7 @@ def run(games: int = 20_000, players: int = 4, strategies=None, e2e_games: int |
     if compile:
         echo("compile times (two fresh processes)...")
         out["compile_cold_s"], out["compile_warm_s"] = compile_times(players, names)
+        out["numba_floor_s"] = numba_start_floor()
     echo(f"1 core, {games} games...")
     out["rate_1"], n1 = timed_rate(games, players, names, n_threads=1)
     echo(f"{out['cores']} cores, {games} games...")
@@ -175,7 +209,9 @@ def markdown(r: dict) -> str:
             ("games", f"{r['players']} players, strategies {r['strategies']}")]
     if "compile_cold_s" in r:
         rows += [("compile, cold (empty cache)", f"{r['compile_cold_s']:.1f} s"),
-                 ("compile, warm (from cache)", f"{r['compile_warm_s']:.1f} s")]
+                 ("compile, warm (from cache)", f"{r['compile_warm_s']:.1f} s"),
+                 ("warm start of a one-line Numba kernel (the floor here)",
+                  f"{r['numba_floor_s']:.1f} s")]
     rows += [
         ("games/s, 1 core", f"{r['rate_1']:,.0f}"),
         (f"games/s, {r['cores']} cores", f"{r['rate_all']:,.0f} ({r['speedup']:.2f}x)"),
