@@ -16,7 +16,7 @@ run: $(STAMP)
 	$(BIN)/catansim run experiments/quickstart.toml
 
 test: $(STAMP)
-	$(BIN)/ruff check catansim tests benchmarks
+	$(BIN)/ruff check catansim tests benchmarks notebooks
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
