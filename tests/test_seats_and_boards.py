@@ -457,6 +457,30 @@ def test_the_seat_model_is_fitted_and_checked_on_other_boards():
     assert s["r2"] > 0.5 * s["reliability"] and s["index_spread_corr"] > 0.3
 
 
+def test_a_rank_deficient_seat_model_says_so():
+    """Two features equal on every seat (a linear combination): the fit cannot separate
+    them, so its method and a warning say the coefficients are not unique; a full-rank
+    fit says nothing of the kind."""
+    import warnings
+
+    rng = np.random.default_rng(12)
+    boards = generate_vectors("variable", batch_seeds(17, 60))
+    ids = catansim.board.board_ids(boards)
+    draft = F.draft_table(boards, 4, ids)
+    t = _per_board_counts(np.full((len(ids), 4), 0.25), 50, rng).reset_index()
+    t["board_id"] = ids
+    t = t.set_index(["variant", "board_id"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # neither statsmodels' nor ours
+        full = BB.fit_seat_model(t, draft, ["pips_wood", "kinds"])
+    assert "rank" not in full["coefficients"]["method"].iloc[0]
+    draft["twin"] = draft["kinds"] * 2.0
+    said = r"seat model \(4 players\): the design has rank 6 for 7 terms on 48 training boards"
+    with pytest.warns(RuntimeWarning, match=said + r" \((kinds|twin): "):
+        fit = BB.fit_seat_model(t, draft, ["pips_wood", "kinds", "twin"])
+    assert "one of many equally good fits" in fit["coefficients"]["method"].iloc[0]
+
+
 # --- the study and the command -------------------------------------------------------------------
 
 

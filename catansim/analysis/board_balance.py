@@ -30,6 +30,8 @@ board features computed elsewhere) and are pure functions of frames.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
@@ -630,9 +632,14 @@ def fit_seat_model(table: pd.DataFrame, draft: pd.DataFrame, features,
     cluster-robust (by board) interval, statsmodels OLS; the order of
     ``core.board_nb.FAIRNESS_COEF_*``), ``check`` (``seat_model_check`` of the fitted
     model on the held-out boards) and ``predicted`` (the held-out seat rows with the
-    model's ``predicted``).
+    model's ``predicted``). When the training boards cannot separate the terms (a rank-
+    deficient design, e.g. a rare feature that equals a combination of the others on
+    few boards), the coefficients' ``method`` names the terms and a RuntimeWarning says
+    so: its coefficients are then one of many equally good fits.
     """
+    import scipy.linalg
     import statsmodels.api as sm
+    from statsmodels.tools.sm_exceptions import SingularMatrixWarning
 
     sf = _seat_frame(table, draft)
     n = int(sf["seat"].max()) + 1
@@ -642,15 +649,30 @@ def fit_seat_model(table: pd.DataFrame, draft: pd.DataFrame, features,
     order = sf.groupby("board_id", sort=False)["first_game"].transform("first")
     rank = order.rank(method="dense").astype(int) - 1
     test = (rank % test_every == 0).to_numpy()
-    fit = sm.OLS(sf["rate"][~test], x[~test]).fit(
-        cov_type="cluster", cov_kwds={"groups": sf["board_id"][~test].to_numpy()})
+    boards = int(sf.loc[~test, "board_id"].nunique())
+    train = x[~test].to_numpy(float)
+    rank = int(np.linalg.matrix_rank(train))
+    with warnings.catch_warnings():
+        # a rank-deficient design is said below, with the model's terms and boards
+        warnings.simplefilter("ignore", SingularMatrixWarning)
+        fit = sm.OLS(sf["rate"][~test], x[~test]).fit(
+            cov_type="cluster", cov_kwds={"groups": sf["board_id"][~test].to_numpy()})
     ci = fit.conf_int()
     coef = pd.DataFrame({"coef": fit.params, "se": fit.bse, "ci_low": ci[0], "ci_high": ci[1],
                          "p_value": fit.pvalues})
     coef.index.name = "term"
-    coef["boards"] = int(sf.loc[~test, "board_id"].nunique())
+    coef["boards"] = boards
     coef["method"] = ("OLS of each seat's win rate on its opening features minus the table "
                       "mean, one intercept per seat (statsmodels), cluster-robust by board")
+    if rank < x.shape[1]:
+        # column-pivoted QR puts the terms the others already span last
+        _, _, order = scipy.linalg.qr(train, mode="economic", pivoting=True)
+        spanned = ", ".join(str(x.columns[j]) for j in sorted(order[rank:]))
+        why = (f"the design has rank {rank} for {x.shape[1]} terms on {boards} training "
+               f"boards ({spanned}: a linear combination of the others there): the "
+               "coefficients are one of many equally good fits")
+        coef["method"] += "; " + why
+        warnings.warn(f"seat model ({n} players): {why}", RuntimeWarning, stacklevel=2)
     held = sf[test].copy()
     held["predicted"] = fit.predict(x[test])
     return {"coefficients": coef, "check": seat_model_check(held, n), "predicted": held}
