@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import board as B
-from .checks import SEED_ALLOWED, check_choice, check_players, check_seed, is_int
+from .checks import SEED_ALLOWED, check_choice, check_int, check_players, check_seed, is_int
 from .constants import MAX_PLAYERS, N_EDGES, N_NODES
 from .core import layout as L
 from .errors import CatansimError, IllegalActionError
@@ -283,6 +283,15 @@ def _scratch():
     return new_scratch()
 
 
+def game_arrays(log_rows: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The state and the event log ``play_batch_nb`` plays its games in: ``s``
+    (int32[STATE_SIZE], zero) and ``log`` (int32[max(log_rows, 1), LOG_WIDTH]); with
+    ``log_rows`` > 0 the state asks for the events (``S_LOG_ON`` = 1)."""
+    s = np.zeros(L.STATE_SIZE, dtype=np.int32)
+    s[L.S_LOG_ON] = 1 if log_rows > 0 else 0
+    return s, np.zeros((max(log_rows, 1), L.LOG_WIDTH), dtype=np.int32)
+
+
 def play_game(
     seed: int,
     n_players: int = 4,
@@ -305,6 +314,8 @@ def play_game(
     first one (without it the engine counts them in ``c_illegal`` and plays on).
     """
     seed = check_seed(seed)
+    max_events = check_int(max_events, "max_events", 1, None, "an integer >= 1 (rows of the "
+                           "event log to start with; it grows if a game needs more)")
     if settings is None:
         if board is not None and layout == "variable":
             layout = "given"
@@ -323,9 +334,7 @@ def play_game(
     counters = np.zeros((1, L.N_COUNTERS), dtype=np.int32)
     boards = np.zeros((1, L.BOARD_SIZE), dtype=np.int32)
     while True:
-        s = np.zeros(L.STATE_SIZE, dtype=np.int32)
-        s[L.S_LOG_ON] = 1 if log else 0
-        buf = np.zeros((max_events if log else 1, L.LOG_WIDTH), dtype=np.int32)
+        s, buf = game_arrays(max_events if log else 0)
         play_batch_nb(seeds, *args, counters, boards, s, buf, _scratch())
         if not (log and s[L.S_LOG_OVERFLOW]):
             break
@@ -410,8 +419,7 @@ def _play_parallel(seeds, args, counters, boards, threads: int) -> None:
     failed = []
 
     def worker():
-        s = np.zeros(L.STATE_SIZE, dtype=np.int32)
-        log = np.zeros((1, L.LOG_WIDTH), dtype=np.int32)
+        s, log = game_arrays()
         scratch = _scratch()
         while not failed:
             with lock:

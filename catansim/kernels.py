@@ -139,20 +139,18 @@ def compile_part(part) -> list:
 def _argument_types() -> dict:
     """Numba types of the game loop's arguments, from the arrays the engine makes."""
     import numba
-    import numpy as np
 
     from .constants import N_HEXES
     from .core.engine_nb import new_scratch
-    from .core.layout import LOG_WIDTH, STATE_SIZE
-    from .engine import GameSettings
+    from .engine import GameSettings, game_arrays
 
     n_players, layout, board, openings, topo, rules, strat, params = (
         GameSettings(n_players=4, strategies=("default",) * 4).kernel_args()
     )
     rng, act, cand, u8, victims, bundle, owed, work, board_x, b = new_scratch()
+    s, log = game_arrays()
     arrays = dict(
-        s=np.zeros(STATE_SIZE, dtype=np.int32),
-        log=np.zeros((1, LOG_WIDTH), dtype=np.int32),
+        s=s, log=log,
         topo=topo, rules=rules, strat=strat, params=params, openings=openings,
         rng=rng, act=act, cand=cand, u8=u8, hexes=u8[:N_HEXES], victims=victims,
         bundle=bundle, owed=owed, work=work, board_x=board_x, board=b,

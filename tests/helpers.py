@@ -297,9 +297,9 @@ def batch_scratch():
     """The (state, log, scratch) arguments ``play_batch_nb`` plays its games in (logging
     off)."""
     from catansim.core.engine_nb import new_scratch
+    from catansim.engine import game_arrays
 
-    return (np.zeros(L.STATE_SIZE, dtype=np.int32), np.zeros((1, L.LOG_WIDTH), dtype=np.int32),
-            new_scratch())
+    return (*game_arrays(), new_scratch())
 
 
 def play_one(seed, kernel_args, s, log):

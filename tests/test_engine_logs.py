@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from catansim.cli import cli, main
+from catansim.core import layout as L
 from catansim.engine import play_game
 from catansim.logs import LogError, event_rows_to_dicts, make_header, read_log, replay, write_log
 from catansim.rules import Rules
@@ -326,3 +327,17 @@ def test_replay_rejects_a_broken_log_in_one_line(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["replay", str(tmp_path / "junk.jsonl")])
     assert "junk.jsonl:1: not JSON" in capsys.readouterr().err
+
+
+def test_a_log_started_too_small_grows_to_the_same_events():
+    """``max_events`` is where the log starts: a game that needs more rows is played
+    again with a larger log, and its events are those of the default size."""
+    g = play_game(11, 4, strategies=("default",))
+    small = play_game(11, 4, strategies=("default",), max_events=3)
+    assert len(g.events) > 3 * 4 ** 3  # grown more than once
+    assert np.array_equal(g.events, small.events)
+    assert np.array_equal(g.state, small.state)
+    off = play_game(11, 4, strategies=("default",), log=False)
+    assert off.events is None
+    assert np.array_equal(off.state[L.S_COUNTERS:L.S_COUNTERS + L.N_COUNTERS],
+                          g.state[L.S_COUNTERS:L.S_COUNTERS + L.N_COUNTERS])

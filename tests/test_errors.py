@@ -41,6 +41,7 @@ CALLS = {
     "read_log-missing": lambda: read_log("/nonexistent/game.jsonl"),
     "Rules-range": lambda: catansim.Rules(vp_to_win=99),
     "play_game-players": lambda: catansim.play_game(1, n_players=5),
+    "play_game-max_events": lambda: catansim.play_game(1, max_events=0),  # used to hang
     "check_scheduler": lambda: check_scheduler("tcp://h:70000"),
 }
 
