@@ -48,6 +48,20 @@ def check_int(value, field: str, lo: int, hi: int | None = None, allowed: str | 
     return int(value)
 
 
+def check_bool(value, field: str) -> bool:
+    """True or False (not a string such as "no", which Python would take as true)."""
+    if not isinstance(value, bool | np.bool_):
+        fail(field, f"expected a boolean, got {type_name(value)} ({value!r})", "True, False")
+    return bool(value)
+
+
+def check_instance(value, field: str, cls, allowed: str):
+    """An instance of ``cls`` (a settings object passed where another was expected)."""
+    if not isinstance(value, cls):
+        fail(field, f"got a {type(value).__name__}", allowed)
+    return value
+
+
 def check_str(value, field: str, allowed: str) -> str:
     if not isinstance(value, str):
         fail(field, f"expected a string, got {type_name(value)} ({value!r})", allowed)

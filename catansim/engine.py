@@ -15,7 +15,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import board as B
-from .checks import SEED_ALLOWED, check_choice, check_int, check_players, check_seed, is_int
+from .checks import (
+    SEED_ALLOWED,
+    SEED_MAX,
+    check_bool,
+    check_choice,
+    check_instance,
+    check_int,
+    check_players,
+    check_seed,
+    is_int,
+)
 from .constants import MAX_PLAYERS, N_EDGES, N_NODES
 from .core import layout as L
 from .errors import CatansimError, IllegalActionError
@@ -77,6 +87,12 @@ class GameSettings:
 
     def __post_init__(self):
         check_players(self.n_players)
+        check_instance(self.rules, "rules", Rules, "a catansim.Rules")
+        check_instance(self.strategy_set, "strategy_set", StrategySet,
+                       "a catansim.strategies.StrategySet")
+        if self.board is not None:
+            check_instance(self.board, "board", B.Board,
+                           "a catansim.board.Board (catansim.board.parse_board reads a file)")
         if self.rules.first_turn >= self.n_players:
             raise CatansimError(f"rule first_turn: seat {self.rules.first_turn} does not play "
                                 f"with {self.n_players} players; allowed: 0..{self.n_players - 1}")
@@ -314,6 +330,9 @@ def play_game(
     first one (without it the engine counts them in ``c_illegal`` and plays on).
     """
     seed = check_seed(seed)
+    log, debug = check_bool(log, "log"), check_bool(debug, "debug")
+    if settings is not None:
+        check_instance(settings, "settings", GameSettings, "a catansim.GameSettings")
     max_events = check_int(max_events, "max_events", 1, None, "an integer >= 1 (rows of the "
                            "event log to start with; it grows if a game needs more)")
     if settings is None:
@@ -372,9 +391,15 @@ def play_batch(
     game (in the order of ``seeds``) that counted an illegal action is played again with
     ``play_game(..., debug=True)``, which raises ``IllegalActionError``.
     """
-    seeds = np.ascontiguousarray(seeds, dtype=np.int64)
-    if seeds.ndim != 1:
-        raise CatansimError("seeds: expected a 1-D array of integers")
+    check_instance(settings, "settings", GameSettings, "a catansim.GameSettings")
+    debug = check_bool(debug, "debug")
+    given = np.asarray(seeds)
+    if given.ndim != 1 or (given.size and given.dtype.kind not in "iu"):
+        raise CatansimError(f"seeds: expected a 1-D array of integers, got {given.ndim}-D "
+                            f"{given.dtype}; allowed: {SEED_ALLOWED} each")
+    if given.dtype.kind == "u" and given.size and given.max() > np.iinfo(np.int64).max:
+        raise CatansimError(f"seeds: {given.max()} is too large; allowed: {SEED_ALLOWED} each")
+    seeds = np.ascontiguousarray(given, dtype=np.int64)
     if seeds.size and (seeds.min() < 0):
         raise CatansimError(f"seeds: negative seeds are not allowed; allowed: {SEED_ALLOWED}")
     if not seeds.flags.writeable:  # one compiled signature: writable arrays only
@@ -396,7 +421,10 @@ def batch_threads(n_threads: int | None = None) -> int:
     import numba
 
     cap = numba.config.NUMBA_NUM_THREADS
-    return cap if n_threads is None else max(1, min(int(n_threads), cap))
+    if n_threads is None:
+        return cap
+    return min(check_int(n_threads, "n_threads", 1, None, "an integer >= 1 (more than the "
+                         f"cores, {cap}, plays on {cap}), or None for all"), cap)
 
 
 _CHUNK_MIN = 16
@@ -477,6 +505,9 @@ def batch_seeds(base_seed: int, n_games: int, start: int = 0) -> np.ndarray:
     be replayed alone with ``catansim play --seed``.
     """
     base_seed = check_seed(base_seed, "base seed")
+    n_games = check_int(n_games, "n_games", 0)
+    start = check_int(start, "start", 0, SEED_MAX - n_games,
+                      "an integer >= 0 (the index of the first game)")
     out = np.empty(n_games, dtype=np.int64)
     i = start
     while i < start + n_games:

@@ -42,6 +42,23 @@ CALLS = {
     "Rules-range": lambda: catansim.Rules(vp_to_win=99),
     "play_game-players": lambda: catansim.play_game(1, n_players=5),
     "play_game-max_events": lambda: catansim.play_game(1, max_events=0),  # used to hang
+    "play_game-board": lambda: catansim.play_game(1, board="board.json"),
+    "play_game-rules": lambda: catansim.play_game(1, rules={"vp_to_win": 5}),
+    "play_game-log": lambda: catansim.play_game(1, log="no"),  # was taken as true
+    "play_game-debug": lambda: catansim.play_game(1, debug="yes"),
+    "play_game-settings": lambda: catansim.play_game(1, settings=catansim.Rules()),
+    "play_game-strategy_set": lambda: catansim.play_game(1, strategy_set="default"),
+    "play_batch-float-seeds": lambda: catansim.play_batch([1.5, 2.0], catansim.GameSettings()),
+    "play_batch-2d-seeds": lambda: catansim.play_batch(np.zeros((2, 2), dtype=np.int64),
+                                                       catansim.GameSettings()),
+    "play_batch-big-seeds": lambda: catansim.play_batch(np.array([2**63], dtype=np.uint64),
+                                                        catansim.GameSettings()),
+    "play_batch-settings": lambda: catansim.play_batch([1, 2], None),
+    "play_batch-n_threads": lambda: catansim.play_batch([1], catansim.GameSettings(), n_threads=0),
+    "play_batch-n_threads-str": lambda: catansim.play_batch([1], catansim.GameSettings(),
+                                                            n_threads="2"),
+    "batch_seeds-n_games": lambda: catansim.batch_seeds(0, -1),
+    "batch_seeds-start": lambda: catansim.batch_seeds(0, 2, -5),
     "check_scheduler": lambda: check_scheduler("tcp://h:70000"),
 }
 
