@@ -58,7 +58,7 @@ def check_bool(value, field: str) -> bool:
 def check_instance(value, field: str, cls, allowed: str):
     """An instance of ``cls`` (a settings object passed where another was expected)."""
     if not isinstance(value, cls):
-        fail(field, f"got a {type(value).__name__}", allowed)
+        fail(field, f"{type(value).__name__} given", allowed)
     return value
 
 

@@ -348,6 +348,31 @@ def test_errors_are_one_line(tmp_path):
             {"variant": [], "game": []})))
 
 
+def test_variant_names_are_checked_before_anything_is_read(dataset, frames):
+    """A variant filter or a baseline that the source does not have is a one-line
+    error listing the variants it has (it used to give an empty table or a misleading
+    "no complete parts"); one name alone is a filter of one."""
+    from catansim.errors import CatansimError
+
+    allowed = "allowed: baseline, friendly, off"
+    for source in (dataset, frames):
+        with pytest.raises(CatansimError, match=f"variants: 'of' not in the source; {allowed}"):
+            A.seat_win_rates(source, variants=["friendly", "of"])
+        with pytest.raises(CatansimError, match=f"baseline: 'Baseline' is not a variant of "
+                                                f"the source; {allowed}"):
+            A.paired_differences(source, baseline="Baseline")
+        with pytest.raises(CatansimError, match="variant: 'nope' is not a variant"):
+            A.win_model(source, variant="nope")
+        # the filter applies first: a baseline filtered out is not there
+        with pytest.raises(CatansimError, match="baseline: 'off' .*; allowed: baseline, friendly$"):
+            A.paired_differences(source, baseline="off", variants=["baseline", "friendly"])
+        one = A.seat_win_rates(source, variants="friendly")
+        pd.testing.assert_frame_equal(one, A.seat_win_rates(source, variants=["friendly"]))
+        assert set(one.index.get_level_values("variant")) == {"friendly"}
+        vs_friendly = A.paired_differences(source, baseline="friendly")
+        assert set(vs_friendly.index.get_level_values("variant")) == {"baseline", "off"}
+
+
 # --- cross-play --------------------------------------------------------------------------
 
 

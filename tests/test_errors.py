@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import catansim
+from catansim.analysis import seat_win_rates, wilson_ci
 from catansim.board import beginner_board
 from catansim.board.metrics import board_features
 from catansim.checks import check_scheduler
@@ -59,6 +60,10 @@ CALLS = {
                                                             n_threads="2"),
     "batch_seeds-n_games": lambda: catansim.batch_seeds(0, -1),
     "batch_seeds-start": lambda: catansim.batch_seeds(0, 2, -5),
+    "board_ids-shape": lambda: catansim.board.board_ids(np.zeros((2, 3), dtype=np.int32)),
+    "wilson_ci-more-than-n": lambda: wilson_ci([3, 11], [10, 10]),
+    "wilson_ci-negative": lambda: wilson_ci(-1, 10),
+    "analysis-source": lambda: seat_win_rates(5),
     "check_scheduler": lambda: check_scheduler("tcp://h:70000"),
 }
 

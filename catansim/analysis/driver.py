@@ -24,6 +24,7 @@ measures), so the order of combination cannot change a result.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,6 +88,23 @@ class Analysis:
     map: Callable[[Chunk], Any]
     finish: Callable[[Any, Context], Any]
     combine: Callable[[Any, Any], Any] = add_stats
+    # Raises a one-line CatansimError when the source cannot answer this analysis (a
+    # baseline that is not one of its variants), before anything is read.
+    check: Callable[[Context], None] | None = None
+
+
+def check_variant(name: str, ctx: Context, field: str) -> None:
+    """``name`` is one of the source's variants (after the ``variants`` filter)."""
+    if name not in ctx.variants:
+        raise CatansimError(f"{field}: {name!r} is not a variant of the source; allowed: "
+                            f"{', '.join(ctx.variants) or 'none (no variant selected)'}")
+
+
+def variant_check(name: str | None, field: str = "baseline"):
+    """An ``Analysis.check`` for a named variant (None: the default, always there)."""
+    if name is None:
+        return None
+    return lambda ctx: check_variant(name, ctx, field)
 
 
 class Chunk:
@@ -255,28 +273,39 @@ def run_many(analyses: Sequence[Analysis], source, *, variants=None, scheduler=N
     """
     analyses = list(analyses)
     cols = _columns(analyses)
+    if isinstance(variants, str):
+        variants = [variants]
     if isinstance(source, tuple | list) and len(source) == 2 and isinstance(
             source[0], pd.DataFrame):
         if scheduler is not None:
             raise CatansimError("scheduler: needs a dataset folder, not frames in memory")
         games, players = source
-        if variants is not None:
-            games = games[games["variant"].isin(list(variants))]
-            players = players[players["variant"].isin(list(variants))]
         for table, frame in (("games", games), ("players", players)):
             missing = [c for c in cols[table] if c not in frame.columns]
             if missing:
                 raise CatansimError(f"{table}: missing columns {', '.join(missing)}")
+        if variants is not None:
+            _check_variants(variants, _frames_context(games, players).variants)
+            games = games[games["variant"].isin(list(variants))]
+            players = players[players["variant"].isin(list(variants))]
         ctx = _frames_context(games, players)
+        _check_analyses(analyses, ctx)
         games, players = _sorted(games[cols["games"]], players[cols["players"]])
         stats = _map_all(analyses, games, players)
         return [a.finish(s, ctx) for a, s in zip(analyses, stats, strict=True)]
 
+    if not isinstance(source, str | os.PathLike):
+        raise CatansimError(f"source: {type(source).__name__} given; allowed: a dataset "
+                            "folder written by catansim run, or a (games, players) pair of "
+                            "DataFrames")
     root = Path(source)
     if not (root / "games").is_dir():
         raise CatansimError(f"{root}: not a catansim dataset (no games/ folder); allowed: a "
                             "dataset folder written by catansim run")
+    if variants is not None:
+        _check_variants(variants, tuple(D.read_manifest(root)["variants"]))
     ctx = _dataset_context(root, variants)
+    _check_analyses(analyses, ctx)
     ranges = D.game_ranges(root, variants)
     if not ranges:
         raise CatansimError(f"{root}: no complete parts to analyse; allowed: a dataset with "
@@ -330,6 +359,19 @@ def _sorted(games: pd.DataFrame, players: pd.DataFrame):
     g = games.sort_values(gk, kind="stable").reset_index(drop=True)
     p = players.sort_values(pk, kind="stable").reset_index(drop=True)
     return g, p
+
+
+def _check_variants(variants, names: tuple[str, ...]) -> None:
+    unknown = [str(v) for v in variants if v not in names]
+    if unknown:
+        raise CatansimError(f"variants: {', '.join(map(repr, unknown))} not in the source; "
+                            f"allowed: {', '.join(names)}")
+
+
+def _check_analyses(analyses, ctx: Context) -> None:
+    for a in analyses:
+        if a.check is not None:
+            a.check(ctx)
 
 
 def _bar(progress: bool, total: int, root: Path):

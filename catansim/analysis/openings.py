@@ -48,7 +48,7 @@ from ..results.arms import parse_arm
 from ..results.schema import DEFAULT_VARIANT
 from ..topology import HARBOR_NODES, NODE_HEXES, NODE_NEIGHBOURS
 from . import stats as S
-from .driver import Analysis, Chunk, Context, run
+from .driver import Analysis, Chunk, Context, run, variant_check
 
 RES = tuple(RESOURCE_NAMES)
 SETTLEMENTS = ("first", "second")
@@ -407,7 +407,8 @@ def opening_values_analysis(baseline: str | None = None, correction: str = "fdr_
     return Analysis("opening_values",
                     {"players": ("seat", "won", "start_node_1", "start_node_2",
                                  "start_pips_1", "start_pips_2")},
-                    _values_map(baseline), _values_finish(correction), combine=_combine)
+                    _values_map(baseline), _values_finish(correction), combine=_combine,
+                    check=variant_check(baseline))
 
 
 def opening_values(source, baseline: str | None = None, correction: str = "fdr_bh",

@@ -13,7 +13,7 @@ import pandas as pd
 from ..constants import N_NODES
 from ..results import dataset as D
 from . import stats as S
-from .driver import Analysis, Chunk, Context, run
+from .driver import Analysis, Chunk, Context, run, variant_check
 from .measures import RES, START_COLS
 
 START_PIPS = ("start_pips_1", "start_pips_2")
@@ -198,7 +198,8 @@ def win_model_analysis(n_games: int, variant: str = "baseline", cap: int = MODEL
         lambda rows, ctx: (fit_win_model(pd.concat(rows, ignore_index=True)) | {
             "sample": pd.DataFrame({"variant": [variant], "stride": [stride],
                                     "games": [n_games], "cap": [cap]})})
-        if rows else {})
+        if rows else {},
+        check=variant_check(variant, "variant"))
 
 
 def win_model(source, variant: str | None = None, cap: int = MODEL_CAP, **kw) -> dict:

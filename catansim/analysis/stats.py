@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..errors import CatansimError
+
 CONFIDENCE = 0.95
 WILSON = "Wilson score interval (statsmodels proportion_confint)"
 T_MEAN = "Student t interval of the mean (statsmodels DescrStatsW)"
@@ -139,6 +141,11 @@ def wilson_ci(successes, n, confidence: float = CONFIDENCE) -> tuple[np.ndarray,
 
     k = np.atleast_1d(np.asarray(successes, dtype=np.int64))
     m = np.atleast_1d(np.asarray(n, dtype=np.int64))
+    kk, mm = np.broadcast_arrays(k, m)
+    bad = np.flatnonzero((kk < 0) | (kk > mm))
+    if bad.size:
+        raise CatansimError(f"wilson_ci: {kk.flat[bad[0]]} successes of {mm.flat[bad[0]]}; "
+                            "allowed: 0 <= successes <= n")
     lo = np.full(k.shape, np.nan)
     hi = np.full(k.shape, np.nan)
     ok = m > 0

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from . import stats as S
-from .driver import Analysis, Chunk, Context, run
+from .driver import Analysis, Chunk, Context, run, variant_check
 from .measures import GAME_MEASURES, columns_of, game_values
 
 # Smallest effects of interest for the power columns: 5% of the baseline mean for a
@@ -131,7 +131,8 @@ def paired_analysis(baseline: str | None = None, correction: str = "holm") -> An
     cols = columns_of(GAME_MEASURES)
     return Analysis("paired", {"games": cols["games"], "players": ("seat", "won",
                                                                     *cols["players"])},
-                    _paired_map(baseline), _paired_finish(correction))
+                    _paired_map(baseline), _paired_finish(correction),
+                    check=variant_check(baseline))
 
 
 def paired_differences(source, baseline: str | None = None, correction: str = "holm",

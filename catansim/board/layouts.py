@@ -324,7 +324,11 @@ def board_ids(vectors) -> np.ndarray:
     The id is the first 8 bytes (little-endian, top bit cleared) of the BLAKE2b
     hash of the vector as little-endian int32, so it is identical on every machine.
     """
-    v = np.ascontiguousarray(np.asarray(vectors), dtype="<i4")
+    v = np.asarray(vectors)
+    if v.ndim != 2 or v.shape[1] != BOARD_SIZE or (v.size and v.dtype.kind not in "iu"):
+        raise CatansimError(f"board vectors: got shape {v.shape} of {v.dtype}; allowed: "
+                            f"integers of shape (n, {BOARD_SIZE}), one board vector a row")
+    v = np.ascontiguousarray(v, dtype="<i4")
     blake2b = hashlib.blake2b
     digests = b"".join([blake2b(row, digest_size=8).digest() for row in v])
     return (np.frombuffer(digests, dtype="<u8") >> np.uint64(1)).astype(np.int64)
