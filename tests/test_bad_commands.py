@@ -130,7 +130,8 @@ CASES = {
                              ["--opening 'x': expected SEAT=NODE,EDGE[,NODE,EDGE]"]),
     "play-opening-seat": (["play", "--opening", "7=12,17"], ["--opening '7=12,17': expected"]),
     "play-opening-beginner": (["play", "--opening", "0=12,-", "--layout", "beginner"],
-                              ["--opening: the beginner layout fixes every opening; allowed:"]),
+                              ["--opening: the beginner layout fixes every opening; allowed: "
+                               "--layout variable, random_numbers or balanced, or --board"]),
     "play-opening-distance": (["play", "--opening", "0=14,16", "--opening", "1=19,21"],
                               ["breaks the Distance Rule"]),
     "play-log-missing-folder": (["play", "--log", "NOWHERE/x.jsonl"],
@@ -193,7 +194,8 @@ CASES = {
                                                              "allowed"]),
     "board-seed-negative": (["board", "--seed", "-1"], ["--seed: -1 is not allowed"]),
     "board-beginner-seed": (["board", "--layout", "beginner", "--seed", "3"],
-                            ["--seed: the beginner layout is fixed; allowed:"]),
+                            ["--seed: the beginner layout is fixed; allowed: a seed with "
+                             "--layout variable, random_numbers or balanced"]),
     "board-file-missing": (["board", "--file", "NOWHERE/b.txt"], ["--file: NOWHERE/b.txt: file "
                                                                   "not found"]),
     "board-file-binary": (["board", "--file", "BIN"], ["BIN: not a text file (byte 0x80"]),
@@ -239,7 +241,7 @@ CASES = {
                                ["--strategies: unknown strategy 'buildr'"]),
     "simulate-players-5": (["simulate", "--players", "5"], ["--players: 5 is not allowed"]),
     "simulate-board-word": (["simulate", "--board", "nowhere"],
-                            ["--board: 'nowhere' is neither 'variable:SEED'"]),
+                            ["--board: 'nowhere' is neither LAYOUT:SEED", "'balanced:SEED'"]),
     "simulate-board-seed": (["simulate", "--board", "variable:99999999999999999999"],
                             ["--board: 99999999999999999999 is not allowed"]),
     "simulate-board-binary": (["simulate", "--board", "BIN"], ["BIN: not a text file"]),

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from ..board import LAYOUTS
+from ..board import LAYOUTS, SEEDED_LAYOUTS
 from ..checks import SEED_ALLOWED, SEED_MAX
 
 
@@ -185,8 +185,12 @@ def seed(help: str = "Seed, an integer in [0, 2**63).", default: int = 0):
     return click.option("--seed", type=SEED, default=default, show_default=True, help=help)
 
 
-def layout(help: str = "Board layout: a new board per game (variable, random_numbers) or the "
-                       "fixed beginner map.", default: str = "variable"):
+# The seeded layouts, as a message lists them: "variable, random_numbers or balanced".
+SEEDED = ", ".join(SEEDED_LAYOUTS[:-1]) + " or " + SEEDED_LAYOUTS[-1]
+
+
+def layout(help: str = f"Board layout: a new board per game ({SEEDED}) or the fixed "
+                       "beginner map.", default: str = "variable"):
     return click.option("--layout", type=OneOf(LAYOUTS), default=default, show_default=True,
                         help=help)
 

@@ -13,7 +13,7 @@ from . import _options as O
 @click.command("board")
 @O.layout("Board layout (ignored with --file).", default="beginner")
 @click.option("--seed", type=O.SEED, default=None,
-              help="Game seed for variable / random_numbers (random if omitted; printed).")
+              help=f"Game seed for {O.SEEDED} (random if omitted; printed).")
 @click.option("--file", "board_file", default=None,
               type=O.InFile("a board file (JSON, TOML or compact text; docs/boards.md)"),
               help="Draw a user board (JSON, TOML or compact text; see docs/boards.md).")
@@ -59,7 +59,7 @@ def command(layout, seed, board_file, out, indices, players, show_metrics, dpi, 
     else:
         if layout == "beginner" and seed is not None:
             raise CatansimError("--seed: the beginner layout is fixed; allowed: a seed with "
-                                "--layout variable or random_numbers")
+                                f"--layout {O.SEEDED}")
         board = make_board(layout, seed)
         label = layout if board.seed is None else f"{layout}, seed {board.seed}"
 

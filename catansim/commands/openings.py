@@ -9,10 +9,10 @@ from . import _options as O
 
 @click.command("openings")
 @O.layout("Board: the beginner map (its printed pieces left out, openings free), or a "
-          "variable / random_numbers board of --seed (ignored with --file).",
+          f"{O.SEEDED} board of --seed (ignored with --file).",
           default="beginner")
 @click.option("--seed", type=O.SEED, default=None,
-              help="Board seed for variable / random_numbers (random if omitted; printed).")
+              help=f"Board seed for {O.SEEDED} (random if omitted; printed).")
 @click.option("--file", "board_file", type=click.Path(dir_okay=False), default=None,
               help="Your own board (JSON, TOML or compact text; see docs/boards.md).")
 @O.players()
@@ -55,11 +55,11 @@ def command(layout, seed, board_file, players, seats, settlement, games, strateg
     from ..errors import CatansimError
 
     if board_file is not None and seed is not None:
-        raise CatansimError("--seed: a board seed applies to --layout variable or "
-                            "random_numbers; allowed: --file or --seed, not both")
+        raise CatansimError(f"--seed: a board seed applies to --layout {O.SEEDED}; "
+                            "allowed: --file or --seed, not both")
     if layout == "beginner" and seed is not None and board_file is None:
-        raise CatansimError("--seed: the beginner map is fixed; allowed: --layout variable "
-                            "or random_numbers with --seed")
+        raise CatansimError(f"--seed: the beginner map is fixed; allowed: --layout {O.SEEDED} "
+                            "with --seed")
     seat_list = _seats(seats, players)
     strategy_set = O.strategy_set(config)
     names = list(strategy_set.seat_names(strategies, players, "--strategies"))

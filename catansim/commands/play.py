@@ -28,7 +28,7 @@ def result_line(game) -> str:
 @O.seed("Game seed, an integer in [0, 2**63) (with --games: the first seed).")
 @O.players()
 @O.strategies("random")
-@O.layout("Board layout: beginner, variable or random_numbers (ignored with --board).")
+@O.layout(f"Board layout: beginner, {O.SEEDED} (ignored with --board).")
 @click.option("--board", "board_file", default=None,
               type=O.InFile("a board file (JSON, TOML or compact text; docs/boards.md)"),
               help="A user board file (JSON, TOML or compact text; see docs/boards.md).")
@@ -64,7 +64,7 @@ def command(seed, players, strategies, layout, board_file, rule_items, opening_i
     openings = openings_from_strings(opening_items, players) if opening_items else None
     if openings is not None and board_file is None and layout == "beginner":
         raise CatansimError("--opening: the beginner layout fixes every opening; allowed: "
-                            "--layout variable or random_numbers, or --board")
+                            f"--layout {O.SEEDED}, or --board")
     board = None
     if board_file is not None:
         from ..board import parse_board

@@ -15,7 +15,7 @@ from . import _options as O
                     "(default: 'default').")
 @O.layout()
 @click.option("--board", "board", default=None,
-              help="One fixed board for all games: variable:SEED, random_numbers:SEED or a "
+              help="One fixed board for all games: LAYOUT:SEED (" + O.SEEDED + ") or a "
                    "board file.")
 @O.rules()
 @click.option("--rotate", is_flag=True, help="Rotate seats: game i shifts seats by i % players.")

@@ -57,10 +57,11 @@ TOP_KEYS = {
     "games": "number of games per variant (>= 1)",
     "players": "3 or 4",
     "seed": "base seed, an integer in [0, 2**63); default 0",
-    "layout": "variable, random_numbers (a new board per game) or beginner",
-    "board": "one fixed board for all games: a seed of the layout, 'variable:SEED', "
-             "'random_numbers:SEED', 'beginner' (the beginner map, openings free) or a "
-             "board file (docs/boards.md)",
+    "layout": f"{', '.join(SEEDED_LAYOUTS)} (a new board per game) or beginner",
+    "board": "one fixed board for all games: a seed of the layout, "
+             + ", ".join(f"'{name}:SEED'" for name in SEEDED_LAYOUTS)
+             + ", 'beginner' (the beginner map, openings free) or a board file "
+             "(docs/boards.md)",
     "strategies": "one strategy name, or one per seat",
     "rotate": "true: game i shifts the seats by i % players (every strategy through every seat)",
     "batch_size": f"games per Parquet part, 1..{MAX_BATCH_SIZE:,} (default {DEFAULT_BATCH_SIZE})",
@@ -534,16 +535,16 @@ def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
             if not path.is_absolute():
                 path = base_dir / path
             if not path.is_file():
-                ctx.fail(key, f"{value!r} is neither 'variable:SEED' / 'random_numbers:SEED' "
-                              f"/ 'beginner' nor an existing board file (looked for {path}); "
+                ctx.fail(key, f"{value!r} is neither LAYOUT:SEED nor 'beginner' nor an "
+                              f"existing board file (looked for {path}); "
                               f"allowed: {TOP_KEYS['board']}")
             try:
                 return B.parse_board(path)
             except CatansimError as exc:
                 ctx.reraise(key, exc)
     if gen not in SEEDED_LAYOUTS:
-        ctx.fail(key, f"a seed needs a seeded layout, not {gen!r}; allowed: layout variable "
-                      "or random_numbers")
+        ctx.fail(key, f"a seed needs a seeded layout, not {gen!r}; allowed: layout "
+                      f"{', '.join(SEEDED_LAYOUTS)}")
     ctx.check(check_seed, seed, key)
     return B.make_board(gen, seed)
 
