@@ -76,6 +76,31 @@ def test_heat_maps(tmp_path):
     assert not has_colour(read_png(save_board_png(b, tmp_path / "p.png")), "#440154")
 
 
+def test_a_heat_map_with_every_value_blank_has_no_colour_scale(tmp_path):
+    """Too few games for any intersection: the nodes are blank and no colour bar claims
+    a scale (it used to show -0.1..0.1 and warn "All-NaN slice"); a few known values
+    give a scale spanning exactly them."""
+    import warnings
+
+    import matplotlib.pyplot as plt
+
+    from catansim.plotting.figures import board_heat_map
+
+    blank = np.full(54, np.nan)
+    some = blank.copy()
+    some[[3, 40]] = [0.2, 0.3]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for board in (None, make_board("variable", 4)):
+            fig = board_heat_map(node_values=blank, board=board, title="t", label="win rate")
+            assert len(fig.axes) == 1  # no colour bar
+            plt.close(fig)
+            fig = board_heat_map(node_values=some, board=board, title="t", label="win rate")
+            assert len(fig.axes) == 2
+            assert fig.axes[1].get_ylim() == pytest.approx((0.2, 0.3))
+            plt.close(fig)
+
+
 def test_bad_overlays():
     b = beginner_board()
     with pytest.raises(ValueError, match="node_values: expected 54"):
@@ -140,3 +165,23 @@ def test_cli_bad_input(tmp_path, capsys, argv, fragment):
     assert len(lines) == 1 and lines[0].startswith("catansim: error: ")
     assert fragment in lines[0]
     assert not (tmp_path / "x.png").exists()
+
+
+def test_the_length_histogram_steps_through_every_length_and_starts_at_zero():
+    """Five games of lengths 52, 65, 68, 74 and 77: the line is 20% at each and 0 between
+    them (a step from 52 to 65 used to draw 20% across every length between)."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from catansim.plotting.figures import length_histogram
+
+    values = [52, 65, 68, 74, 77]
+    dist = pd.DataFrame({"games": 1, "share": 0.2},
+                        index=pd.MultiIndex.from_product([["baseline"], values],
+                                                         names=["variant", "value"]))
+    fig = length_histogram(dist)
+    x, y = fig.axes[0].lines[0].get_data()
+    assert list(x) == list(range(52, 78))
+    assert {v: s for v, s in zip(x, y, strict=True) if s > 0} == {v: 20.0 for v in values}
+    assert fig.axes[0].get_ylim()[0] == 0
+    plt.close(fig)

@@ -81,6 +81,13 @@ def _values(arr, n: int, name: str) -> np.ndarray:
     return v
 
 
+def value_norm(values: np.ndarray) -> Normalize | None:
+    """The colour scale of a heat map over its finite values; None when there are none
+    (every value blank: no scale to show)."""
+    finite = values[np.isfinite(values)]
+    return Normalize(finite.min(), finite.max()) if finite.size else None
+
+
 def draw_board(board: Board, *, ax=None, indices: bool = False, pieces=None, robber=None,
                node_values=None, hex_values=None, title=None, colours=None,
                cmap: str = "viridis", value_label: str | None = None):
@@ -141,7 +148,7 @@ def draw_board(board: Board, *, ax=None, indices: bool = False, pieces=None, rob
     hex_norm = None
     if hex_values is not None:
         hv = _values(hex_values, N_HEXES, "hex_values")
-        hex_norm = Normalize(np.nanmin(hv), np.nanmax(hv))
+        hex_norm = value_norm(hv)
     for h, (x, y) in enumerate(T.HEX_XY):
         t = int(board.terrain[h])
         face = TERRAIN_COLOURS[t] if hex_norm is None else cm(hex_norm(hv[h]))
@@ -192,9 +199,10 @@ def draw_board(board: Board, *, ax=None, indices: bool = False, pieces=None, rob
     node_norm = None
     if node_values is not None:
         nv = _values(node_values, N_NODES, "node_values")
-        node_norm = Normalize(np.nanmin(nv), np.nanmax(nv))
-        ax.scatter(T.NODE_XY[:, 0], T.NODE_XY[:, 1], s=150, c=nv, cmap=cm, norm=node_norm,
-                   edgecolors=_OUTLINE, linewidths=0.8, zorder=5)
+        node_norm = value_norm(nv)
+        if node_norm is not None:
+            ax.scatter(T.NODE_XY[:, 0], T.NODE_XY[:, 1], s=150, c=nv, cmap=cm,
+                       norm=node_norm, edgecolors=_OUTLINE, linewidths=0.8, zorder=5)
 
     # Pieces.
     if pieces is not None:

@@ -74,7 +74,11 @@ def length_histogram(dist: pd.DataFrame, measure: str = "rolls", human: tuple | 
         fig, ax = S.new_figure(3.6)
         for i, v in enumerate(variants):
             t = dist.xs(v, level="variant")
-            ax.step(t.index.to_numpy(), t["share"].to_numpy() * 100, where="mid",
+            # every length in the range, 0 where no game had it: a step between two lengths
+            # present would otherwise claim the ones between
+            share = t["share"].reindex(range(int(t.index.min()), int(t.index.max()) + 1),
+                                       fill_value=0.0)
+            ax.step(share.index.to_numpy(), share.to_numpy() * 100, where="mid",
                     color=S.colour(i), lw=1.6, label=f"{v} (n = {S.fmt_n(t['games'].sum())})")
         if human is not None:
             mean, sd, label = human
@@ -83,7 +87,8 @@ def length_histogram(dist: pd.DataFrame, measure: str = "rolls", human: tuple | 
             ax.axvline(mean, color=S.GREY, lw=1)
         ax.set_xlabel(f"{measure} per game")
         ax.set_ylabel("share of games (%)")
-        ax.legend(loc="upper right")
+        ax.set_ylim(bottom=0)
+        ax.legend(loc="best")
         return S.finish(fig, f"Game length: {measure} per game",
                         "one step per value; grey band: human play, context only "
                         "(other players, other table habits)" if human else None)
@@ -300,7 +305,8 @@ def reliability_figure(rel: pd.DataFrame):
         ax.errorbar(rel["mean_predicted"], rel["observed"],
                     yerr=_err(rel["observed"], rel["ci_low"], rel["ci_high"]),
                     fmt="o", color=S.colour(0), capsize=3, label="deciles (held out)")
-        lo = float(min(rel["ci_low"].min(), rel["mean_predicted"].min())) * 0.9
+        low = float(min(rel["ci_low"].min(), rel["mean_predicted"].min()))
+        lo = low - 0.05 * (top - low)  # a margin: a decile at 0 is drawn whole
         ax.set_xlim(lo, top)
         ax.set_ylim(lo, top)
         ax.set_xlabel("predicted win probability")
@@ -320,13 +326,14 @@ def board_heat_map(node_values=None, hex_values=None, board=None, title: str = "
     """
     import matplotlib as mpl
     from matplotlib.cm import ScalarMappable
-    from matplotlib.colors import Normalize
     from matplotlib.patches import RegularPolygon
 
     from .. import topology as T
 
     with S.styled():
         fig, ax = S.new_figure(5.6 if board is None else 6.2, width=6.4)
+        from .board import value_norm
+
         if board is not None:
             from .board import draw_board
 
@@ -337,20 +344,23 @@ def board_heat_map(node_values=None, hex_values=None, board=None, title: str = "
         else:
             cm = mpl.colormaps["viridis"]
             hv = None if hex_values is None else np.asarray(hex_values, float)
-            hn = None if hv is None else Normalize(np.nanmin(hv), np.nanmax(hv))
+            hn = None if hv is None else value_norm(hv)
             for h, (x, y) in enumerate(T.HEX_XY):
-                face = "#efe9dc" if hv is None else cm(hn(hv[h]))
+                face = "#efe9dc" if hn is None or not np.isfinite(hv[h]) else cm(hn(hv[h]))
                 ax.add_patch(RegularPolygon((x, y), 6, radius=0.98, facecolor=face,
                                             edgecolor="#9a9080", lw=1.2))
             if node_values is not None:
                 nv = np.asarray(node_values, float)
-                nn = Normalize(np.nanmin(nv), np.nanmax(nv))
-                empty = np.isnan(nv)
+                nn = value_norm(nv)
+                empty = ~np.isfinite(nv)
                 ax.scatter(T.NODE_XY[empty, 0], T.NODE_XY[empty, 1], s=40, facecolors="white",
                            edgecolors="#777777", linewidths=0.7, zorder=3)
-                ax.scatter(T.NODE_XY[:, 0], T.NODE_XY[:, 1], s=120, c=nv, cmap=cm, norm=nn,
-                           edgecolors="#1a1a1a", linewidths=0.7, zorder=3)
-                fig.colorbar(ScalarMappable(norm=nn, cmap=cm), ax=ax, shrink=0.7, label=label)
+                if nn is not None:  # else every node is blank, as the note says
+                    ax.scatter(T.NODE_XY[~empty, 0], T.NODE_XY[~empty, 1], s=120,
+                               c=nv[~empty], cmap=cm, norm=nn, edgecolors="#1a1a1a",
+                               linewidths=0.7, zorder=3)
+                    fig.colorbar(ScalarMappable(norm=nn, cmap=cm), ax=ax, shrink=0.7,
+                                 label=label)
             elif hn is not None:
                 fig.colorbar(ScalarMappable(norm=hn, cmap=cm), ax=ax, shrink=0.7, label=label)
             ax.set_xlim(-3.2 * np.sqrt(3), 3.2 * np.sqrt(3))
