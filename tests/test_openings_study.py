@@ -34,6 +34,22 @@ def test_the_openings_tool_prints_the_best_openings_and_writes_the_map(tmp_path,
     again = capsys.readouterr().out
     assert "0 games played" in again and "parts already in" in again
     assert pd.read_csv(csv).equals(t)
+    # The map names a seat by the colour it has with the number playing: seat 0 alone is
+    # red with four players, blue with three (red sits out), and rows of seat 0 alone
+    # cannot say which (its title used to call four players' seat 0 blue).
+    import matplotlib.pyplot as plt
+
+    from catansim.board import make_board
+    from catansim.errors import CatansimError
+    from catansim.plotting.openings import value_map_figure
+
+    seat0 = t[t["seat"] == 0]
+    for n, colour in ((4, "red"), (3, "blue")):
+        fig = value_map_figure(seat0, make_board("variable", 7), n_players=n)
+        assert fig.axes[0].get_title().startswith(f"seat 0 ({colour}): own choice node")
+        plt.close(fig)
+    with pytest.raises(CatansimError, match="n_players: these rows have seats up to 0"):
+        value_map_figure(seat0, make_board("variable", 7))
 
 
 @pytest.mark.parametrize("args, message", [

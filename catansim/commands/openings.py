@@ -115,7 +115,7 @@ def command(layout, seed, board_file, players, seats, settlement, games, strateg
         from ..plotting.openings import value_map_figure
 
         kind = "first" if settlement == "1" else "second"
-        fig = value_map_figure(values["arms"], exp.board, kind=kind,
+        fig = value_map_figure(values["arms"], exp.board, kind=kind, n_players=players,
                                title=f"Value of each {('first', 'second')[int(settlement) - 1]} "
                                      f"settlement: {label}")
         fig.savefig(png, bbox_inches="tight", facecolor="white")

@@ -16,7 +16,9 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from .. import topology as T
+from ..checks import check_players
 from ..constants import seat_colours
+from ..errors import CatansimError
 from . import style as S
 
 CMAP = "RdBu"  # red: worse than the strategy's own choice, blue: better
@@ -31,6 +33,18 @@ def _limit(values) -> float:
     return float(max(np.quantile(v, 0.98) if v.size else 0.0, 0.02))
 
 
+def _players(seats, n_players: int | None) -> int:
+    """Seats are coloured by the number playing (red sits out with 3): given, or 4 when
+    seat 3 is in the rows; rows of seats 0-2 alone could be either, so they need it."""
+    if n_players is not None:
+        return check_players(n_players, "n_players")
+    if int(np.max(seats)) == 3:
+        return 4
+    raise CatansimError("n_players: these rows have seats up to "
+                        f"{int(np.max(seats))}, which 3 or 4 players could have; allowed: "
+                        "n_players=3 or n_players=4")
+
+
 def _seat_label(seat: int, n_players: int) -> str:
     return f"seat {seat} ({seat_colours(n_players)[seat]})"
 
@@ -40,7 +54,8 @@ def seat_colour(seat: int, n_players: int) -> str:
 
 
 def value_map_figure(arms: pd.DataFrame, board, kind: str = "first", seats=None,
-                     title: str | None = None, label_top: int = 5, choice=None):
+                     title: str | None = None, label_top: int = 5, choice=None,
+                     n_players: int | None = None):
     """The value of every node for each seat, drawn on the board (one panel per seat).
 
     ``arms``: the ``arms`` table of ``analysis.openings.opening_values`` (one board).
@@ -50,13 +65,14 @@ def value_map_figure(arms: pd.DataFrame, board, kind: str = "first", seats=None,
     correction. The strategy's choice is ringed in black, the best ``label_top`` nodes
     carry their value. Nodes the sweep did not force are left empty. ``choice``: the
     strategy's own node per seat (``{seat: node}``; default: the arms it chose in at
-    least half of the baseline games).
+    least half of the baseline games). ``n_players``: the players of the games (seats
+    are named by colour; needed unless seat 3 is in ``arms``).
     """
     from .board import draw_board
 
     t = arms[arms["kind"] == kind]
     seats = sorted(t["seat"].unique()) if seats is None else list(seats)
-    n_players = max(int(arms["seat"].max()) + 1, 3)
+    n_players = _players(arms["seat"], n_players)
     lim = 100 * _limit(t["diff"])
     norm = TwoSlopeNorm(vcenter=0.0, vmin=-lim, vmax=lim)
     ncols = 2 if len(seats) > 1 else 1
@@ -119,12 +135,12 @@ def value_map_figure(arms: pd.DataFrame, board, kind: str = "first", seats=None,
 
 
 def best_openings_figure(arms: pd.DataFrame, kind: str = "first", top: int = 8,
-                         title: str | None = None):
+                         title: str | None = None, n_players: int | None = None):
     """The ``top`` openings of each seat with their win rate and 95% Wilson interval,
     beside the seat's win rate with its own choice (dashed)."""
     t = arms[arms["kind"] == kind]
     seats = sorted(t["seat"].unique())
-    n_players = max(int(arms["seat"].max()) + 1, 3)
+    n_players = _players(arms["seat"], n_players)
     with S.styled():
         fig, ax = S.new_figure(0.9 + 0.26 * top * len(seats))
         y0 = 0
@@ -163,13 +179,14 @@ def _err(m, lo, hi) -> np.ndarray:
     return np.clip(np.vstack([m - lo, hi - m]), 0, None)
 
 
-def seat_values_figure(arms: pd.DataFrame, kind: str = "first", reference: int = 0):
+def seat_values_figure(arms: pd.DataFrame, kind: str = "first", reference: int = 0,
+                       n_players: int | None = None):
     """Each node's value for every other seat against its value for seat ``reference``
     (paired differences in points, with their intervals): how much the value of an
     intersection depends on the seat that takes it."""
     t = arms[arms["kind"] == kind]
     seats = [s for s in sorted(t["seat"].unique()) if s != reference]
-    n_players = max(int(arms["seat"].max()) + 1, 3)
+    n_players = _players(arms["seat"], n_players)
     ref = t[t["seat"] == reference].set_index("node")
     with S.styled():
         fig, axes = S.new_figure(3.7, ncols=max(len(seats), 1), sharex=True, sharey=True)
@@ -192,7 +209,8 @@ def seat_values_figure(arms: pd.DataFrame, kind: str = "first", reference: int =
                         "dashed: equal value")
 
 
-def pair_matrix_figure(arms: pd.DataFrame, seat: int, title: str | None = None):
+def pair_matrix_figure(arms: pd.DataFrame, seat: int, title: str | None = None,
+                       n_players: int | None = None):
     """Paired value of every forced pair (first settlement x second) for one seat: a
     matrix over the swept nodes, empty where the Distance Rule forbids the pair."""
     t = arms[(arms["kind"] == "pair") & (arms["seat"] == seat)]
@@ -200,7 +218,7 @@ def pair_matrix_figure(arms: pd.DataFrame, seat: int, title: str | None = None):
     m = np.full((len(nodes), len(nodes)), np.nan)
     for _, r in t.iterrows():
         m[nodes.index(int(r["node"])), nodes.index(int(r["node_2"]))] = 100 * r["diff"]
-    n_players = max(int(arms["seat"].max()) + 1, 3)
+    n_players = _players(arms["seat"], n_players)
     lim = 100 * _limit(t["diff"])
     with S.styled():
         fig, ax = S.new_figure(1.4 + 0.42 * len(nodes), width=max(5.6, 1.8 + 0.5 * len(nodes)))
@@ -251,14 +269,15 @@ def coefficients_figure(coef: pd.DataFrame, title: str = "What makes a good open
                                     "95% intervals by board); seat terms in the table")
 
 
-def gain_figure(place: pd.DataFrame, title: str = "What the scripted placement leaves"):
+def gain_figure(place: pd.DataFrame, title: str = "What the scripted placement leaves",
+                n_players: int | None = None):
     """Per seat, across boards: the win probability a data-driven first settlement gains
     over the strategy's own choice (chosen on half of the games, measured on the other),
     one dot per board, with the mean and its 95% interval (``place``: rows of
     ``analysis.openings.placement`` for many boards, with ``board``, and a summary in
     ``place.attrs['summary']`` if given)."""
     seats = sorted(place["seat"].unique())
-    n_players = max(int(place["seat"].max()) + 1, 3)
+    n_players = _players(place["seat"], n_players)
     summary = place.attrs.get("summary")
     with S.styled():
         fig, ax = S.new_figure(3.6)
@@ -284,12 +303,12 @@ def gain_figure(place: pd.DataFrame, title: str = "What the scripted placement l
 
 
 def spread_figure(first: pd.DataFrame, second: pd.DataFrame | None = None,
-                  title: str = "How much each pick matters"):
+                  title: str = "How much each pick matters", n_players: int | None = None):
     """Per seat, the paired values of every node free at the seat's turn, sorted: the
     first settlement (and the second, given the strategy's first, when ``second`` has
     its arms). A steep curve is a pick that matters."""
     frames = [("first", first)] + ([("second", second)] if second is not None else [])
-    n_players = max(int(first["seat"].max()) + 1, 3)
+    n_players = _players(first["seat"], n_players)
     seats = sorted(first["seat"].unique())
     with S.styled():
         fig, axes = S.new_figure(3.6, ncols=len(frames), sharey=True)

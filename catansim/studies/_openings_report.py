@@ -180,8 +180,8 @@ def _sections(res: dict, scale: str) -> list[Section]:
                 "worth, not a choice the seat had; placement ranks only the free nodes.")
     s.figure("beginner4_value_map", PO.value_map_figure(
         a4, beginner, title="Beginner map, 4 players: value of each first settlement",
-        choice=_choice(vals["beginner4"])))
-    s.figure("beginner4_best", PO.best_openings_figure(a4, top=8))
+        choice=_choice(vals["beginner4"]), n_players=4))
+    s.figure("beginner4_best", PO.best_openings_figure(a4, top=8, n_players=4))
     p4 = res["place"]["beginner4"]
     s.table("beginner4_placement", p4[PLACE_SHOW],
             "the strategy's own first settlement per seat among the nodes free at its turn: "
@@ -207,14 +207,15 @@ def _sections(res: dict, scale: str) -> list[Section]:
                 "baseline, the strategy's own two choices.")
     s.figure("beginner4_second_value_map", PO.value_map_figure(
         a2, beginner, kind="second", choice=_choice(vals["beginner4_second"], "second"),
-        title="Beginner map, 4 players: value of each second settlement (first: the own choice)"))
-    s.figure("beginner4_spread", PO.spread_figure(a4, a2))
+        title="Beginner map, 4 players: value of each second settlement (first: the own choice)",
+        n_players=4))
+    s.figure("beginner4_spread", PO.spread_figure(a4, a2, n_players=4))
     ps = res["place"]["beginner4_second"]
     s.table("beginner4_second_placement", ps[PLACE_SHOW],
             "the strategy's own second settlement among the nodes free at its turn, as above",
             ps)
     for seat in sorted(ap["seat"].unique()):
-        s.figure(f"beginner4_pairs_seat{seat}", PO.pair_matrix_figure(ap, seat))
+        s.figure(f"beginner4_pairs_seat{seat}", PO.pair_matrix_figure(ap, seat, n_players=4))
     bp = _best_pairs(ap)
     s.table("beginner4_pairs_top", bp[["seat", "node", "node_2", "n", "win_rate", "win_ci_low",
                                        "win_ci_high", "diff", "ci_low", "ci_high",
@@ -230,7 +231,7 @@ def _sections(res: dict, scale: str) -> list[Section]:
                 "(the beginner set-up leaves red out with three players).")
     s.figure("beginner3_value_map", PO.value_map_figure(
         a3, beginner, title="Beginner map, 3 players: value of each first settlement",
-        choice=_choice(vals["beginner3"])))
+        choice=_choice(vals["beginner3"]), n_players=3))
     p3 = res["place"]["beginner3"]
     s.table("beginner3_placement", p3[PLACE_SHOW], "as for four players", p3)
     s.table("beginner3_top", _top(a3, "first")[ARM_SHOW], "the 10 best per seat; all in the CSV",
@@ -245,7 +246,7 @@ def _sections(res: dict, scale: str) -> list[Section]:
                 "interaction_sd how much (points of win probability). Spearman rank "
                 "correlations of the seats' value maps (scipy). On the variable boards the test "
                 "is run per board and Holm-corrected across boards.")
-    s.figure("beginner4_seat_values", PO.seat_values_figure(a4))
+    s.figure("beginner4_seat_values", PO.seat_values_figure(a4, n_players=4))
     tests = []
     for name in ("beginner4", "beginner3"):
         t = res["seats"][name]["test"]
@@ -292,7 +293,7 @@ def _sections(res: dict, scale: str) -> list[Section]:
                 "nodes), and the gain of a data-driven choice (the node that looks best on the "
                 "even games measured on the odd ones and vice versa). Across boards: means with "
                 "t intervals (boards as replicates), shares of boards with Wilson intervals.")
-    s.figure("boards_gain", PO.gain_figure(bplace))
+    s.figure("boards_gain", PO.gain_figure(bplace, n_players=4))
     s.table("boards_summary", bsum.drop(columns="method"), "per seat over the boards",
             bsum)
     s.table("boards_placement", bplace.set_index(["board", "seat"])[PLACE_SHOW].head(40),
@@ -303,7 +304,8 @@ def _sections(res: dict, scale: str) -> list[Section]:
         arms = res["board_values"][k]["arms"]
         s.figure(f"board{k:03d}_value_map", PO.value_map_figure(
             arms, make_board("variable", k), choice=_choice(res["board_values"][k]),
-            title=f"Board variable:{k}, the {label} mean gain over the own choice"))
+            title=f"Board variable:{k}, the {label} mean gain over the own choice",
+            n_players=4))
     allb = []
     for k, v in res["board_values"].items():
         allb.append(v["arms"][["seat", "node", "n", "win_rate", "win_ci_low", "win_ci_high",
