@@ -258,13 +258,15 @@ CASES = {
                         ["--strategies: unknown strategy 'buildr'"]),
     "tournament-empty": (["tournament", "--strategies", ""], ["--strategies: "]),
     "tournament-two-for-four": (["tournament", "--strategies", "builder,city"],
-                                ["strategies: 2 names for 4 players; allowed: exactly 4 names"]),
+                                ["--strategies: 2 names for 4 players; allowed: exactly 4 (one "
+                                 "per seat, seats rotated), or two or more with --matrix"]),
     "tournament-games-zero": (["tournament", "--games", "0"], ["--games: 0 is not allowed"]),
     "tournament-players-5": (["tournament", "--players", "5"], ["--players: 5 is not allowed"]),
     "tournament-config-missing": (["tournament", "--config", "NOWHERE/c.toml"],
                                   ["--config: NOWHERE/c.toml: file not found"]),
     "tournament-matrix-one": (["tournament", "--strategies", "city", "--matrix"],
-                              ["strategies: cross-play needs at least 2 names; allowed: 2"]),
+                              ["--strategies: --matrix plays each name against copies of "
+                               "the others, 1 given; allowed: two or more"]),
     "tournament-rule-bank": (["tournament", "--rule", "bank_per_resource=-3"],
                              ["--rule bank_per_resource: -3 is out of range"]),
     "tournament-extra": (["tournament", "x"], ["x: unexpected argument"]),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 import pandas as pd
 
+from ..errors import CatansimError
 from . import _options as O
 
 
@@ -43,6 +44,14 @@ def command(strategies, games, players, seed, layout, rule_items, matrix, config
         strategy_set.seat_names(names, players, "--strategies")  # says what is allowed
     for name in names:
         strategy_set.resolve(name, "--strategies")
+    if matrix and len(set(names)) < 2:
+        raise CatansimError(f"--strategies: --matrix plays each name against copies of the "
+                            f"others, {len(set(names))} given; allowed: two or more "
+                            "comma-separated names")
+    if not matrix and len(names) != players:
+        raise CatansimError(f"--strategies: {len(names)} names for {players} players; allowed: "
+                            f"exactly {players} (one per seat, seats rotated), or two or more "
+                            "with --matrix (each against copies of the others)")
     common = dict(n_players=players, seed=seed, rules=rules, layout=layout, n_threads=threads,
                   progress=not quiet, strategy_set=strategy_set, debug=debug)
     if matrix:
