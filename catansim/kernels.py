@@ -15,8 +15,8 @@ process (``python -m catansim.kernels helper``) compiles the kernels of a turn's
 an action) while this one compiles the board, the state, the setup and the choice
 of action (``MAIN_PART``); each part pulls in the kernels it calls, and each kernel
 is written to Numba's on-disk cache as it is compiled. This process then waits for
-the helper and compiles the turn and the batch loop on top, loading the helper's
-kernels from the cache. The sources, the signatures and the compiler are the same
+the helper and compiles the batch loop on top (the turn is inlined into it), loading
+the helper's kernels from the cache. The sources, the signatures and the compiler are the same
 as in one process, so the games are too. ``tests/test_kernels.py`` checks, from an
 empty cache, that no kernel of either part is compiled twice (a signature in these
 tables that the game loop does not use would be) and that the games equal those of

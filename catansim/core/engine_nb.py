@@ -809,11 +809,16 @@ def apply_action_nb(
                     log[ev, LOG_GET + r] = act[ACT_RECEIVE + r]
 
 
-@kernel
+@inline_kernel
 def play_turn_nb(
     s, topo, rules, rng, strat, params, log, act, cand, scratch_u8, victims, bundle, owed, work
 ):
-    """One full turn of the player ``s[S_CUR]``; the game may end inside it."""
+    """One full turn of the player ``s[S_CUR]``; the game may end inside it.
+
+    Inlined into the batch loop (its only caller in compiled code): a compiled kernel's
+    machine code holds all its callees, so a separate turn kernel made the cold compile
+    lower nearly the whole game twice, once for the turn and once for the batch loop.
+    """
     p = np.int64(s[S_CUR])
     s[S_DEV_PLAYED] = 0
     s[S_ROLLED] = 0
