@@ -651,7 +651,7 @@ def fit_seat_model(table: pd.DataFrame, draft: pd.DataFrame, features,
     test = (rank % test_every == 0).to_numpy()
     boards = int(sf.loc[~test, "board_id"].nunique())
     train = x[~test].to_numpy(float)
-    rank = int(np.linalg.matrix_rank(train))
+    design_rank = int(np.linalg.matrix_rank(train))
     with warnings.catch_warnings():
         # a rank-deficient design is said below, with the model's terms and boards
         warnings.simplefilter("ignore", SingularMatrixWarning)
@@ -664,11 +664,11 @@ def fit_seat_model(table: pd.DataFrame, draft: pd.DataFrame, features,
     coef["boards"] = boards
     coef["method"] = ("OLS of each seat's win rate on its opening features minus the table "
                       "mean, one intercept per seat (statsmodels), cluster-robust by board")
-    if rank < x.shape[1]:
+    if design_rank < x.shape[1]:
         # column-pivoted QR puts the terms the others already span last
-        _, _, order = scipy.linalg.qr(train, mode="economic", pivoting=True)
-        spanned = ", ".join(str(x.columns[j]) for j in sorted(order[rank:]))
-        why = (f"the design has rank {rank} for {x.shape[1]} terms on {boards} training "
+        _, _, pivots = scipy.linalg.qr(train, mode="economic", pivoting=True)
+        spanned = ", ".join(str(x.columns[j]) for j in sorted(pivots[design_rank:]))
+        why = (f"the design has rank {design_rank} for {x.shape[1]} terms on {boards} training "
                f"boards ({spanned}: a linear combination of the others there): the "
                "coefficients are one of many equally good fits")
         coef["method"] += "; " + why
