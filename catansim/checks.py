@@ -48,10 +48,11 @@ def check_int(value, field: str, lo: int, hi: int | None = None, allowed: str | 
     return int(value)
 
 
-def check_bool(value, field: str) -> bool:
-    """True or False (not a string such as "no", which Python would take as true)."""
+def check_bool(value, field: str, allowed: str = "True, False") -> bool:
+    """True or False (not a string such as "no", which Python would take as true);
+    ``allowed`` spells them as the caller's input does (TOML: ``true, false``)."""
     if not isinstance(value, bool | np.bool_):
-        fail(field, f"expected a boolean, got {type_name(value)} ({value!r})", "True, False")
+        fail(field, f"expected a boolean, got {type_name(value)} ({value!r})", allowed)
     return bool(value)
 
 

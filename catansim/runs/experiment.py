@@ -29,6 +29,7 @@ from ..checks import (
     SCHEDULER_ALLOWED,
     SEED_ALLOWED,
     SEED_MAX,
+    check_bool,
     check_choice,
     check_int,
     check_path,
@@ -639,10 +640,7 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
             ctx.fail("boards", "board already fixes one board for every game; allowed: board "
                                "(one board) or boards (a board set), not both")
         board_set = _board_set(data["boards"], ctx, layout, games, seed)
-    rotate = data.get("rotate", False)
-    if not isinstance(rotate, bool):
-        ctx.fail("rotate", f"expected a boolean, got {type_name(rotate)} ({rotate!r}); "
-                           "allowed: true, false")
+    rotate = ctx.check(check_bool, data.get("rotate", False), "rotate", "true, false")
     batch_size = ctx.check(check_int, data.get("batch_size", DEFAULT_BATCH_SIZE), "batch_size",
                            1, MAX_BATCH_SIZE, f"an integer in 1..{MAX_BATCH_SIZE:,} (a part's "
                            "memory: about 2.5 KB per game)")
