@@ -88,6 +88,19 @@ def games_per_second(n_games: int, players: int = 4, strategies=None, n_threads:
     return timed_rate(n_games, players, strategies, n_threads, seed, repeats)[0]
 
 
+def _cold_then_warm(code: str, cache: str) -> list[tuple[float, str]]:
+    """Run ``code`` in two fresh processes on the kernel cache folder ``cache`` (empty
+    for the first): ``(seconds, stdout)`` of each."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    out = []
+    for _ in range(2):
+        t = time.perf_counter()
+        r = subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                           capture_output=True, text=True)
+        out.append((time.perf_counter() - t, r.stdout))
+    return out
+
+
 def compile_times(players: int = 4, strategies=None) -> tuple[float, float]:
     """(cold, warm) seconds to import and play a first batch in a fresh process.
 
@@ -96,15 +109,9 @@ def compile_times(players: int = 4, strategies=None) -> tuple[float, float]:
     """
     code = _COMPILE_SNIPPET.format(players=players,
                                    strategies=tuple(strategies or DEFAULT_STRATEGIES))
-    out = []
     with tempfile.TemporaryDirectory(prefix="catansim-numba-") as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        for _ in range(2):
-            t = time.perf_counter()
-            subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                           capture_output=True, text=True)
-            out.append(time.perf_counter() - t)
-    return out[0], out[1]
+        (cold, _), (warm, _) = _cold_then_warm(code, cache)
+    return cold, warm
 
 
 def numba_start_floor() -> float:
@@ -113,16 +120,11 @@ def numba_start_floor() -> float:
     with tempfile.TemporaryDirectory(prefix="catansim-numba-floor-") as folder:
         with open(os.path.join(folder, "floor_kernel.py"), "w") as fh:
             fh.write(_FLOOR_MODULE)
-        env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(folder, "cache"))
-        code = _FLOOR_SNIPPET.format(folder=folder)
-        for _ in range(2):  # the first fills the cache
-            t = time.perf_counter()
-            r = subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                               capture_output=True, text=True)
-            seconds = time.perf_counter() - t
-    if r.stdout.split() != ["1"]:
+        _, (seconds, stdout) = _cold_then_warm(_FLOOR_SNIPPET.format(folder=folder),
+                                               os.path.join(folder, "cache"))
+    if stdout.split() != ["1"]:
         raise RuntimeError("the floor's one-line kernel was not loaded from the cache "
-                           f"(cache hits: {r.stdout.strip()!r})")
+                           f"(cache hits: {stdout.strip()!r})")
     return seconds
 
 
