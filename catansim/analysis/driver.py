@@ -225,6 +225,8 @@ def _frames_context(games: pd.DataFrame, players: pd.DataFrame) -> Context:
 
 def _dataset_context(root: Path, variants=None) -> Context:
     m = D.read_manifest(root)
+    if variants is not None:
+        _check_variants(variants, tuple(m["variants"]))
     names = [v for v in m["variants"] if variants is None or v in set(variants)]
     players = m.get("result_key", {}).get("players")
     base = DEFAULT_VARIANT if DEFAULT_VARIANT in names else (names[0] if names else "")
@@ -302,8 +304,6 @@ def run_many(analyses: Sequence[Analysis], source, *, variants=None, scheduler=N
     if not (root / "games").is_dir():
         raise CatansimError(f"{root}: not a catansim dataset (no games/ folder); allowed: a "
                             "dataset folder written by catansim run")
-    if variants is not None:
-        _check_variants(variants, tuple(D.read_manifest(root)["variants"]))
     ctx = _dataset_context(root, variants)
     _check_analyses(analyses, ctx)
     ranges = D.game_ranges(root, variants)
