@@ -373,6 +373,52 @@ def test_variant_names_are_checked_before_anything_is_read(dataset, frames):
         assert set(vs_friendly.index.get_level_values("variant")) == {"baseline", "off"}
 
 
+def _source_functions():
+    """Every public analysis function that takes a source and hands keywords to run."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import catansim.analysis as pkg
+
+    found = {}
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if info.name == "driver":  # run and run_many spell their keywords out
+            continue
+        mod = importlib.import_module(f"catansim.analysis.{info.name}")
+        for name, f in vars(mod).items():
+            if (inspect.isfunction(f) and f.__module__ == mod.__name__
+                    and not name.startswith("_")
+                    and next(iter(inspect.signature(f).parameters), None) == "source"):
+                found[f"{info.name}.{name}"] = f
+    return found
+
+
+def test_source_functions_name_themselves_for_an_unknown_keyword(frames):
+    """A misspelt keyword names the function called and what it takes (it used to name
+    run_many()), and help() shows run_many's keywords rather than **kw."""
+    import inspect
+
+    from catansim.errors import CatansimError
+
+    funcs = _source_functions()
+    run_like = {}
+    for label, f in funcs.items():
+        params = inspect.signature(f).parameters
+        assert not any(p.kind is p.VAR_KEYWORD for p in params.values()), label
+        if "progress" in params:
+            assert {"variants", "scheduler"} <= set(params), label
+            run_like[label] = f
+    assert len(run_like) >= 30 and "seats.win_rates" in run_like
+    for f in run_like.values():
+        with pytest.raises(CatansimError, match=rf"^{f.__name__}: unknown keyword argument "
+                                                r"'progres'; allowed: .*progress"):
+            f(frames, progres=True)
+    # the keywords still reach run_many
+    rates = A.win_rates(frames, by="seat", variants=["friendly"], progress=False)
+    assert set(rates.index.get_level_values("variant")) == {"friendly"}
+
+
 # --- cross-play --------------------------------------------------------------------------
 
 

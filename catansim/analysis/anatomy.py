@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from . import stats as S
-from .driver import Analysis, Chunk, Context, run
+from .driver import Analysis, Chunk, Context, reads_source, run
 from .measures import (
     BOUGHT_COLS,
     DEV,
@@ -89,6 +89,7 @@ GAME_LENGTH = Analysis(
     _length_map, _length_finish)
 
 
+@reads_source
 def game_length(source, **kw) -> pd.DataFrame:
     """Game length in turns and in dice rolls, per variant.
 
@@ -128,6 +129,7 @@ def length_distribution_analysis(measure: str = "rolls") -> Analysis:
                     _dist_finish)
 
 
+@reads_source
 def length_distribution(source, measure: str = "rolls", **kw) -> pd.DataFrame:
     """The distribution of a per-game measure (``rolls`` or ``turns``; any of
     ``measures.GAME_MEASURES``), per variant.
@@ -158,6 +160,7 @@ PER_GAME = Analysis(
                                 {m.name: m.label for m in GAME_MEASURES}))
 
 
+@reads_source
 def per_game_counts(source, **kw) -> pd.DataFrame:
     """Cards produced, traded (bank, player), stolen, discarded, blocked and withheld,
     robber moves, shortages, development cards: totals over the table, per game.
@@ -205,6 +208,7 @@ PER_SEAT = Analysis(
         {m.name: m.label for m in SEAT_MEASURES}))
 
 
+@reads_source
 def per_seat_counts(source, **kw) -> pd.DataFrame:
     """Per seat and game: final VP and their sources, cards received, produced, stolen,
     gained by stealing, discarded, blocked, withheld, trades, development cards,
@@ -220,6 +224,7 @@ def per_seat_counts(source, **kw) -> pd.DataFrame:
     return run(PER_SEAT, source, **kw)
 
 
+@reads_source
 def vp_sources(source, **kw) -> pd.DataFrame:
     """Mean VP by source (settlements, cities, Longest Route, Largest Army, VP cards),
     of all seats and of the winners: the VP rows of ``per_seat_counts``, one row per
@@ -258,6 +263,7 @@ DEV_CARDS = Analysis("dev_cards", {"players": BOUGHT_COLS + PLAYED_COLS}, _dev_m
                      lambda s, ctx: _describe_frame(s, ["variant", "card", "action"], ctx=ctx))
 
 
+@reads_source
 def dev_cards(source, **kw) -> pd.DataFrame:
     """Development cards bought and played per game (all seats), by type.
 
@@ -315,6 +321,7 @@ EVENT_RATES = Analysis(
     _events_map, _events_finish)
 
 
+@reads_source
 def event_rates(source, **kw) -> pd.DataFrame:
     """How often things happen: a supply shortage, Longest Route and Largest Army held
     at the end and whether their holders won, games without a winner.
@@ -366,6 +373,7 @@ FIRST_BUILDS = Analysis("first_builds", {"players": ("won", *FIRST_BUILDS_COLS)}
                         _first_finish)
 
 
+@reads_source
 def first_builds(source, **kw) -> pd.DataFrame:
     """The turn of the first settlement (beyond the starting two) and of the first city,
     for all seats and for winners.

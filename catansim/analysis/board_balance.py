@@ -38,7 +38,7 @@ import pandas as pd
 from ..errors import CatansimError
 from ..results.schema import feature_dtypes
 from . import stats as S
-from .driver import Analysis, Chunk, Context, run
+from .driver import Analysis, Chunk, Context, reads_source, run
 
 BH = "fdr_bh"
 BOOTSTRAP = 2000  # resamples for the bootstrap intervals over boards
@@ -168,6 +168,7 @@ PER_BOARD = Analysis("per_board", {"games": ("board_id", "n_players", "winner", 
                      _board_map, _board_finish)
 
 
+@reads_source
 def per_board(source, **kw) -> pd.DataFrame:
     """One row per board of a board set: its seat win rates, spread and game length.
 
@@ -471,6 +472,7 @@ def luck_analysis(variants=None, measure: str = "won") -> Analysis:
                     _luck_finish(measure))
 
 
+@reads_source
 def luck_budget(source, variants=None, measure: str = "won", **kw) -> pd.DataFrame:
     """The luck budget: how much of a seat's result the seat, the strategy, the board and
     the dice decide.

@@ -29,7 +29,7 @@ import pandas as pd
 
 from ..errors import CatansimError
 from . import stats as S
-from .driver import Analysis, Chunk, Context, run
+from .driver import Analysis, Chunk, Context, reads_source, run
 from .measures import GAME_MEASURE, Measure, game_values
 from .variants import _seat_won
 
@@ -300,6 +300,7 @@ def contrasts_analysis(pairs: Sequence[tuple[str, str]], outcomes: Sequence[Outc
                     _pairs_finish(list(pairs), labels, correction))
 
 
+@reads_source
 def paired_contrasts(source, pairs: Sequence[tuple[str, str]], outcomes: Sequence[Outcome],
                      strategy_wins: bool = False, correction: str = "holm",
                      **kw) -> pd.DataFrame:
@@ -372,6 +373,7 @@ def arms_analysis(outcomes: Sequence[Outcome], name: str = "arms") -> Analysis:
                     _arms_finish(list(outcomes)))
 
 
+@reads_source
 def arm_summary(source, outcomes: Sequence[Outcome], **kw) -> pd.DataFrame:
     """Every outcome in every arm: n (games defining it), mean with its t interval, sd,
     median, p90; for 0/1 outcomes the rate (``mean``) with its Wilson interval and
@@ -470,6 +472,7 @@ def shares_analysis(shares: Sequence[Share], name: str = "shares") -> Analysis:
                     _shares_finish(list(shares)))
 
 
+@reads_source
 def share_table(source, shares: Sequence[Share], **kw) -> pd.DataFrame:
     """Each share in each arm: ``games``, ``games_with_chances`` (denominator > 0),
     ``numerator``, ``denominator`` (totals), ``share`` = numerator / denominator with
@@ -553,6 +556,7 @@ def seat_groups_analysis(counts: Sequence[SeatCount],
                     _seat_groups_finish(list(counts), list(ratios)))
 
 
+@reads_source
 def seat_groups(source, counts: Sequence[SeatCount],
                 ratios: Sequence[tuple[str, str, str]] = (), **kw) -> pd.DataFrame:
     """Per-seat counts by group: every seat (``all``), by final standing (``winner``,
@@ -578,8 +582,9 @@ class Plan:
         self.analyses[key] = analysis
         return self
 
-    def run(self, source, **kw) -> dict:
+    def run(self, source, *, variants=None, scheduler=None, progress: bool = False) -> dict:
         from .driver import run_many
 
-        values = run_many(list(self.analyses.values()), source, **kw)
+        values = run_many(list(self.analyses.values()), source, variants=variants,
+                          scheduler=scheduler, progress=progress)
         return dict(zip(self.analyses, values, strict=True))

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from . import stats as S
-from .driver import Analysis, Chunk, Context, run
+from .driver import Analysis, Chunk, Context, reads_source, run
 from .strategies import seat_table
 
 VERDICTS = ("beats", "loses to", "not significant")
@@ -105,6 +105,7 @@ def crossplay_analysis(correction: str = "holm") -> Analysis:
                     _finish(correction))
 
 
+@reads_source
 def crossplay_table(source, correction: str = "holm", **kw) -> pd.DataFrame:
     """The cross-play matrix as a table with CIs and corrected verdicts.
 

@@ -24,6 +24,8 @@ measures), so the order of combination cannot change a result.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -348,9 +350,43 @@ def run_many(analyses: Sequence[Analysis], source, *, variants=None, scheduler=N
     return [a.finish(s, ctx) for a, s in zip(analyses, acc, strict=True)]
 
 
-def run(analysis: Analysis, source, **kw):
+def run(analysis: Analysis, source, *, variants=None, scheduler=None, progress: bool = False):
     """Run one analysis over a source (see ``run_many``)."""
-    return run_many([analysis], source, **kw)[0]
+    return run_many([analysis], source, variants=variants, scheduler=scheduler,
+                    progress=progress)[0]
+
+
+def _run_keywords() -> dict[str, inspect.Parameter]:
+    return {name: p for name, p in inspect.signature(run_many).parameters.items()
+            if p.kind is p.KEYWORD_ONLY}
+
+
+def reads_source(func: Callable) -> Callable:
+    """Mark a public analysis function ``func(source, ..., **kw)`` that hands ``**kw``
+    on to ``run`` or ``run_many``.
+
+    Its signature (``help``, Jupyter's ``?``) then lists run_many's keywords
+    (``variants``, ``scheduler``, ``progress``) instead of ``**kw``, and an unknown
+    keyword is a one-line CatansimError naming ``func`` and the keywords it takes
+    (Python's own TypeError would name run_many).
+    """
+    sig = inspect.signature(func)
+    own = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    names = {p.name for p in own}
+    extra = [p for name, p in _run_keywords().items() if name not in names]
+    allowed = sorted({p.name for p in own if p.kind is not p.POSITIONAL_ONLY}
+                     | {p.name for p in extra})
+
+    @functools.wraps(func)
+    def wrapper(*args, **kw):
+        unknown = [k for k in kw if k not in allowed]
+        if unknown:
+            raise CatansimError(f"{func.__name__}: unknown keyword argument {unknown[0]!r}; "
+                                f"allowed: {', '.join(allowed)}")
+        return func(*args, **kw)
+
+    wrapper.__signature__ = sig.replace(parameters=own + extra)
+    return wrapper
 
 
 def _sorted(games: pd.DataFrame, players: pd.DataFrame):

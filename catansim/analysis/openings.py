@@ -48,7 +48,7 @@ from ..results.arms import parse_arm
 from ..results.schema import DEFAULT_VARIANT
 from ..topology import HARBOR_NODES, NODE_HEXES, NODE_NEIGHBOURS
 from . import stats as S
-from .driver import Analysis, Chunk, Context, run, variant_check
+from .driver import Analysis, Chunk, Context, reads_source, run, variant_check
 
 RES = tuple(RESOURCE_NAMES)
 SETTLEMENTS = ("first", "second")
@@ -411,6 +411,7 @@ def opening_values_analysis(baseline: str | None = None, correction: str = "fdr_
                     check=variant_check(baseline))
 
 
+@reads_source
 def opening_values(source, baseline: str | None = None, correction: str = "fdr_bh",
                    **kw) -> dict:
     """The value of every forced opening of a sweep, paired with the baseline game by game.
@@ -452,6 +453,7 @@ def opening_values(source, baseline: str | None = None, correction: str = "fdr_b
     return run(opening_values_analysis(baseline, correction), source, **kw)
 
 
+@reads_source
 def value_map(source, **kw) -> pd.DataFrame:
     """The ``arms`` table of ``opening_values``: one row per forced opening."""
     return opening_values(source, **kw)["arms"]

@@ -13,7 +13,7 @@ import pandas as pd
 from ..constants import N_NODES
 from ..results import dataset as D
 from . import stats as S
-from .driver import Analysis, Chunk, Context, run, variant_check
+from .driver import Analysis, Chunk, Context, reads_source, run, variant_check
 from .measures import RES, START_COLS
 
 START_PIPS = ("start_pips_1", "start_pips_2")
@@ -50,6 +50,7 @@ START_PIPS_WIN = Analysis("start_pips", {"players": ("won", *START_PIPS)}, _pips
                           _pips_finish)
 
 
+@reads_source
 def win_by_start_pips(source, **kw) -> pd.DataFrame:
     """Win rate by the pips of the two starting settlements together.
 
@@ -92,6 +93,7 @@ NODE_WIN = Analysis("start_nodes", {"players": ("won", "start_node_1", "start_no
                     _node_map, _node_finish)
 
 
+@reads_source
 def win_by_start_node(source, **kw) -> pd.DataFrame:
     """Win rate of the seats that started with a settlement on each node (0-53).
 
@@ -181,7 +183,7 @@ def fit_win_model(rows: pd.DataFrame, confidence: float = 0.95, test_share: floa
     return {"coefficients": coef, "calibration": calib, "reliability": rel}
 
 
-def count_games(source, variants=None) -> int:
+def count_games(source) -> int:
     """Games per variant of a source (the manifest's, or the frames')."""
     if isinstance(source, tuple | list):
         return int(source[0]["game"].nunique())
@@ -202,6 +204,7 @@ def win_model_analysis(n_games: int, variant: str = "baseline", cap: int = MODEL
         check=variant_check(variant, "variant"))
 
 
+@reads_source
 def win_model(source, variant: str | None = None, cap: int = MODEL_CAP, **kw) -> dict:
     """Does the starting position predict winning? A logistic regression with CIs and
     its calibration on held-out games.

@@ -44,7 +44,7 @@ from .contrasts import (
     winner_margin,
     won_matrix,
 )
-from .driver import Analysis, Chunk, Context, run
+from .driver import Analysis, Chunk, Context, reads_source, run
 
 CHECKPOINTS = tuple(int(c[len("vp_turn_"):]) for c in COLUMNS["name"]
                     if str(c).startswith("vp_turn_"))
@@ -225,6 +225,7 @@ def stage_analysis(checkpoints=HEADLINE_CHECKPOINTS) -> Analysis:
                     _stage_finish)
 
 
+@reads_source
 def stage_table(source, checkpoints=HEADLINE_CHECKPOINTS, **kw) -> pd.DataFrame:
     """The sole leader's win rate at equal standing: per arm and checkpoint turn, by the
     leader's visible VP and the lead over the second (1, 2, 3+ VP).
@@ -288,6 +289,7 @@ def catch_up_analysis(checkpoints=CHECKPOINTS) -> Analysis:
                     _catch_finish)
 
 
+@reads_source
 def catch_up(source, checkpoints=CHECKPOINTS, **kw) -> pd.DataFrame:
     """Who wins from where, per arm and checkpoint turn t.
 
@@ -302,6 +304,7 @@ def catch_up(source, checkpoints=CHECKPOINTS, **kw) -> pd.DataFrame:
     return run(catch_up_analysis(checkpoints), source, **kw)["catch_up"]
 
 
+@reads_source
 def lead_table(source, checkpoints=CHECKPOINTS, **kw) -> pd.DataFrame:
     """The sole leader's win rate by the size of the lead (1, 2, 3, 4+ VP over the
     second), per arm and checkpoint: ``games``, ``leader_wins``, ``win_rate`` with its

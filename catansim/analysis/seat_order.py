@@ -29,7 +29,7 @@ import pandas as pd
 
 from ..errors import CatansimError
 from . import stats as S
-from .driver import Analysis, Chunk, Context, run
+from .driver import Analysis, Chunk, Context, reads_source, run
 from .variants import _seat_won
 
 T_CONTRAST = "t interval over deals of the per-deal value (moments; = statsmodels DescrStatsW)"
@@ -190,6 +190,7 @@ def rotation_analysis(variants=None) -> Analysis:
                     _rotation_map(variants), _rotation_finish, _rotation_combine)
 
 
+@reads_source
 def rotation_seats(source, variants=None, **kw) -> dict:
     """The seat effect at a mixed table, pooled over its rotations on the same deals.
 
@@ -351,6 +352,7 @@ def first_turns(manifest: dict) -> dict[str, int]:
             for v, spec in manifest.get("result_key", {}).get("variants", {}).items()}
 
 
+@reads_source
 def order_effects(source, first_turn: dict | None = None, **kw) -> dict:
     """The first-pick and the first-move advantage apart.
 

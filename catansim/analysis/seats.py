@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from . import stats as S
-from .driver import Analysis, Chunk, Context, run
+from .driver import Analysis, Chunk, Context, reads_source, run
 
 
 def _win_map(by: str):
@@ -49,6 +49,7 @@ def win_rates_analysis(by: str = "seat") -> Analysis:
     return Analysis(f"win_rates_{by}", {"players": (by, "won")}, _win_map(by), _win_finish(by))
 
 
+@reads_source
 def win_rates(source, by: str = "seat", **kw) -> pd.DataFrame:
     """Win rate per group of seat-games, with its Wilson interval.
 
@@ -62,6 +63,7 @@ def win_rates(source, by: str = "seat", **kw) -> pd.DataFrame:
     return run(win_rates_analysis(by), source, **kw)
 
 
+@reads_source
 def seat_win_rates(source, **kw) -> pd.DataFrame:
     """``win_rates(source, "seat")``: each seat's share of wins (n = games)."""
     return win_rates(source, "seat", **kw)

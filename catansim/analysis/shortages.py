@@ -39,7 +39,7 @@ from .contrasts import (
     seat_win,
     vp_spread,
 )
-from .driver import Analysis, Chunk, Context, run
+from .driver import Analysis, Chunk, Context, reads_source, run
 from .measures import PRODUCED_COLS, RES, SHORTAGE_COLS, WITHHELD_COLS
 
 FIRST_COLS = tuple(f"first_shortage_{r}" for r in RES)
@@ -160,6 +160,7 @@ TIMING = Analysis("shortage_timing", {"games": ("turns", *FIRST_COLS)}, _timing_
                   _timing_finish)
 
 
+@reads_source
 def shortage_timing(source, **kw) -> pd.DataFrame:
     """When the supply first runs short, per arm and resource (``any`` first).
 
@@ -173,6 +174,7 @@ def shortage_timing(source, **kw) -> pd.DataFrame:
     return run(TIMING, source, **kw)["timing"]
 
 
+@reads_source
 def first_shortage_curve(source, **kw) -> pd.DataFrame:
     """The share of all games that had a shortage of each resource by turn t
     (cumulative), indexed by (variant, resource, turn): ``games``, ``short_by_then``,

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import CatansimError
-from .driver import Analysis, Chunk, Context, run
+from .driver import Analysis, Chunk, Context, reads_source, run
 
 METHOD = ("Plackett-Luce top-1 (conditional logit, each game a group) fitted as a Poisson "
           "GLM of wins per (seating, seat) with a fixed effect per seating (statsmodels)")
@@ -161,6 +161,7 @@ SEATINGS = Analysis("seatings", {"players": ("seat", "strategy", "won")}, _seati
                     lambda s, ctx: s)
 
 
+@reads_source
 def strategy_rating(source, **kw) -> pd.DataFrame:
     """Rate the strategies of each variant with a top-1 Plackett-Luce fit.
 

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from . import stats as S
-from .driver import Analysis, Chunk, Context, run, variant_check
+from .driver import Analysis, Chunk, Context, reads_source, run, variant_check
 from .measures import GAME_MEASURES, columns_of, game_values
 
 # Smallest effects of interest for the power columns: 5% of the baseline mean for a
@@ -135,6 +135,7 @@ def paired_analysis(baseline: str | None = None, correction: str = "holm") -> An
                     check=variant_check(baseline))
 
 
+@reads_source
 def paired_differences(source, baseline: str | None = None, correction: str = "holm",
                        **kw) -> pd.DataFrame:
     """Every headline measure of every variant against the baseline, paired by game.
