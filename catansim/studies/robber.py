@@ -48,13 +48,9 @@ ARM_LABELS = {
 
 
 BUDGET = [
-    "Budget: the robber and shortage studies together play about 8 million new games. The "
-    "headline (`rule`) has 10^6 games per arm; the other datasets are sized by the power "
-    "lines below. `discard`, `mixed` and `policy` (2.7 million games) were played by an "
-    "earlier session of this study before the merge of dataset format 2 (format 1: no "
-    "engine fingerprint recorded; the same counters, columns checked) and are read as they "
-    "are; `rule`, `three` and `presets` (3.6 million) were played with the "
-    "shortage study's 4.11 million (7.71 million new games in all).", ""]
+    "Budget: the headline (`rule`) has 10^6 games per arm; the other datasets are sized by "
+    "the power lines below. The table above gives each dataset's games and the engine that "
+    "played them (a dataset is resumed only by the engine that began it).", ""]
 
 
 def pairs_of(name: str) -> list[tuple[str, str]]:

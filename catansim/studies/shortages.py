@@ -44,9 +44,8 @@ ARM_LABELS = {
 
 
 BUDGET = [
-    "Budget: the robber and shortage studies together play about 8 million new games. The "
-    "headline (`rule19`) has 10^6 games per arm (official, strict, unlimited bank); the "
-    "other datasets are sized by the power lines below (a rule change that alters few "
+    "Budget: the headline (`rule19`) has 10^6 games per arm (official, strict, unlimited "
+    "bank); the other datasets are sized by the power lines below (a rule change that alters few "
     "games has a small sd of the paired differences, so 30,000-100,000 pairs see small "
     "effects). The supply paying in turn order (`off`) is measured with 9 per resource "
     "(`rule9`), where shortages are common, rather than at 10^6 games where it rarely "
