@@ -8,7 +8,7 @@ path, with what is allowed (faults of the machine: with what state the data is i
 no traceback, and nothing written anywhere under the test's folder (a dataset used
 by a row is unchanged and still loads).
 
-BAD_COMMANDS (asserted below) counts the rows: 169.
+BAD_COMMANDS (asserted below) counts the rows: 172.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import catansim
 from catansim.runs.experiment import load_experiment
 from catansim.runs.runner import run_experiment
 
-BAD_COMMANDS = 169
+BAD_COMMANDS = 172
 
 # Placeholders: T the test's folder, BIN a binary file, DIR an empty folder, FILE a text
 # file ("x"), EMPTY an empty file, EXP a good experiment, LOG a good game log, TRUNC a
@@ -312,6 +312,12 @@ CASES = {
                               ["--file: NOWHERE/b.json is not a file"]),
     "openings-beginner-seed": (["openings", "--seed", "3"],
                                ["--seed: the beginner map is fixed"]),
+    "openings-png-missing-folder": (["openings", "--png", "NOWHERE/o.png"],
+                                    ["--png: NOWHERE/o.png: folder NOWHERE does not exist"]),
+    "openings-png-suffix": (["openings", "--png", "o.svg"],
+                            ["--png: o.svg: not a .png file name; allowed: a .png file path"]),
+    "openings-csv-read-only": (["openings", "--csv", "RO/o.csv"],
+                               ["--csv: RO/o.csv: folder RO is not writable (read-only"]),
     # -- verify
     "verify-no-folder": (["verify"], ["DATASET: missing; allowed: a dataset folder"]),
     "verify-missing": (["verify", "NOWHERE/ds"], ["DATASET: NOWHERE/ds: folder not found"]),

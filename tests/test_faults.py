@@ -14,7 +14,7 @@ catansim whose core differs. Simulated where they cannot be made to happen on
 cue: ENOSPC while a part's record is appended, a MemoryError, little available
 memory, an engine change on resume (the manifest edited), a format-1 dataset.
 
-FAULT_CASES (asserted below) counts the test cases of this module: 30.
+FAULT_CASES (asserted below) counts the test cases of this module: 31.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ from catansim.results import dataset as D
 from catansim.runs.experiment import load_experiment
 from catansim.runs.runner import n_parts, run_experiment
 
-FAULT_CASES = 30
+FAULT_CASES = 31
 
 EXP = """
 name = "faults"
@@ -205,6 +205,33 @@ def test_a_disk_already_full_leaves_no_half_written_manifest(files, reference, t
         code, _, err = run_main(_exp_args(files, out), capsys)
         assert code == 0
         _same(_load_quietly(out), reference["exp"])
+
+
+@needs_mount
+def test_disk_full_while_a_report_is_written_leaves_no_report_html(complete, tmp_path,
+                                                                   capsys):
+    """Every report file is written whole or not at all, report.html last: a disk that
+    fills up half way leaves complete figures and tables but no report.html."""
+    whole = tmp_path / "whole"
+    code, _, err = run_main(["report", complete, "--out", whole, "--no-progress"], capsys)
+    assert code == 0, err
+    size = sum(p.stat().st_size for p in whole.rglob("*") if p.is_file())
+    with tmpfs(tmp_path / "small", f"{size // 2048}k") as fs:
+        out = fs / "rep"
+        code, _, err = run_main(["report", complete, "--out", out, "--no-progress"], capsys)
+        assert code == 1
+        one_line(err, f"--out: {out}", "no space left on device", "report.html not written",
+                 "rerun the same command")
+        assert not (out / "report.html").exists()
+        assert not list(fs.rglob("*.tmp"))
+        for p in out.rglob("*.png"):  # the figures there are whole
+            assert p.read_bytes() == (whole / p.relative_to(out)).read_bytes()
+        remount(fs, "64m")
+        code, _, err = run_main(["report", complete, "--out", out, "--no-progress"], capsys)
+        assert code == 0 and err == ""
+        assert (out / "report.html").stat().st_size > 0
+        assert sorted(p.relative_to(out) for p in out.rglob("*")) == sorted(
+            p.relative_to(whole) for p in whole.rglob("*"))
 
 
 def test_no_space_while_a_record_is_appended_leaves_no_torn_record(files, reference, tmp_path,

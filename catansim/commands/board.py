@@ -141,6 +141,7 @@ def _fairness(board, label, n_players, strategies, games, game_seed, threads, ou
     from .. import strategies as ST
     from ..board.fairness import BALANCED_MAX_SPREAD, fairness
     from ..plotting.seats_boards import board_fairness_figure
+    from ..results.dataset import atomic_path
 
     names = ST.PRESETS.seat_names(strategies, n_players, "--strategies")
     fair = fairness(board, n_players)
@@ -167,5 +168,6 @@ def _fairness(board, label, n_players, strategies, games, game_seed, threads, ou
                   if n_players == 4 else ""))
     fig = board_fairness_figure(board, fair.draft, rates, fair.predicted,
                                 f"How fair is this board? {label}")
-    fig.savefig(out, dpi=dpi, bbox_inches="tight", facecolor="white")
+    with O.writing("--out", out), atomic_path(out) as part:
+        fig.savefig(part, dpi=dpi, bbox_inches="tight", facecolor="white", format="png")
     click.echo(f"wrote {out}")

@@ -27,9 +27,10 @@ from . import _options as O
               help="Base seed of the games.")
 @click.option("--top", type=O.IntIn(1, 54), default=8, show_default=True,
               help="Openings to print per seat.")
-@click.option("--png", "png", type=click.Path(dir_okay=False), default="openings.png",
-              show_default=True, help="The value-map PNG to write.")
-@click.option("--csv", "csv", type=click.Path(dir_okay=False), default=None,
+@click.option("--png", "png", type=O.OutFile("a .png file path in an existing folder", ".png"),
+              default="openings.png", show_default=True, help="The value-map PNG to write.")
+@click.option("--csv", "csv", type=O.OutFile("a .csv file path in an existing folder", ".csv"),
+              default=None,
               help="Also write every node's value (one row per node and seat) to this CSV.")
 @click.option("--data", type=click.Path(file_okay=False), default=None,
               help="Keep the games in this dataset folder (resumable; rerunning reads them "
@@ -82,6 +83,7 @@ def command(layout, seed, board_file, players, seats, settlement, games, strateg
         spec, label = f"{layout}:{seed}", f"{layout} board, seed {seed}"
 
     from ..analysis import openings as AO
+    from ..results.dataset import atomic_path, atomic_write_text
     from ..runs.experiment import parse_experiment
     from ..runs.runner import run_experiment
 
@@ -118,9 +120,11 @@ def command(layout, seed, board_file, players, seats, settlement, games, strateg
         fig = value_map_figure(values["arms"], exp.board, kind=kind, n_players=players,
                                title=f"Value of each {('first', 'second')[int(settlement) - 1]} "
                                      f"settlement: {label}")
-        fig.savefig(png, bbox_inches="tight", facecolor="white")
+        with O.writing("--png", png), atomic_path(png) as part:
+            fig.savefig(part, bbox_inches="tight", facecolor="white", format="png")
         if csv is not None:
-            values["arms"].to_csv(csv)
+            with O.writing("--csv", csv):
+                atomic_write_text(csv, values["arms"].to_csv())
     finally:
         if tmp is not None:
             tmp.cleanup()

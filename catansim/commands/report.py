@@ -26,5 +26,9 @@ def command(dataset, out, scheduler, no_progress):
 
     if scheduler is not None:  # before anything is read or written
         scheduler = check_scheduler(scheduler, "--scheduler")
-    path = build_report(dataset, out, scheduler=scheduler, progress=not no_progress)
+    # each file is written whole or not at all; report.html last, so a report.html
+    # that exists describes the whole report
+    with O.writing("--out", out or f"{dataset}/report",
+                   "report.html not written; free some space and rerun the same command"):
+        path = build_report(dataset, out, scheduler=scheduler, progress=not no_progress)
     click.echo(f"wrote {path} (tables/*.csv and figures/*.png beside it)")

@@ -28,6 +28,7 @@ from ..analysis import variants as VA
 from ..analysis.driver import run_many
 from ..errors import CatansimError
 from ..results import dataset as D
+from ..results.dataset import atomic_write_text
 
 REPORT_FILE = "report.html"
 
@@ -377,6 +378,6 @@ def build_report(dataset, out=None, scheduler=None, progress: bool = False) -> P
             "analysis_seconds": round(seconds, 1)}
     html = render_html(sections, info, out)
     path = out / REPORT_FILE
-    path.write_text(html, encoding="utf-8")
-    (out / "report.json").write_text(json.dumps(info, indent=2) + "\n")
+    atomic_write_text(out / "report.json", json.dumps(info, indent=2) + "\n")
+    atomic_write_text(path, html)  # last: a report.html that exists has all its files
     return path

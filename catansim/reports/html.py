@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..results.dataset import atomic_write_bytes, atomic_write_text
+
 CSS = """
 body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 0;
        color: #1d1d1d; background: #fafafa; }
@@ -125,7 +127,7 @@ def render_html(sections, info: dict, out: Path) -> str:
             if kind == "figure":
                 _, name, fig, caption = block
                 png = _fig_png(fig)
-                (out / "figures" / f"{name}.png").write_bytes(png)
+                atomic_write_bytes(out / "figures" / f"{name}.png", png)
                 data = base64.b64encode(png).decode()
                 cap = f"<figcaption class='caption'>{html.escape(caption)}</figcaption>" \
                     if caption else ""
@@ -133,7 +135,7 @@ def render_html(sections, info: dict, out: Path) -> str:
                             f"src='data:image/png;base64,{data}'>{cap}</figure>")
             elif kind == "table":
                 _, name, frame, caption, csv = block
-                csv.to_csv(out / "tables" / f"{name}.csv")
+                atomic_write_text(out / "tables" / f"{name}.csv", csv.to_csv())
                 body.append(f"<h3>{html.escape(name.replace('_', ' '))}</h3>")
                 body.append(table_html(frame))
                 body.append(f"<p class='caption'>{html.escape(caption)} "

@@ -256,6 +256,38 @@ def _tmp_path(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}.tmp")
 
 
+def atomic_write_text(path: Path, text: str) -> None:
+    """``atomic_write_bytes`` of ``text`` in UTF-8: a report, a README, a run book."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+@contextlib.contextmanager
+def atomic_path(path: Path):
+    """A temporary path beside ``path`` for a writer that wants a file name (a figure's
+    ``savefig``, ``DataFrame.to_csv``, ``to_parquet``, ``pickle``): when the block ends
+    without error it is flushed to disk and renamed onto ``path``; on any error it is
+    removed and ``path`` is unchanged. Name the format explicitly (``format="png"``):
+    the temporary name ends in ``.tmp``.
+    """
+    path = Path(path)
+    tmp = _tmp_path(path)
+    try:
+        yield tmp
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        if isinstance(exc, OSError):
+            _name(exc, path)
+        raise
+    _fsync_dir(path.parent)
+
+
 def atomic_write_bytes(path: Path, data) -> None:
     """Write ``data`` to ``path`` through a temporary file (flushed to disk) and a rename.
 

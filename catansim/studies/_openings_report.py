@@ -15,6 +15,7 @@ import pandas as pd
 
 from ..constants import seat_colours
 from ..reports.build import Section
+from ..results.dataset import atomic_write_text
 
 ARM_CSV = ["seat", "kind", "node", "node_2", "n", "wins", "win_rate", "win_ci_low",
            "win_ci_high", "base_win_rate", "diff", "ci_low", "ci_high", "p_value", "p_adjusted",
@@ -405,8 +406,8 @@ def write(out: Path, res: dict, scale: str, items) -> Path:
               ("analyses", f"{res['analysis_seconds']:.1f} s")]
     page = _render(sections, out, items_, "openings")
     path = out / "report.html"
-    path.write_text(page, encoding="utf-8")
-    (out / "README.md").write_text(readme(res, scale, sections), encoding="utf-8")
+    atomic_write_text(path, page)
+    atomic_write_text(out / "README.md", readme(res, scale, sections))
     return path
 
 

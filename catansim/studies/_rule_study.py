@@ -21,6 +21,7 @@ import pandas as pd
 
 from ..errors import CatansimError
 from ..reports.build import Section
+from ..results.dataset import atomic_write_text
 from ..runs.experiment import Experiment, load_experiment
 from ..runs.runner import run_experiment
 
@@ -86,7 +87,7 @@ def play(study, out: Path, scale: str, scheduler=None, progress: bool = True
                    total_games=exp.games * len(exp.variants))
         runs[exp.name] = rec
         log_path.parent.mkdir(parents=True, exist_ok=True)
-        log_path.write_text(json.dumps(log, indent=1) + "\n")
+        atomic_write_text(log_path, json.dumps(log, indent=1) + "\n")
         found[exp.name] = Dataset(exp.name, root, exp, exp.games, rec.get("seconds", 0.0),
                                   rec.get("sessions", 0))
     return found
@@ -268,7 +269,7 @@ def write_report(out: Path, title: str, description: str, sections: list[Section
     page = render_html(sections, {"title": title, "description": description, "items": items},
                        out)
     path = out / "report.html"
-    path.write_text(page, encoding="utf-8")
+    atomic_write_text(path, page)
     return path
 
 
@@ -312,7 +313,7 @@ def write_readme(out: Path, name: str, title: str, question: str, answer: list[s
                                                               else ""))
     lines.append("")
     path = out / "README.md"
-    path.write_text("\n".join(lines), encoding="utf-8")
+    atomic_write_text(path, "\n".join(lines))
     return path
 
 

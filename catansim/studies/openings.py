@@ -95,6 +95,7 @@ def run(exp, root: Path, data_dir: Path, scheduler=None, progress: bool = True):
     to ``data_dir/runs.json`` (summed over the invocations that played games)."""
     import resource
 
+    from ..results import dataset as D
     from ..runs.runner import run_experiment
 
     cpu = resource.getrusage(resource.RUSAGE_SELF)
@@ -114,7 +115,7 @@ def run(exp, root: Path, data_dir: Path, scheduler=None, progress: bool = True):
                  games=len(exp.variants) * exp.games, parts=rep.parts_total)
     log[exp.name] = entry
     data_dir.mkdir(parents=True, exist_ok=True)
-    (data_dir / "runs.json").write_text(json.dumps(log, indent=2) + "\n")
+    D.atomic_write_text(data_dir / "runs.json", json.dumps(log, indent=2) + "\n")
     return rep
 
 
@@ -150,8 +151,7 @@ def values(root: Path, scheduler=None) -> dict:
         except (OSError, pickle.UnpicklingError, KeyError, EOFError):
             pass
     out = AO.opening_values(root, scheduler=scheduler)
-    with open(cache, "wb") as fh:
-        pickle.dump({"key": key, "values": out}, fh)
+    D.atomic_write_bytes(cache, pickle.dumps({"key": key, "values": out}))
     return out
 
 

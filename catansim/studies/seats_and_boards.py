@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..results.dataset import atomic_path, atomic_write_text
 from . import EXPERIMENTS, Study
 
 NAME = "seats-and-boards"
@@ -76,7 +77,7 @@ def play(out: Path, scale: str, scheduler=None, progress: bool = True) -> dict:
             entry["games_per_board"] = exp.board_set.games_per_board
         book[name] = entry
         found[name] = (exp, data / name)
-    book_path.write_text(json.dumps(book, indent=2) + "\n")
+    atomic_write_text(book_path, json.dumps(book, indent=2) + "\n")
     return found
 
 
@@ -720,7 +721,7 @@ def write_readme(out: Path, r: dict, book: dict, scale: str, report_seconds: flo
     lines += [f"| `{k}` | {v} |" for k, v in FIGURES.items()]
     if scale == "small":
         lines += ["", "*Built at scale small: the numbers are noise.*"]
-    (out / "README.md").write_text("\n".join(lines) + "\n")
+    atomic_write_text(out / "README.md", "\n".join(lines) + "\n")
 
 
 TABLES = {
@@ -773,7 +774,7 @@ def write_report(out: Path, r: dict, book: dict, scale: str) -> Path:
     page = render_html(sections(r, book, scale), {"title": f"catansim study: {TITLE}",
                                                   "description": "", "items": items}, out)
     path = out / "report.html"
-    path.write_text(page, encoding="utf-8")
+    atomic_write_text(path, page)
     return path
 
 
@@ -784,8 +785,8 @@ def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Pa
     t = time.perf_counter()
     r = analyse(found, progress=progress, scheduler=scheduler)
     for key in ("per_board_boards_4p", "per_board_boards_3p", "per_board_balanced_4p"):
-        r[key].drop(columns="method").to_parquet(out / "data" / f"{key.replace('_', '-')}"
-                                                 ".parquet")
+        with atomic_path(out / "data" / f"{key.replace('_', '-')}.parquet") as tmp:
+            r[key].drop(columns="method").to_parquet(tmp)
     book = json.loads((out / "runs.json").read_text())
     path = write_report(out, r, book, scale)
     seconds = time.perf_counter() - t
