@@ -273,7 +273,7 @@ def atomic_path(path: Path):
     tmp = _tmp_path(path)
     try:
         yield tmp
-        fd = os.open(tmp, os.O_RDONLY)
+        fd = os.open(tmp, os.O_RDONLY)  # fsync needs no write access
         try:
             os.fsync(fd)
         finally:
@@ -293,23 +293,12 @@ def atomic_write_bytes(path: Path, data) -> None:
 
     On any failure the temporary file is removed and ``path`` is unchanged.
     """
-    path = Path(path)
-    tmp = _tmp_path(path)
-    try:
+    with atomic_path(path) as tmp:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
             _write_all(fd, data)
-            os.fsync(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        if isinstance(exc, OSError):
-            _name(exc, path)
-        raise
-    _fsync_dir(path.parent)
 
 
 # Parquet encodings: the game index (consecutive) packs to almost nothing with delta
