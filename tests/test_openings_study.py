@@ -152,3 +152,23 @@ def test_the_study_report_renders_in_chromium(small_study, tmp_path):
     assert sea > 50_000
     last = np.flatnonzero(is_h2)[-1]
     assert last < img.shape[0] - 1000
+
+
+def test_a_placement_line_says_when_the_cross_fitted_choice_is_the_strategys_own():
+    """Picked on both halves, the strategy's own node gains exactly 0 on every game: the
+    line says so instead of printing a zero-width interval."""
+    from catansim.studies._openings_report import _placement_lines
+
+    row = {"choice_node": 28, "base_win_rate": 0.33, "rank": 1, "alternatives": 42,
+           "n_better": 0, "best_node": 8, "best_diff": -0.03, "best_ci_low": -0.048,
+           "best_ci_high": -0.011, "gain": 0.0, "gain_ci_low": 0.0, "gain_ci_high": 0.0,
+           "selected_nodes": "strategy/strategy"}
+    other = dict(row, selected_nodes="strategy/31", gain=0.012, gain_ci_low=-0.004,
+                 gain_ci_high=0.028)
+    place = pd.DataFrame([row, other], index=pd.MultiIndex.from_tuples(
+        [(3, "first"), (2, "first")], names=["seat", "kind"]))
+    kept, gained = _placement_lines(place, 4)
+    assert kept.startswith("seat 3 (orange): own choice node 28 wins 33.0%")
+    assert kept.endswith("keeps the strategy's own node on both halves")
+    assert "[+0.0, +0.0]" not in kept
+    assert gained.endswith("gains +1.2 [-0.4, +2.8] on the other half")

@@ -60,6 +60,14 @@ def _players(arms: pd.DataFrame) -> int:
     return 3 if int(arms["seat"].max()) < 3 else 4
 
 
+def _gain(r) -> str:
+    """What the cross-fitted choice gains (``placement``'s ``gain``), in words."""
+    if r["selected_nodes"] == "strategy/strategy":  # every difference is 0: no interval
+        return "a choice made on half the games keeps the strategy's own node on both halves"
+    return (f"a choice made on half the games gains {_pts(r['gain'])} "
+            f"{_ci(r['gain_ci_low'], r['gain_ci_high'])} on the other half")
+
+
 def _placement_lines(place: pd.DataFrame, players: int) -> list[str]:
     out = []
     for (seat, _kind), r in place.iterrows():
@@ -68,9 +76,8 @@ def _placement_lines(place: pd.DataFrame, players: int) -> list[str]:
             f"{_pct(r['base_win_rate'])}; it ranks {int(r['rank'])} of "
             f"{int(r['alternatives']) + 1} free nodes, {int(r['n_better'])} significantly "
             f"better; the best-looking node {int(r['best_node'])} "
-            f"{_pts(r['best_diff'])} {_ci(r['best_ci_low'], r['best_ci_high'])} points, a "
-            f"choice made on half the games gains {_pts(r['gain'])} "
-            f"{_ci(r['gain_ci_low'], r['gain_ci_high'])} on the other half")
+            f"{_pts(r['best_diff'])} {_ci(r['best_ci_low'], r['best_ci_high'])} points, "
+            + _gain(r))
     return out
 
 
