@@ -484,10 +484,18 @@ def test_a_rank_deficient_seat_model_says_so():
 # --- the study and the command -------------------------------------------------------------------
 
 
+# At scale small the 3-player seat model has 48 training boards, on which harbor_match
+# is a combination of the other terms: fit_seat_model says so (and the study goes on).
+SMALL_SCALE_RANK = (r"seat model \(3 players\): the design has rank 15 for 16 terms on 48 "
+                    r"training boards \(harbor_match")
+
+
 @pytest.fixture(scope="module")
 def study(tmp_path_factory):
     out = tmp_path_factory.mktemp("study") / "seats"
-    main(["study", "seats-and-boards", "--scale", "small", "--out", str(out), "--no-progress"])
+    with pytest.warns(RuntimeWarning, match=SMALL_SCALE_RANK):
+        main(["study", "seats-and-boards", "--scale", "small", "--out", str(out),
+              "--no-progress"])
     return out
 
 
@@ -509,7 +517,9 @@ def test_the_study_writes_its_report_tables_figures_and_readme(study):
 
 def test_the_study_resumes_without_playing_again(study):
     before = (study / "runs.json").read_text()
-    main(["study", "seats-and-boards", "--scale", "small", "--out", str(study), "--no-progress"])
+    with pytest.warns(RuntimeWarning, match=SMALL_SCALE_RANK):  # the same games, the same fit
+        main(["study", "seats-and-boards", "--scale", "small", "--out", str(study),
+              "--no-progress"])
     assert (study / "runs.json").read_text() == before
 
 
