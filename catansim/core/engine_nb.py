@@ -552,7 +552,7 @@ def count_violations_nb(s, topo, rules):
     return bad
 
 
-@kernel
+@inline_kernel
 def checkpoint_nb(s, topo, rules):
     """With rules ``check=1``, add the current state's violations to ``c_violations``."""
     if rules[R_CHECK]:

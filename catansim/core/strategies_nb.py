@@ -758,7 +758,7 @@ def pre_roll_nb(prm, s, topo, rules, p):
     return -1
 
 
-@kernel
+@inline_kernel
 def action_nb(prm, s, topo, rules, rng, p, act, x):
     """Fill ``act`` with p's next action-phase action.
 
