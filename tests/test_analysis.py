@@ -305,6 +305,15 @@ def test_wilson_and_rate_table_match_scipy():
     assert t.ci_high[2] == pytest.approx(1.0)
 
 
+def test_p_values_in_sentences_never_read_zero():
+    from scipy.stats import chi2
+
+    assert S.format_p(0.0321) == "p = 0.032" and S.format_p(5.8e-36) == "p = 5.8e-36"
+    underflow = chi2.sf(16773, 159)  # the openings study's node x seat test
+    assert underflow == 0.0 and S.format_p(underflow) == "p < 1e-300"
+    assert S.format_p(float("nan")) == "p = n/a"
+
+
 def test_holm_and_bh_corrections():
     p = [0.01, 0.04, 0.03, np.nan, 0.5]
     adj, sig = S.adjust(p, "holm")

@@ -261,6 +261,15 @@ def adjust(p_values, method: str = "holm", alpha: float = 0.05) -> tuple[np.ndar
     return adj, sig
 
 
+def format_p(p: float) -> str:
+    """A p-value for a sentence: ``p = 0.032``, ``p = 5.8e-36``; one below the smallest
+    double (scipy's ``sf`` returns 0 there) is ``p < 1e-300``, never ``p = 0``."""
+    p = float(p)
+    if np.isnan(p):
+        return "p = n/a"
+    return "p < 1e-300" if p < 1e-300 else f"p = {p:.2g}"
+
+
 METHOD_NAMES = {"holm": "Holm", "fdr_bh": "Benjamini-Hochberg"}
 
 

@@ -139,6 +139,7 @@ def _fairness(board, label, n_players, strategies, games, game_seed, threads, ou
     import pandas as pd
 
     from .. import strategies as ST
+    from ..analysis.stats import format_p
     from ..board.fairness import BALANCED_MAX_SPREAD, fairness
     from ..plotting.seats_boards import board_fairness_figure
     from ..results.dataset import atomic_path
@@ -160,8 +161,8 @@ def _fairness(board, label, n_players, strategies, games, game_seed, threads, ou
         click.echo(f"  {s:<6}{r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
                    f"{'':<6}{fair.predicted[s]:>14.3f}")
     spread = float(np.sqrt(max(row["rms2"], 0.0)))
-    click.echo(f"  fair share {1 / n_players:.3f}; equal seats: chi-square p = "
-               f"{row['p_value']:.2g}; mean game {row['turns_mean']:.1f} turns")
+    click.echo(f"  fair share {1 / n_players:.3f}; equal seats: chi-square "
+               f"{format_p(row['p_value'])}; mean game {row['turns_mean']:.1f} turns")
     click.echo(f"  seat spread (RMS distance from the fair share): observed {spread:.3f}, "
                f"predicted by the index {fair.index:.3f}"
                + (f" (the balanced layout keeps boards <= {BALANCED_MAX_SPREAD:.2f})"

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..analysis.stats import format_p
 from ..constants import seat_colours
 from ..reports.build import Section
 from ..results.dataset import atomic_write_text
@@ -136,9 +137,10 @@ def findings(res: dict) -> dict:
     f["seats"] = (
         "" if not len(inter) else
         f"beginner map: the node x seat interaction is {'significant' if inter['p_value'].iloc[0] < 0.05 else 'not significant'} "  # noqa: E501
-        f"(likelihood ratio {inter['lr'].iloc[0]:.0f} on {int(inter['df'].iloc[0])} df, p = "
-        f"{inter['p_value'].iloc[0]:.2g}); its size: {100 * inter['interaction_sd'].iloc[0]:.1f} "
-        "points of win probability (sd of the fitted interaction)")
+        f"(likelihood ratio {inter['lr'].iloc[0]:.0f} on {int(inter['df'].iloc[0])} df, "
+        f"{format_p(inter['p_value'].iloc[0])}); its size: "
+        f"{100 * inter['interaction_sd'].iloc[0]:.1f} points of win probability (sd of the "
+        "fitted interaction)")
     f["n_arms_beginner4"] = int(len(v4))
     return f
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..analysis.stats import format_p
 from ..results.dataset import atomic_path, atomic_write_text
 from . import EXPERIMENTS, Study
 
@@ -221,8 +222,8 @@ def answers(r: dict, book: dict) -> list[str]:
     out.append(
         "The advantage depends on how the players play: four random players "
         f"{', '.join(_pct(v) for v in rnd['win_rate'])} (equal seats "
-        f"{'rejected' if t4.loc['random', 'significant'] else 'not rejected'}, Holm p = "
-        f"{t4.loc['random', 'p_adjusted']:.2g}); {favour} "
+        f"{'rejected' if t4.loc['random', 'significant'] else 'not rejected'}, Holm "
+        f"{format_p(t4.loc['random', 'p_adjusted'])}); {favour} "
         f"(gap best - worst seat {100 * t4.drop('random')['max_gap'].min():.1f} to "
         f"{100 * t4.drop('random')['max_gap'].max():.1f} points; n = {n4:,} games each).")
     for n in (4, 3):
@@ -246,8 +247,8 @@ def answers(r: dict, book: dict) -> list[str]:
         f"At a mixed table (default, army, city, expander; all four rotations of "
         f"{int(m4['deals'].iloc[0]):,} deals) seat 0 wins "
         f"{_pct(m4.loc[0, 'win_rate'], m4.loc[0, 'ci_low'], m4.loc[0, 'ci_high'])}, the "
-        f"others {', '.join(_pct(v) for v in m4['win_rate'].iloc[1:])} (Hotelling p = "
-        f"{r['mixed_4p']['test']['p_value'].iloc[0]:.2g}).")
+        f"others {', '.join(_pct(v) for v in m4['win_rate'].iloc[1:])} (Hotelling "
+        f"{format_p(r['mixed_4p']['test']['p_value'].iloc[0])}).")
     v4 = r["variance_boards_4p"].xs("baseline", level="variant")
     sp = v4.loc["spread"]
     pb = r["per_board_boards_4p"]
@@ -387,7 +388,7 @@ def published(r: dict) -> list[str]:
            "seat-dependent than ours."),
         "Human tournament records report a disadvantage for the third seat (seat 2). Here the "
         f"worst seat is seat {worst4} with four default players and seat {worst3} with three "
-        f"(3-player equal-seats test, Holm p = {t3.loc['baseline', 'p_adjusted']:.2g}).",
+        f"(3-player equal-seats test, Holm {format_p(t3.loc['baseline', 'p_adjusted'])}).",
     ]
 
 
