@@ -15,13 +15,14 @@ decision. Its player-trade offers are one card for one card; as a partner it
 accepts a trade it can pay with probability 1/2; it discards a uniformly random
 subset of its cards.
 
-The dispatchers with one caller in the game are ``inline_kernel``s (inlined there),
-and so is the scripted ``action_nb`` in ``choose_action_nb``: a compiled kernel's
-machine code holds all its callees, so a dispatcher of its own lowered and compiled
-the scripted player's decision a second time (with the C wrappers gone, see
-``core.jit``: 7% less CPU in a cold compile, over 6 paired runs).
-``choose_action_nb`` stays a kernel: the two-process compile (``catansim.kernels``)
-names it.
+The dispatchers of one caller whose scripted side is large (setup placement, discard,
+robber hex, free road, Invention, trade acceptance) are ``inline_kernel``s, inlined
+into that caller, and so is the scripted ``action_nb`` in ``choose_action_nb``: a
+compiled kernel's machine code holds all its callees, so a dispatcher of its own
+lowered and compiled the scripted decision a second time (with the C wrappers gone,
+see ``core.jit``: 7% less CPU in a cold compile, over 6 paired runs). The small ones
+(pre-roll card, victim, Monopoly) gain little; ``choose_action_nb`` stays a kernel, as
+the two-process compile (``catansim.kernels``) names it.
 """
 
 
