@@ -57,10 +57,6 @@ def _choice(values: dict, kind: str = "first") -> dict:
     return {s: int(b.xs((s, kind), level=("seat", "settlement")).idxmax()) for s in seats}
 
 
-def _players(arms: pd.DataFrame) -> int:
-    return 3 if int(arms["seat"].max()) < 3 else 4
-
-
 def _gain(r) -> str:
     """What the cross-fitted choice gains (``placement``'s ``gain``), in words."""
     if r["selected_nodes"] == "strategy/strategy":  # every difference is 0: no interval
