@@ -329,14 +329,11 @@ def board_heat_map(node_values=None, hex_values=None, board=None, title: str = "
     from matplotlib.patches import RegularPolygon
 
     from .. import topology as T
+    from .board import draw_board, value_norm
 
     with S.styled():
         fig, ax = S.new_figure(5.6 if board is None else 6.2, width=6.4)
-        from .board import value_norm
-
         if board is not None:
-            from .board import draw_board
-
             draw_board(board, ax=ax, node_values=node_values, hex_values=hex_values,
                        value_label=label)
             if node_values is not None or hex_values is not None:
