@@ -209,14 +209,21 @@ def _order_variants(names) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _frames_context(games: pd.DataFrame, players: pd.DataFrame) -> Context:
+def _frame_variants(games: pd.DataFrame) -> tuple[str, ...]:
+    """The variants present in a games frame, in the order a context lists them."""
     v = games["variant"]
     if isinstance(v.dtype, pd.CategoricalDtype):
         present = set(v.astype(str))
         names = [c for c in v.cat.categories if c in present]
     else:
         names = list(pd.unique(v.astype(str)))
-    names = _order_variants(names)
+    return _order_variants(names)
+
+
+def _frames_context(games: pd.DataFrame, players: pd.DataFrame,
+                    names: tuple[str, ...] | None = None) -> Context:
+    """The context of frames in memory; ``names``: their variants, if known already."""
+    names = _frame_variants(games) if names is None else names
     n_players = None
     if "n_players" in games.columns and len(games):
         n_players = int(games["n_players"].iloc[0])
@@ -288,11 +295,13 @@ def run_many(analyses: Sequence[Analysis], source, *, variants=None, scheduler=N
             missing = [c for c in cols[table] if c not in frame.columns]
             if missing:
                 raise CatansimError(f"{table}: missing columns {', '.join(missing)}")
+        names = _frame_variants(games)
         if variants is not None:
-            _check_variants(variants, _frames_context(games, players).variants)
+            _check_variants(variants, names)
             games = games[games["variant"].isin(list(variants))]
             players = players[players["variant"].isin(list(variants))]
-        ctx = _frames_context(games, players)
+            names = tuple(v for v in names if v in set(variants))
+        ctx = _frames_context(games, players, names)
         _check_analyses(analyses, ctx)
         games, players = _sorted(games[cols["games"]], players[cols["players"]])
         stats = _map_all(analyses, games, players)
