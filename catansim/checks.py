@@ -7,6 +7,8 @@ in one wording, ``FIELD: PROBLEM; allowed: WHAT IS ALLOWED``, e.g.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import os
 import re
 from pathlib import Path
@@ -34,6 +36,39 @@ def fail(field: str, problem: str, allowed: str | None = None) -> NoReturn:
 def is_int(value) -> bool:
     """True for Python and NumPy integers, False for booleans."""
     return not isinstance(value, bool) and isinstance(value, int | np.integer)
+
+
+def checked_fields(cls):
+    """Class decorator, above ``@dataclass``: a wrong constructor call is a one-line error.
+
+    Python says only "unexpected keyword argument 'players'"; this names the class, the
+    argument and the fields allowed (``GameSettings(players=3)`` in a notebook).
+    """
+    names = [f.name for f in dataclasses.fields(cls) if f.init]
+    required = [f.name for f in dataclasses.fields(cls) if f.init
+                and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+    allowed = ", ".join(names)
+    init = cls.__init__
+
+    @functools.wraps(init)
+    def __init__(self, *args, **kwargs):
+        if len(args) > len(names):
+            fail(cls.__name__, f"{len(args)} positional arguments given", f"at most {len(names)}"
+                 f" ({allowed})")
+        given = names[:len(args)]
+        for name in kwargs:
+            if name not in names:
+                fail(f"{cls.__name__}({name}=...)", "unknown field", allowed)
+            if name in given:
+                fail(f"{cls.__name__}({name}=...)", "given twice, by position and by name",
+                     allowed)
+        for name in required:
+            if name not in given and name not in kwargs:
+                fail(f"{cls.__name__}({name}=...)", "missing", allowed)
+        init(self, *args, **kwargs)
+
+    cls.__init__ = __init__
+    return cls
 
 
 def check_int(value, field: str, lo: int, hi: int | None = None, allowed: str | None = None

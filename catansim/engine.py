@@ -23,6 +23,7 @@ from .checks import (
     check_int,
     check_players,
     check_seed,
+    checked_fields,
     is_int,
 )
 from .constants import MAX_PLAYERS, N_EDGES, N_NODES
@@ -53,6 +54,7 @@ def free_openings() -> np.ndarray:
     return np.full(OPENINGS_SIZE, -1, dtype=np.int32)
 
 
+@checked_fields
 @dataclass(frozen=True)
 class GameSettings:
     """Everything except the seed that determines a game.

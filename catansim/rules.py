@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from .checks import check_choice, check_int
+from .checks import check_choice, check_int, checked_fields
 from .core import layout as L
 from .errors import CatansimError
 
@@ -25,6 +25,7 @@ NULLABLE = ("bank_per_resource", "discard_limit")
 NONE_WORDS = ("none", "null", "unlimited", "off")
 
 
+@checked_fields
 @dataclass(frozen=True)
 class Rules:
     """Rule settings written in the log header's ``rules``.

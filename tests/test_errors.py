@@ -41,6 +41,11 @@ CALLS = {
     "load-missing": lambda: catansim.load("/nonexistent/dataset"),
     "read_log-missing": lambda: read_log("/nonexistent/game.jsonl"),
     "Rules-range": lambda: catansim.Rules(vp_to_win=99),
+    # Python's own TypeError named neither the class nor the fields allowed
+    "Rules-unknown-field": lambda: catansim.Rules(victory_points=12),
+    "Rules-too-many-positional": lambda: catansim.Rules(*range(8)),
+    "Rules-twice": lambda: catansim.Rules(12, vp_to_win=12),
+    "GameSettings-unknown-field": lambda: catansim.GameSettings(players=3),
     "play_game-players": lambda: catansim.play_game(1, n_players=5),
     "play_game-max_events": lambda: catansim.play_game(1, max_events=0),  # used to hang
     "play_game-board": lambda: catansim.play_game(1, board="board.json"),
@@ -74,6 +79,41 @@ def test_a_library_mistake_is_a_one_line_catansim_error(call):
         call()
     msg = str(err.value)
     assert "\n" not in msg and "; allowed: " in msg, msg
+
+
+def test_checked_fields_names_the_class_and_the_field():
+    with pytest.raises(CatansimError, match=r"^GameSettings\(players=\.\.\.\): unknown field; "
+                       r"allowed: n_players, strategies, layout, "):
+        catansim.GameSettings(players=3)
+
+
+def test_checked_fields_keeps_the_dataclass_behaviour():
+    import dataclasses
+    import inspect
+    import pickle
+
+    r = catansim.Rules(12, robber="off")
+    assert (r.vp_to_win, r.robber) == (12, "off")
+    assert dataclasses.replace(r, robber="friendly").robber == "friendly"
+    assert pickle.loads(pickle.dumps(r)) == r
+    assert list(inspect.signature(catansim.Rules).parameters) == catansim.Rules.names()
+    assert catansim.GameSettings(3, ("default",)).n_players == 3
+
+
+def test_checked_fields_reports_a_missing_required_field():
+    from dataclasses import dataclass
+
+    from catansim.checks import checked_fields
+
+    @checked_fields
+    @dataclass
+    class Spec:
+        name: str
+        size: int = 1
+
+    assert Spec("a").size == 1
+    with pytest.raises(CatansimError, match=r"^Spec\(name=\.\.\.\): missing; allowed: name, size$"):
+        Spec(size=2)
 
 
 def test_no_bare_value_key_or_type_errors_outside_the_core():
