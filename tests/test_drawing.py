@@ -101,6 +101,40 @@ def test_a_heat_map_with_every_value_blank_has_no_colour_scale(tmp_path):
             plt.close(fig)
 
 
+def test_a_blank_hex_or_node_is_drawn_blank_in_both_heat_maps():
+    """A NaN hex used to take the colour map's transparent "bad" colour on a drawn
+    board, so the sea showed through it; both heat maps now draw it (and a NaN node)
+    in the one blank colour."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import RegularPolygon
+
+    from catansim import topology as T
+    from catansim.plotting.board import BLANK_HEX_COLOUR, BLANK_NODE_COLOUR
+    from catansim.plotting.figures import board_heat_map
+
+    hexes = np.arange(19.0)
+    hexes[4] = np.nan
+    nodes = np.linspace(0, 1, 54)
+    nodes[[0, 7]] = np.nan
+    for board in (None, make_board("variable", 4)):
+        fig = board_heat_map(hex_values=hexes, board=board, title="t", label="v")
+        faces = {tuple(np.round(p.xy, 6)): p.get_facecolor() for p in fig.axes[0].patches
+                 if isinstance(p, RegularPolygon) and p.radius == pytest.approx(0.98)}
+        for h, xy in enumerate(T.HEX_XY):
+            face = faces[tuple(np.round(xy, 6))]
+            assert face[3] == 1.0, h  # nothing shows through
+            blank = mcolors.to_rgba(BLANK_HEX_COLOUR)
+            assert (face == pytest.approx(blank)) == (h == 4), h
+        plt.close(fig)
+        fig = board_heat_map(node_values=nodes, board=board, title="t", label="v")
+        white = [c for c in fig.axes[0].collections
+                 if len(c.get_offsets()) == 2
+                 and np.allclose(c.get_facecolor()[0], mcolors.to_rgba(BLANK_NODE_COLOUR))]
+        assert len(white) == 1
+        assert np.allclose(white[0].get_offsets(), T.NODE_XY[[0, 7]])
+        plt.close(fig)
+
+
 def test_bad_overlays():
     b = beginner_board()
     with pytest.raises(ValueError, match="node_values: expected 54"):

@@ -41,6 +41,10 @@ TERRAIN_COLOURS = (
     "#e6d5a4",  # desert
 )
 SEA_COLOUR = "#4f8fc9"
+# A hex or node a heat map has no value for (NaN): drawn in these colours, not in the
+# colour map's "bad" colour, which is transparent (a blank hex showed the sea behind it).
+BLANK_HEX_COLOUR = "#efe9dc"
+BLANK_NODE_COLOUR, BLANK_NODE_EDGE = "white", "#777777"
 SEA_HEX_COLOUR = "#6aa6da"
 DISC_COLOUR = "#f7efdc"
 RED_NUMBER_COLOUR = "#c62828"
@@ -108,9 +112,11 @@ def draw_board(board: Board, *, ax=None, indices: bool = False, pieces=None, rob
     robber : int, optional
         Hex of the robber; the desert by default.
     node_values : array of 54 floats, optional
-        Heat map over the intersections (coloured dots, with a colour bar).
+        Heat map over the intersections (coloured dots, with a colour bar); NaN marks a
+        node without a value (a small white dot).
     hex_values : array of 19 floats, optional
-        Heat map over the hexes (fills the hexes instead of the terrain colours).
+        Heat map over the hexes (fills the hexes instead of the terrain colours); NaN
+        marks a hex without a value (``BLANK_HEX_COLOUR``).
     title : str, optional
         Axes title.
     colours : sequence of str, optional
@@ -151,7 +157,10 @@ def draw_board(board: Board, *, ax=None, indices: bool = False, pieces=None, rob
         hex_norm = value_norm(hv)
     for h, (x, y) in enumerate(T.HEX_XY):
         t = int(board.terrain[h])
-        face = TERRAIN_COLOURS[t] if hex_norm is None else cm(hex_norm(hv[h]))
+        if hex_norm is None:
+            face = TERRAIN_COLOURS[t]
+        else:
+            face = cm(hex_norm(hv[h])) if np.isfinite(hv[h]) else BLANK_HEX_COLOUR
         ax.add_patch(RegularPolygon((x, y), 6, radius=0.98, facecolor=face,
                                     edgecolor="#f4f0e6", lw=2.5, zorder=2))
         if hex_norm is not None:  # keep the terrain readable under the heat map
@@ -200,8 +209,11 @@ def draw_board(board: Board, *, ax=None, indices: bool = False, pieces=None, rob
     if node_values is not None:
         nv = _values(node_values, N_NODES, "node_values")
         node_norm = value_norm(nv)
+        blank = ~np.isfinite(nv)
+        ax.scatter(T.NODE_XY[blank, 0], T.NODE_XY[blank, 1], s=50, facecolors=BLANK_NODE_COLOUR,
+                   edgecolors=BLANK_NODE_EDGE, linewidths=0.7, zorder=5)
         if node_norm is not None:
-            ax.scatter(T.NODE_XY[:, 0], T.NODE_XY[:, 1], s=150, c=nv, cmap=cm,
+            ax.scatter(T.NODE_XY[~blank, 0], T.NODE_XY[~blank, 1], s=150, c=nv[~blank], cmap=cm,
                        norm=node_norm, edgecolors=_OUTLINE, linewidths=0.8, zorder=5)
 
     # Pieces.
