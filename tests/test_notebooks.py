@@ -35,6 +35,10 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     client.execute()  # raises CellExecutionError naming the cell that failed
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     assert not [o for o in outputs if o.get("output_type") == "error"]
+    # a warning in a notebook is a defect a reader sees (pandas' PerformanceWarning of an
+    # unsorted index, tqdm's "IProgress not found" without ipywidgets)
+    warned = [o["text"] for o in outputs if o.get("name") == "stderr" and "Warning" in o["text"]]
+    assert not warned, warned
     images = [o for o in outputs if "image/png" in o.get("data", {})]
     assert len(images) >= 2  # the figures were drawn (once each)
     for name in DATASETS.get(path.name, ("data",)):
