@@ -141,8 +141,8 @@ def _fairness(board, label, n_players, strategies, games, game_seed, threads, ou
     from .. import strategies as ST
     from ..analysis.stats import format_p
     from ..board.fairness import BALANCED_MAX_SPREAD, fairness
+    from ..files import atomic_path
     from ..plotting.seats_boards import board_fairness_figure
-    from ..results.dataset import atomic_path
 
     names = ST.PRESETS.seat_names(strategies, n_players, "--strategies")
     fair = fairness(board, n_players)

@@ -83,7 +83,7 @@ def command(layout, seed, board_file, players, seats, settlement, games, strateg
         spec, label = f"{layout}:{seed}", f"{layout} board, seed {seed}"
 
     from ..analysis import openings as AO
-    from ..results.dataset import atomic_path, atomic_write_text
+    from ..files import atomic_path, atomic_write_text
     from ..runs.experiment import parse_experiment
     from ..runs.runner import run_experiment
 

@@ -8,8 +8,6 @@ log files. Writing is atomic: a log at ``path`` is always complete.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +16,7 @@ from ..checks import check_players, check_seed, read_text, type_name
 from ..constants import DEV_CARD_NAMES, RESOURCE_NAMES
 from ..core import layout as L
 from ..errors import CatansimError
+from ..files import atomic_path
 from ..rules import Rules
 
 LOG_FORMAT = "catansim-log"
@@ -171,8 +170,8 @@ def event_rows_to_dicts(rows: np.ndarray, n_players: int) -> list[dict]:
 def write_log(path, header: dict, events) -> None:
     """Write a log as JSON Lines, atomically.
 
-    The lines go to a temporary file in the same folder, which then replaces
-    ``path`` (``os.replace``), so a half-written log never exists at ``path``.
+    The lines go to a temporary file in the same folder, which then replaces ``path``
+    (``catansim.files.atomic_path``), so a half-written log never exists at ``path``.
 
     Parameters
     ----------
@@ -183,23 +182,10 @@ def write_log(path, header: dict, events) -> None:
     events : iterable of dict
         The events (``event_rows_to_dicts``).
     """
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(json.dumps(header, separators=(", ", ": ")) + "\n")
-            for ev in events:
-                f.write(json.dumps(ev, separators=(", ", ": ")) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with atomic_path(Path(path)) as tmp, open(tmp, "w", encoding="utf-8") as f:
+        f.write(json.dumps(header, separators=(", ", ": ")) + "\n")
+        for ev in events:
+            f.write(json.dumps(ev, separators=(", ", ": ")) + "\n")
 
 
 def read_log(path) -> tuple[dict, list[dict]]:

@@ -288,19 +288,17 @@ def draw_board(board: Board, *, ax=None, indices: bool = False, pieces=None, rob
 def save_board_png(board: Board, path, *, dpi: int = 110, **kw) -> Path:
     """Draw ``board`` (keywords as ``draw_board``) and save it as a PNG; returns the path.
 
-    The PNG goes to a temporary file in the same folder first, then replaces ``path``:
-    a half-written image never exists at ``path``.
+    Written atomically (``catansim.files.atomic_path``): a half-written image never
+    exists at ``path``.
     """
-    import os
+    from ..files import atomic_path
 
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fig, ax = plt.subplots(figsize=(10, 10.4))
     try:
         draw_board(board, ax=ax, **kw)
-        fig.savefig(tmp, dpi=dpi, bbox_inches="tight", facecolor="white", format="png")
-        os.replace(tmp, path)
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, dpi=dpi, bbox_inches="tight", facecolor="white", format="png")
     finally:
         plt.close(fig)
-        tmp.unlink(missing_ok=True)
     return path

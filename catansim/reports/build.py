@@ -27,8 +27,8 @@ from ..analysis import strategies as ST
 from ..analysis import variants as VA
 from ..analysis.driver import run_many
 from ..errors import CatansimError
+from ..files import atomic_write_text
 from ..results import dataset as D
-from ..results.dataset import atomic_write_text
 
 REPORT_FILE = "report.html"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..results.dataset import atomic_write_bytes, atomic_write_text
+from ..files import atomic_write_bytes, atomic_write_text
 
 CSS = """
 body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 0;

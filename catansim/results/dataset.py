@@ -52,6 +52,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import CatansimError, CatansimWarning
+from ..files import _name, _write_all, atomic_write_bytes
 from .schema import category_columns
 
 MANIFEST = "manifest.json"
@@ -223,82 +224,6 @@ def rewrite_records(root: Path, records: Iterable[PartRecord]) -> None:
 
 
 # --- writing ------------------------------------------------------------------------
-
-
-def _name(exc: OSError, path) -> OSError:
-    """Give an OS error the path it is about, if it has none."""
-    if exc.filename is None:
-        exc.filename = str(path)
-    return exc
-
-
-def _write_all(fd: int, data) -> None:
-    view = memoryview(data)
-    while view:
-        n = os.write(fd, view)
-        view = view[n:]
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _tmp_path(path: Path) -> Path:
-    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """``atomic_write_bytes`` of ``text`` in UTF-8: a report, a README, a run book."""
-    atomic_write_bytes(path, text.encode("utf-8"))
-
-
-@contextlib.contextmanager
-def atomic_path(path: Path):
-    """A temporary path beside ``path`` for a writer that wants a file name (a figure's
-    ``savefig``, ``DataFrame.to_csv``, ``to_parquet``, ``pickle``): when the block ends
-    without error it is flushed to disk and renamed onto ``path``; on any error it is
-    removed and ``path`` is unchanged. Name the format explicitly (``format="png"``):
-    the temporary name ends in ``.tmp``.
-    """
-    path = Path(path)
-    tmp = _tmp_path(path)
-    try:
-        yield tmp
-        fd = os.open(tmp, os.O_RDONLY)  # fsync needs no write access
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        if isinstance(exc, OSError):
-            _name(exc, path)
-        raise
-    _fsync_dir(path.parent)
-
-
-def atomic_write_bytes(path: Path, data) -> None:
-    """Write ``data`` to ``path`` through a temporary file (flushed to disk) and a rename.
-
-    On any failure the temporary file is removed and ``path`` is unchanged.
-    """
-    with atomic_path(path) as tmp:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        try:
-            _write_all(fd, data)
-        finally:
-            os.close(fd)
 
 
 # Parquet encodings: the game index (consecutive) packs to almost nothing with delta

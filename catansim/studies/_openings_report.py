@@ -15,8 +15,8 @@ import pandas as pd
 
 from ..analysis.stats import format_p
 from ..constants import seat_colours
+from ..files import atomic_write_text
 from ..reports.build import Section
-from ..results.dataset import atomic_write_text
 
 ARM_CSV = ["seat", "kind", "node", "node_2", "n", "wins", "win_rate", "win_ci_low",
            "win_ci_high", "base_win_rate", "diff", "ci_low", "ci_high", "p_value", "p_adjusted",

@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import CatansimError
+from ..files import atomic_write_text
 from ..reports.build import Section
-from ..results.dataset import atomic_write_text
 from ..runs.experiment import Experiment, load_experiment
 from ..runs.runner import run_experiment
 

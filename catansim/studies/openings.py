@@ -95,7 +95,7 @@ def run(exp, root: Path, data_dir: Path, scheduler=None, progress: bool = True):
     to ``data_dir/runs.json`` (summed over the invocations that played games)."""
     import resource
 
-    from ..results import dataset as D
+    from ..files import atomic_write_text
     from ..runs.runner import run_experiment
 
     cpu = resource.getrusage(resource.RUSAGE_SELF)
@@ -115,7 +115,7 @@ def run(exp, root: Path, data_dir: Path, scheduler=None, progress: bool = True):
                  games=len(exp.variants) * exp.games, parts=rep.parts_total)
     log[exp.name] = entry
     data_dir.mkdir(parents=True, exist_ok=True)
-    D.atomic_write_text(data_dir / "runs.json", json.dumps(log, indent=2) + "\n")
+    atomic_write_text(data_dir / "runs.json", json.dumps(log, indent=2) + "\n")
     return rep
 
 
@@ -137,6 +137,7 @@ def values(root: Path, scheduler=None) -> dict:
     """``analysis.openings.opening_values`` of a dataset, cached beside it (a complete
     dataset never changes; the cache is keyed by its result hash and parts)."""
     from ..analysis import openings as AO
+    from ..files import atomic_write_bytes
     from ..results import dataset as D
 
     manifest = D.read_manifest(root)
@@ -151,7 +152,7 @@ def values(root: Path, scheduler=None) -> dict:
         except (OSError, pickle.UnpicklingError, KeyError, EOFError):
             pass
     out = AO.opening_values(root, scheduler=scheduler)
-    D.atomic_write_bytes(cache, pickle.dumps({"key": key, "values": out}))
+    atomic_write_bytes(cache, pickle.dumps({"key": key, "values": out}))
     return out
 
 

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.stats import format_p
-from ..results.dataset import atomic_path, atomic_write_text
+from ..files import atomic_path, atomic_write_text
 from . import EXPERIMENTS, Study
 
 NAME = "seats-and-boards"
