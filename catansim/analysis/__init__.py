@@ -25,6 +25,7 @@ What lives here:
 - ``summary``: the run summary printed by ``catansim run`` and ``catansim simulate``.
 
 May import: ``catansim.results`` (schema, dataset reader), ``constants``, ``errors``,
+``topology`` and ``core.layout`` (a board vector's slices: the features of an opening),
 numpy, pandas, scipy, statsmodels (and dask.distributed, lazily). Never the
 runner, the engine or matplotlib.
 """

@@ -9,9 +9,9 @@ What lives here:
 - ``narrative``: the game told turn by turn, and the final standings, from the
   states the checker rebuilds.
 
-May import: ``constants``, ``topology``, ``errors``, ``files`` (atomic writes), ``rules``
-(the header's rule keys), ``board`` (headers) and ``core.layout`` (event codes, for
-``format`` only).
+May import: ``constants``, ``topology``, ``checks``, ``errors``, ``files`` (atomic
+writes), ``rules`` (the header's rule keys), ``board`` (headers) and ``core.layout``
+(event codes, for ``format`` only).
 The checker never imports the engine or the compiled kernels: it knows the game
 only from the log.
 """

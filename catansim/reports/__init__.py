@@ -9,7 +9,7 @@ What lives here:
 - ``html``: rendering: figures inlined as base64 PNG, inline CSS, no script.
 
 May import: ``analysis``, ``plotting``, ``results`` (the manifest), ``board`` (the
-fixed board of a dataset), ``errors``. Never the engine or the runner.
+fixed board of a dataset), ``errors``, ``files`` (atomic writes). Never the engine or the runner.
 """
 
 from .build import REPORT_FILE, build_report, report_analyses

@@ -12,7 +12,8 @@ What lives here, in data-path order:
 No statistics live here: analyses (the run summary included) are ``catansim.analysis``.
 
 May import: ``constants``, ``core.layout`` (counter positions), ``board`` (board ids
-and features), ``errors``. Never the engine, the runner, analysis or matplotlib.
+and features), ``errors``, ``files`` (atomic writes). Never the engine, the runner,
+analysis or matplotlib.
 """
 
 from .dataset import iter_game_ranges, iter_parts, load, read_manifest
