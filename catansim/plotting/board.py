@@ -30,6 +30,7 @@ from ..constants import (
     Terrain,
 )
 from ..errors import CatansimError
+from ..files import atomic_path
 
 # Conventional CATAN terrain colours, by terrain code.
 TERRAIN_COLOURS = (
@@ -90,6 +91,24 @@ def value_norm(values: np.ndarray) -> Normalize | None:
     (every value blank: no scale to show)."""
     finite = values[np.isfinite(values)]
     return Normalize(finite.min(), finite.max()) if finite.size else None
+
+
+def value_colour(cm, norm: Normalize | None, value: float):
+    """The heat-map colour of one value: ``BLANK_HEX_COLOUR`` for NaN (or no scale)."""
+    return cm(norm(value)) if norm is not None and np.isfinite(value) else BLANK_HEX_COLOUR
+
+
+def node_value_dots(ax, values: np.ndarray, norm: Normalize | None, cm, *, size: float,
+                    blank_size: float, edge: str, linewidth: float, zorder: float) -> None:
+    """A heat map over the 54 intersections: a coloured dot per value, a small white
+    dot where the value is NaN (no coloured dots when there is no scale)."""
+    blank = ~np.isfinite(values)
+    ax.scatter(T.NODE_XY[blank, 0], T.NODE_XY[blank, 1], s=blank_size,
+               facecolors=BLANK_NODE_COLOUR, edgecolors=BLANK_NODE_EDGE, linewidths=0.7,
+               zorder=zorder)
+    if norm is not None:
+        ax.scatter(T.NODE_XY[~blank, 0], T.NODE_XY[~blank, 1], s=size, c=values[~blank],
+                   cmap=cm, norm=norm, edgecolors=edge, linewidths=linewidth, zorder=zorder)
 
 
 def draw_board(board: Board, *, ax=None, indices: bool = False, pieces=None, robber=None,
@@ -157,10 +176,7 @@ def draw_board(board: Board, *, ax=None, indices: bool = False, pieces=None, rob
         hex_norm = value_norm(hv)
     for h, (x, y) in enumerate(T.HEX_XY):
         t = int(board.terrain[h])
-        if hex_norm is None:
-            face = TERRAIN_COLOURS[t]
-        else:
-            face = cm(hex_norm(hv[h])) if np.isfinite(hv[h]) else BLANK_HEX_COLOUR
+        face = TERRAIN_COLOURS[t] if hex_norm is None else value_colour(cm, hex_norm, hv[h])
         ax.add_patch(RegularPolygon((x, y), 6, radius=0.98, facecolor=face,
                                     edgecolor="#f4f0e6", lw=2.5, zorder=2))
         if hex_norm is not None:  # keep the terrain readable under the heat map
@@ -209,12 +225,8 @@ def draw_board(board: Board, *, ax=None, indices: bool = False, pieces=None, rob
     if node_values is not None:
         nv = _values(node_values, N_NODES, "node_values")
         node_norm = value_norm(nv)
-        blank = ~np.isfinite(nv)
-        ax.scatter(T.NODE_XY[blank, 0], T.NODE_XY[blank, 1], s=50, facecolors=BLANK_NODE_COLOUR,
-                   edgecolors=BLANK_NODE_EDGE, linewidths=0.7, zorder=5)
-        if node_norm is not None:
-            ax.scatter(T.NODE_XY[~blank, 0], T.NODE_XY[~blank, 1], s=150, c=nv[~blank], cmap=cm,
-                       norm=node_norm, edgecolors=_OUTLINE, linewidths=0.8, zorder=5)
+        node_value_dots(ax, nv, node_norm, cm, size=150, blank_size=50, edge=_OUTLINE,
+                        linewidth=0.8, zorder=5)
 
     # Pieces.
     if pieces is not None:
@@ -291,8 +303,6 @@ def save_board_png(board: Board, path, *, dpi: int = 110, **kw) -> Path:
     Written atomically (``catansim.files.atomic_path``): a half-written image never
     exists at ``path``.
     """
-    from ..files import atomic_path
-
     path = Path(path)
     fig, ax = plt.subplots(figsize=(10, 10.4))
     try:

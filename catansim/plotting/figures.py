@@ -329,7 +329,7 @@ def board_heat_map(node_values=None, hex_values=None, board=None, title: str = "
     from matplotlib.patches import RegularPolygon
 
     from .. import topology as T
-    from .board import BLANK_HEX_COLOUR, BLANK_NODE_COLOUR, BLANK_NODE_EDGE, draw_board, value_norm
+    from .board import draw_board, node_value_dots, value_colour, value_norm
 
     with S.styled():
         fig, ax = S.new_figure(5.6 if board is None else 6.2, width=6.4)
@@ -343,20 +343,15 @@ def board_heat_map(node_values=None, hex_values=None, board=None, title: str = "
             hv = None if hex_values is None else np.asarray(hex_values, float)
             hn = None if hv is None else value_norm(hv)
             for h, (x, y) in enumerate(T.HEX_XY):
-                face = BLANK_HEX_COLOUR if hn is None or not np.isfinite(hv[h]) else cm(hn(hv[h]))
+                face = value_colour(cm, hn, np.nan if hv is None else hv[h])
                 ax.add_patch(RegularPolygon((x, y), 6, radius=0.98, facecolor=face,
                                             edgecolor="#9a9080", lw=1.2))
             if node_values is not None:
                 nv = np.asarray(node_values, float)
                 nn = value_norm(nv)
-                empty = ~np.isfinite(nv)
-                ax.scatter(T.NODE_XY[empty, 0], T.NODE_XY[empty, 1], s=40,
-                           facecolors=BLANK_NODE_COLOUR, edgecolors=BLANK_NODE_EDGE,
-                           linewidths=0.7, zorder=3)
+                node_value_dots(ax, nv, nn, cm, size=120, blank_size=40, edge="#1a1a1a",
+                                linewidth=0.7, zorder=3)
                 if nn is not None:  # else every node is blank, as the note says
-                    ax.scatter(T.NODE_XY[~empty, 0], T.NODE_XY[~empty, 1], s=120,
-                               c=nv[~empty], cmap=cm, norm=nn, edgecolors="#1a1a1a",
-                               linewidths=0.7, zorder=3)
                     fig.colorbar(ScalarMappable(norm=nn, cmap=cm), ax=ax, shrink=0.7,
                                  label=label)
             elif hn is not None:
