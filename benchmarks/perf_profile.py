@@ -23,7 +23,9 @@ import sys
 import time
 
 
-def write_perf_map() -> int:
+def write_perf_map(path: str | None = None) -> int:
+    """Write every compiled function's address, size and name in perf's map format to
+    ``path`` (default ``/tmp/perf-<pid>.map``, where ``perf`` looks); return how many."""
     from numba.core.registry import CPUDispatcher
 
     import catansim.core as core
@@ -46,7 +48,7 @@ def write_perf_map() -> int:
                     if address:
                         symbols.setdefault(address, fn.name)
     addresses = sorted(symbols)
-    with open(f"/tmp/perf-{os.getpid()}.map", "w") as fh:
+    with open(path or f"/tmp/perf-{os.getpid()}.map", "w") as fh:
         for i, address in enumerate(addresses):
             size = addresses[i + 1] - address if i + 1 < len(addresses) else 4096
             fh.write(f"{address:x} {min(size, 1 << 20):x} {symbols[address]}\n")

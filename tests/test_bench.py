@@ -1,7 +1,9 @@
 """``catansim bench``: the table it prints and its input checks (no timing thresholds)."""
 
 import re
+import shutil
 
+import pytest
 from click.testing import CliRunner
 
 from catansim.cli import cli
@@ -94,3 +96,62 @@ def test_the_numba_floor_is_a_fresh_process_loading_a_kernel_from_the_cache():
     table = bench.markdown(r)
     assert "| compile, warm (from cache) | 1.4 s |" in table
     assert "| warm start of a one-line Numba kernel (the floor here) | 1.2 s |" in table
+
+
+def _instructions_module():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "instructions.py"
+    spec = importlib.util.spec_from_file_location("catansim_instructions_bench", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_instruction_profile_names_kernels_and_sums_them_per_function(tmp_path, monkeypatch):
+    """benchmarks/instructions.py --by-kernel: a Numba symbol becomes module.function, and
+    every callgrind row is summed into the compiled function whose span holds its address
+    (rows of libraries valgrind knows keep their own names)."""
+    m = _instructions_module()
+    assert m._kernel_name("_ZN8catansim4core9policy_nb16choose_action_nbB3v98B50c8tJTIeFIj"
+                          "E5ArrayIdLi1E1C7mutable7alignedE") == "policy_nb.choose_action_nb"
+    assert m._kernel_name("_ZN5numba7cpython7helpers3fooB2v1E") == \
+        "_ZN5numba7cpython7helpers3fooB2v1E"
+    symbols = tmp_path / "symbols.map"
+    symbols.write_text("1000 100 _ZN8catansim4core8rules_nb10produce_nbB3v90E\n"
+                       "2000 40 _ZN8catansim4core9engine_nb13play_batch_nbB4v140E\n")
+    monkeypatch.setattr(m, "_annotated", lambda profile: [
+        (1000, "PROGRAM TOTALS"),
+        (300, "???:0x0000000000001000 [???]"),      # produce_nb's entry
+        (200, "???:0x00000000000010ff [???]"),      # its last byte
+        (250, "???:0x0000000000002010 [???]"),      # play_batch_nb
+        (150, "???:0x0000000000001100 [???]"),      # between the two: no kernel
+        (100, "./string/memset.S:__memset_avx2_unaligned_erms [/usr/lib/libc.so.6]"),
+    ])
+    assert m.by_kernel("profile", str(symbols)) == [
+        (500, "rules_nb.produce_nb"), (250, "engine_nb.play_batch_nb"),
+        (150, "(unmapped machine code)"), (100, "__memset_avx2_unaligned_erms")]
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs Debian's valgrind")
+def test_instruction_count_grows_with_the_games_counted():
+    """Only the games are counted: six games take more instructions than two, and the
+    fixed cost around them (loading the kernels, the toggles) is not in the count."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "instructions.py"
+
+    def count(games):
+        out = subprocess.run([sys.executable, str(script), "--games", str(games)],
+                             check=True, capture_output=True, text=True).stdout
+        total, per_game = re.match(r"([\d,]+) instructions for \d+ games.*: ([\d,]+) per game",
+                                   out).groups()
+        return int(total.replace(",", "")), int(per_game.replace(",", ""))
+
+    two, six = count(2), count(6)
+    assert 100_000 < two[0] < six[0]
+    assert 100_000 < six[1] < 5_000_000  # a few hundred thousand a game
+    assert six[0] > 2.0 * two[0]  # nearly proportional: no large fixed cost counted

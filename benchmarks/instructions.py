@@ -1,0 +1,159 @@
+"""Machine instructions per game, counted by valgrind's callgrind: a speed measure
+that does not depend on the machine's load.
+
+Games per second move by about 10% from run to run on a shared 2-core VM, so a
+kernel change worth 5% cannot be told apart by timing it. The number of instructions
+executed for a fixed set of seeds is the same on every run of the same code, within
+0.01% (callgrind counts them as they execute; no hardware counter is needed), so
+two versions of the core compare exactly, on the same games::
+
+    python benchmarks/instructions.py                      # 200 games, four default
+    python benchmarks/instructions.py --games 500 --strategy trader
+    python benchmarks/instructions.py --by-kernel          # and where they go
+
+Only the games are counted: the child process loads the kernels, then turns
+callgrind's counting on with ``callgrind_control`` just for one ``play_batch`` on
+one thread. Under valgrind the child takes about 10 s to start and plays about 200
+games a second. ``--by-kernel`` compiles the kernels afresh in the child (about 3
+minutes under valgrind; kernels loaded from the cache have no symbol table), writes
+their addresses as ``perf_profile.write_perf_map`` does, and splits the count by
+compiled function (an ``inline_kernel`` counts as its caller).
+
+Instructions are not seconds: fewer instructions that miss the cache more can be
+slower, and a ``rep stos`` (libc's memset of a large array) counts one instruction
+per byte. Keep a step when both this count and paired games per second agree.
+
+Needs Debian's ``valgrind`` package (``valgrind``, ``callgrind_control``,
+``callgrind_annotate``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import collections
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+_CHILD = """
+import os, subprocess, sys
+sys.path.insert(0, {here!r})
+from catansim.engine import GameSettings, batch_seeds, play_batch
+settings = GameSettings(n_players=4, strategies=({strategy!r},))
+play_batch(batch_seeds(1, 2), settings, n_threads=1)  # load or compile the kernels
+if {symbols!r}:
+    import perf_profile
+    perf_profile.write_perf_map({symbols!r})
+seeds = batch_seeds({seed}, {games})
+subprocess.run(["callgrind_control", "-i", "on", str(os.getpid())], check=True,
+               capture_output=True)
+play_batch(seeds, settings, n_threads=1)
+subprocess.run(["callgrind_control", "-i", "off", str(os.getpid())], check=True,
+               capture_output=True)
+"""
+
+_TOOLS = ("valgrind", "callgrind_control", "callgrind_annotate")
+
+
+def _count(games: int, strategy: str, seed: int, folder: str, symbols: str = "") -> str:
+    """Run the child under callgrind; return the path of its profile."""
+    for tool in _TOOLS:
+        if shutil.which(tool) is None:
+            raise SystemExit(f"{tool}: not found; install Debian's valgrind package")
+    out = os.path.join(folder, "callgrind.out")
+    code = _CHILD.format(here=os.path.dirname(os.path.abspath(__file__)), strategy=strategy,
+                         seed=seed, games=games, symbols=symbols)
+    env = dict(os.environ, NUMBA_NUM_THREADS="1")
+    if symbols:
+        env["NUMBA_CACHE_DIR"] = os.path.join(folder, "numba-cache")  # compile afresh
+    r = subprocess.run(["valgrind", "--tool=callgrind", "--instr-atstart=no",
+                        f"--callgrind-out-file={out}", sys.executable, "-c", code],
+                       env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        own = [ln for ln in r.stderr.splitlines() if ln.strip() and not ln.startswith("==")]
+        tail = (own or ["no output"])[-1]  # the child's own last line, not valgrind's
+        raise SystemExit(f"the game process under valgrind failed: {tail}")
+    return out
+
+
+def _annotated(profile: str) -> list[tuple[int, str]]:
+    """(instructions, function) of every function in callgrind's profile; the first row
+    is the total."""
+    text = subprocess.run(["callgrind_annotate", "--threshold=100", profile],
+                          capture_output=True, text=True, check=True).stdout
+    rows = []
+    for line in text.splitlines():
+        m = re.match(r"\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)", line)
+        if m:
+            rows.append((int(m.group(1).replace(",", "")), m.group(2)))
+    if not rows or "PROGRAM TOTALS" not in rows[0][1]:
+        raise SystemExit(f"{profile}: callgrind_annotate printed no program total")
+    return rows
+
+
+def _kernel_name(symbol: str) -> str:
+    """``module.function`` of a Numba symbol (``_ZN8catansim4core9policy_nb16choose_...``)."""
+    parts, i = [], 3
+    while i < len(symbol) and symbol[i].isdigit():
+        j = i
+        while symbol[j].isdigit():
+            j += 1
+        size = int(symbol[i:j])
+        parts.append(symbol[j:j + size])
+        i = j + size
+    if parts[:2] == ["catansim", "core"] and len(parts) >= 4:
+        return f"{parts[2]}.{parts[3]}"
+    return symbol[:60]
+
+
+def by_kernel(profile: str, symbol_map: str) -> list[tuple[int, str]]:
+    """The profile's instructions summed per compiled function, largest first."""
+    spans = []
+    with open(symbol_map) as fh:
+        for line in fh:
+            address, size, name = line.rstrip("\n").split(" ", 2)
+            spans.append((int(address, 16), int(size, 16), _kernel_name(name)))
+    spans.sort()
+    starts = [a for a, _, _ in spans]
+    totals = collections.Counter()
+    for ir, where in _annotated(profile)[1:]:
+        found = re.search(r"\?\?\?:0x([0-9a-f]+)", where)
+        if found is None:  # a symbol valgrind knows: libc, CPython
+            totals[re.sub(r"\s*\[.*$", "", where).rsplit(":", 1)[-1]] += ir
+            continue
+        address = int(found.group(1), 16)
+        k = bisect.bisect_right(starts, address) - 1
+        inside = k >= 0 and address < spans[k][0] + spans[k][1]
+        totals[spans[k][2] if inside else "(unmapped machine code)"] += ir
+    return sorted(((v, k) for k, v in totals.items()), reverse=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="games to count (>= 1)")
+    parser.add_argument("--strategy", default="default", help="the four players' strategy")
+    parser.add_argument("--seed", type=int, default=777, help="base seed of the games")
+    parser.add_argument("--by-kernel", action="store_true",
+                        help="compile afresh and split the count by compiled function")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games: {args.games}; allowed: an integer >= 1")
+    with tempfile.TemporaryDirectory(prefix="catansim-callgrind-") as folder:
+        symbols = os.path.join(folder, "symbols.map") if args.by_kernel else ""
+        profile = _count(args.games, args.strategy, args.seed, folder, symbols)
+        total = _annotated(profile)[0][0]
+        print(f"{total:,} instructions for {args.games} games of four {args.strategy} "
+              f"players: {total / args.games:,.0f} per game")
+        if args.by_kernel:
+            print("\n| function | instructions per game | share |\n|---|---:|---:|")
+            for ir, name in by_kernel(profile, symbols):
+                if ir >= total / 1000:
+                    print(f"| `{name}` | {ir / args.games:,.0f} | {100 * ir / total:.1f}% |")
+
+
+if __name__ == "__main__":
+    main()
