@@ -49,6 +49,19 @@ def test_sections_follow_what_the_dataset_has(reports):
         assert "interval:" in html and "n = " in html
 
 
+def test_the_header_names_the_fixed_board(reports):
+    """A dataset played on one given board names it by its board_id (the id
+    ``catansim board`` prints); a dataset of dealt boards names its layout."""
+    from catansim.board import make_board
+
+    plain = (reports["plain"] / "report.html").read_text()
+    board_id = make_board("variable", 42).board_id
+    assert f"<dt>layout</dt><dd>given: one board for every game, board_id {board_id}</dd>" \
+        in plain
+    rv = (reports["rv"] / "report.html").read_text()
+    assert "<dt>layout</dt><dd>variable</dd>" in rv
+
+
 def test_the_html_is_self_contained(reports):
     html = (reports["rv"] / "report.html").read_text()
     assert "<script" not in html

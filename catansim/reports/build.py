@@ -84,6 +84,16 @@ def _board(manifest: dict):
     return None
 
 
+def _layout_text(manifest: dict) -> str | None:
+    """The header's layout: a fixed board is named by its ``board_id``, so a reader can
+    tell which board the games were played on (``catansim board --file`` prints it)."""
+    layout = manifest.get("result_key", {}).get("layout")
+    board = _board(manifest) if layout == "given" else None
+    if board is None:
+        return layout
+    return f"given: one board for every game, board_id {board.board_id}"
+
+
 def _strategies(manifest: dict) -> set[str]:
     out = set()
     for v in manifest.get("result_key", {}).get("variants", {}).values():
@@ -373,7 +383,7 @@ def build_report(dataset, out=None, scheduler=None, progress: bool = False) -> P
             "variants": manifest["variants"],
             "players": manifest.get("result_key", {}).get("players"),
             "strategies": sorted(_strategies(manifest)),
-            "layout": manifest.get("result_key", {}).get("layout"),
+            "layout": _layout_text(manifest),
             "catansim_version": manifest.get("catansim_version"),
             "analysis_seconds": round(seconds, 1)}
     html = render_html(sections, info, out)
