@@ -23,7 +23,7 @@ from . import _options as O
 @O.threads()
 @O.debug()
 def command(games, players, strategies, layout, board, rule_items, rotate, seed, threads, debug):
-    """Play GAMES games in memory and print win rates (95% Wilson CIs), length, VP sources."""
+    """Play --games games in memory and print win rates (95% Wilson CIs), length, VP sources."""
     import pandas as pd
 
     from ..analysis.summary import SUMMARY_COLUMNS, format_summary, summarize
