@@ -523,6 +523,33 @@ def test_the_study_resumes_without_playing_again(study):
     assert (study / "runs.json").read_text() == before
 
 
+def test_an_interrupted_build_keeps_the_run_book_of_the_runs_before(tmp_path, monkeypatch):
+    """The run book is written after each experiment: a build stopped in its second run
+    keeps the first run's games and seconds (which the report's run table shows)."""
+    import json
+
+    from catansim.runs import runner
+    from catansim.studies import seats_and_boards as SB
+
+    real = runner.run_experiment
+    calls = []
+
+    def stop_at_the_second(exp, **kw):
+        calls.append(exp.name)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(exp, **kw)
+
+    monkeypatch.setattr(runner, "run_experiment", stop_at_the_second)
+    with pytest.raises(KeyboardInterrupt):
+        SB.play(tmp_path, "small", progress=False)
+    book = json.loads((tmp_path / "runs.json").read_text())
+    first = SB._experiment(SB.ORDER[0], "small")
+    assert list(book) == [SB.ORDER[0]]
+    assert book[SB.ORDER[0]]["games"] == first.games * len(first.variants)
+    assert book[SB.ORDER[0]]["seconds"] > 0
+
+
 def _chromium():
     return shutil.which("chromium") or shutil.which("chromium-browser")
 

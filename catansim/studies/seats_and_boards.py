@@ -55,7 +55,7 @@ def _experiment(name: str, scale: str):
 
 def play(out: Path, scale: str, scheduler=None, progress: bool = True) -> dict:
     """Run (or resume) every experiment; returns name -> (Experiment, dataset path) and
-    keeps the games and seconds of each run in ``OUT/runs.json``."""
+    keeps the games and seconds of each run in ``OUT/runs.json``, written after each."""
     from ..runs.runner import run_experiment
 
     data = out / "data"
@@ -78,7 +78,8 @@ def play(out: Path, scale: str, scheduler=None, progress: bool = True) -> dict:
             entry["games_per_board"] = exp.board_set.games_per_board
         book[name] = entry
         found[name] = (exp, data / name)
-    atomic_write_text(book_path, json.dumps(book, indent=2) + "\n")
+        # after each run: a build stopped later keeps the games and seconds of this one
+        atomic_write_text(book_path, json.dumps(book, indent=2) + "\n")
     return found
 
 
