@@ -512,6 +512,9 @@ def test_the_study_writes_its_report_tables_figures_and_readme(study):
     assert runs.loc["boards-4p", "games"] == 1200 and runs["seconds"].notna().all()
     readme = (study / "README.md").read_text()
     assert "catansim study seats-and-boards" in readme and "## Answers" in readme
+    # the README's analysis time is the report header's, not another measure of it
+    header = re.search(r"<dt>analyses</dt><dd>(\d+) s</dd>", html).group(1)
+    assert f"this report's analyses took {header} s, and with" in readme
     assert (study / "data" / "per-board-boards-4p.parquet").exists()
 
 

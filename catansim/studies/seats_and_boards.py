@@ -678,6 +678,7 @@ def write_readme(out: Path, r: dict, book: dict, scale: str, report_seconds: flo
     runs = runs_frame(book)
     total = int(runs["games"].sum())
     play_s = float(runs["seconds"].fillna(0).sum())
+    analysis_s = sum(r["timing"].values())  # the report header's "analyses" figure
     lines = [f"# {TITLE}", "", f"**Question.** {QUESTION}", "",
              "**Rebuild.** `" + COMMAND + "` (resumable: rerunning continues the runs and "
              "rebuilds the report). `--scale small` plays a few games of each experiment.",
@@ -687,7 +688,8 @@ def write_readme(out: Path, r: dict, book: dict, scale: str, report_seconds: flo
     lines += [f"- {a}" for a in published(r)]
     lines += ["", "## Runs", "",
               f"{total:,} games in all, played in {play_s / 60:.0f} minutes on a shared "
-              f"2-core machine; this report's analyses took {report_seconds:.0f} s.", "",
+              f"2-core machine; this report's analyses took {analysis_s:.0f} s, and "
+              f"with its tables, figures and report {report_seconds:.0f} s.", "",
               "| experiment | variants | games per variant | boards x games | games | "
               "seconds |", "|---|---:|---:|---:|---:|---:|"]
     for name, e in runs.iterrows():
