@@ -1,4 +1,5 @@
-"""Atomic file writes, shared by every layer: one home for "write beside, flush, rename".
+"""Atomic file writes, shared by every layer: one home for "write beside, flush, rename"
+(and for the all-or-nothing append of a record log).
 
 A file a run, a report or a command writes is first written to a hidden temporary
 file in the same folder (``.NAME.PID.tmp``), flushed to disk and renamed onto its
@@ -78,6 +79,25 @@ def atomic_path(path: Path):
             _name(exc, path, tmp)
         raise
     _fsync_dir(path.parent)
+
+
+def append_bytes(path: Path, data) -> None:
+    """Append ``data`` to ``path`` (created if missing) and flush it to disk, all or
+    nothing: if the write fails (a full disk), the file is cut back to its old length,
+    so it never ends in half of ``data`` (an append-only record log stays readable)."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        size = os.fstat(fd).st_size
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, size)
+            _name(exc, path)
+            raise
+    finally:
+        os.close(fd)
 
 
 def atomic_write_bytes(path: Path, data) -> None:

@@ -53,6 +53,7 @@ from cli_harness import (
 )
 
 import catansim
+from catansim import files as FILES
 from catansim.errors import CatansimError, CatansimWarning
 from catansim.results import dataset as D
 from catansim.runs.experiment import load_experiment
@@ -238,7 +239,7 @@ def test_no_space_while_a_record_is_appended_leaves_no_torn_record(files, refere
                                                                   capsys, monkeypatch):
     """Simulated: the part's files fit, its record line does not (ENOSPC after half)."""
     out = tmp_path / "ds"
-    real = D._write_all
+    real = FILES._write_all  # the record log's append (files.append_bytes)
     calls = {"records": 0}
 
     def write(fd, data):
@@ -249,14 +250,14 @@ def test_no_space_while_a_record_is_appended_leaves_no_torn_record(files, refere
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         return real(fd, data)
 
-    monkeypatch.setattr(D, "_write_all", write)
+    monkeypatch.setattr(FILES, "_write_all", write)
     code, _, err = run_main(_exp_args(files, out), capsys)
     assert code == 1
     line = one_line(err, f"{out / 'parts.jsonl'}", "no space left on device")
     n = n_records(out)  # 2, or 3 if the part after the fault was already being written
     assert kept(line) == (n, PARTS) and n in (2, 3)
     assert (out / "parts.jsonl").read_bytes().endswith(b"}\n")  # cut back, not torn
-    monkeypatch.setattr(D, "_write_all", real)
+    monkeypatch.setattr(FILES, "_write_all", real)
     assert run_main(_exp_args(files, out), capsys)[0] == 0
     _same(_load_quietly(out), reference["exp"])
     assert_clean(out)

@@ -78,3 +78,26 @@ def test_a_write_fault_in_the_cli_names_the_users_path(capsys):
     assert exit_.value.code == 1
     assert err.startswith("catansim: error: --out: /proc/b.png: ") and ".tmp" not in err, err
     assert "\n" not in err
+
+
+def test_a_failed_append_cuts_the_file_back_and_names_it(tmp_path, monkeypatch):
+    """``append_bytes`` is all or nothing: a write that fails half way (a full disk) is
+    cut back to the old length, and the error names the file."""
+    import errno
+
+    from catansim import files
+
+    path = tmp_path / "parts.jsonl"
+    files.append_bytes(path, b'{"a": 1}\n')
+    files.append_bytes(path, b'{"b": 2}\n')
+    assert path.read_bytes() == b'{"a": 1}\n{"b": 2}\n'
+
+    def half_then_full(fd, data):
+        os.write(fd, bytes(data[:4]))
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files, "_write_all", half_then_full)
+    with pytest.raises(OSError) as err:
+        files.append_bytes(path, b'{"c": 3}\n')
+    assert err.value.filename == str(path)
+    assert path.read_bytes() == b'{"a": 1}\n{"b": 2}\n'

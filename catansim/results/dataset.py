@@ -42,7 +42,6 @@ import contextlib
 import errno
 import hashlib
 import json
-import os
 import re
 import warnings
 from collections.abc import Iterable, Iterator
@@ -52,7 +51,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import CatansimError, CatansimWarning
-from ..files import _name, _write_all, atomic_write_bytes
+from ..files import append_bytes, atomic_write_bytes
 from .schema import category_columns
 
 MANIFEST = "manifest.json"
@@ -201,21 +200,7 @@ def append_record(root: Path, record: PartRecord) -> None:
     If the write fails (a full disk), the file is cut back to its old length, so it
     never holds half a record the next append would follow.
     """
-    path = Path(root) / PARTS_LOG
-    line = record.to_line().encode()
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        size = os.fstat(fd).st_size
-        try:
-            _write_all(fd, line)
-            os.fsync(fd)
-        except OSError as exc:
-            with contextlib.suppress(OSError):
-                os.ftruncate(fd, size)
-            _name(exc, path)
-            raise
-    finally:
-        os.close(fd)
+    append_bytes(Path(root) / PARTS_LOG, record.to_line().encode())
 
 
 def rewrite_records(root: Path, records: Iterable[PartRecord]) -> None:
