@@ -9,7 +9,13 @@ explains the formulas.
 
 Speed: scripted players never enumerate all legal actions. A decision first
 looks at the hand (what is affordable, what is missing), and only then scores
-the few candidate nodes or edges the chosen build needs.
+the few candidate nodes or edges the chosen build needs. Small functions called
+several times per decision (the plan in the action decision and for each trade
+partner, the missing and affordable cards, the maritime trade, the development card
+to play) are ``inline_kernel``s: a kernel call passes each array as seven machine
+words, and inlining them took 8% off a game's instructions with every decision the
+same (``docs/benchmarks.md``). ``choose_action_nb`` above them stays a kernel, as the
+two-process cold compile (``catansim.kernels``) compiles it in its own part.
 """
 
 
@@ -385,7 +391,7 @@ def setup_road_nb(prm, s, topo, p, node, legal, x):
 # --- planning: what to build next ---------------------------------------------------------
 
 
-@kernel
+@inline_kernel
 def _missing_nb(s, p, kind):
     m = 0
     for r in range(5):
@@ -514,8 +520,8 @@ def _army_in_reach_nb(s, p):
     return mine + 2 >= need
 
 
-@kernel
-def plan_nb(s, topo, prm, p, x):
+@inline_kernel
+def _plan_nb(s, topo, prm, p, x):
     """Rank the four builds for p; return the top kind (-1 if none is wanted).
 
     Writes ``x[X_MISSING + k]`` (cards p still lacks for kind k) and ``x[X_SCORE + k]``
@@ -540,18 +546,25 @@ def plan_nb(s, topo, prm, p, x):
         w_dev = prm[P_W_DEV]
         if prm[P_ARMY] > 0 and _army_in_reach_nb(s, p):
             w_dev += prm[P_ARMY]
-    best = -1
+    # Every read of the hand before the first store to x: Numba tells LLVM nothing of
+    # which arrays may overlap, so a store to x between reads makes it read them again.
+    m_road = _missing_nb(s, p, K_ROAD)
+    m_set = _missing_nb(s, p, K_SETTLEMENT)
+    m_city = _missing_nb(s, p, K_CITY)
+    m_dev = _missing_nb(s, p, K_DEV)
+    # np.int64: inlined, a literal -1 typed the result as that constant on one pass, and
+    # _offer_nb compiled a second time for it (tests/test_kernels.py)
+    best = np.int64(-1)
     best_v = 0.0
     for k in range(N_KINDS):
-        m = _missing_nb(s, p, k)
         if k == K_ROAD:
-            w = w_road
+            w, m = w_road, m_road
         elif k == K_SETTLEMENT:
-            w = w_set
+            w, m = w_set, m_set
         elif k == K_CITY:
-            w = w_city
+            w, m = w_city, m_city
         else:
-            w = w_dev
+            w, m = w_dev, m_dev
         v = w / (1.0 + prm[P_MISSING] * m)
         x[X_MISSING + k] = m
         x[X_SCORE + k] = v
@@ -562,6 +575,15 @@ def plan_nb(s, topo, prm, p, x):
 
 
 @kernel
+def plan_nb(s, topo, prm, p, x):
+    """``_plan_nb`` as a kernel of its own, for callers of a few calls a game (discard,
+    free road, trade acceptance, the tests). The action decision and ``_offer_nb``'s
+    partner plans (about 250 calls a game) inline ``_plan_nb`` instead, as a call passes
+    each array as seven machine words (see the module's docstring)."""
+    return _plan_nb(s, topo, prm, p, x)
+
+
+@inline_kernel
 def _bank_trade_nb(s, p, kind, complete):
     """A maritime trade (give, get) toward ``kind``, giving only cards the build does not
     use; with ``complete`` only if such trades can finish the build now. (-1, -1) if none."""
@@ -596,7 +618,7 @@ def _bank_trade_nb(s, p, kind, complete):
     return give, get
 
 
-@kernel
+@inline_kernel
 def _affordable_from_nb(s, p, kind, reserve):
     # p can pay ``kind`` without touching the cards reserved for build ``reserve``.
     for r in range(5):
@@ -660,7 +682,7 @@ def _offer_nb(prm, s, topo, rules, p, kind, act, x):
                     q = qq
                     break
                 pick -= 1
-        qk = plan_nb(s, topo, prm, q, y)
+        qk = _plan_nb(s, topo, prm, q, y)
         if qk < 0 or s[S_HAND + 5 * q + want] <= COSTS[5 * qk + want]:
             continue
         give_v = 0
@@ -722,7 +744,7 @@ def _monopoly_pick_nb(s, p):
     return best, int(best_v + 0.5)
 
 
-@kernel
+@inline_kernel
 def _dev_to_play_nb(prm, s, topo, rules, p, x, top):
     """The development card p plays now in the action phase, or -1."""
     if s[S_DEV_PLAYED] != 0:
@@ -772,7 +794,7 @@ def action_nb(prm, s, topo, rules, rng, p, act, x):
     if total < 2 and not dev_free:
         _set_act_nb(act, ACT_END, 0, 0)
         return
-    top = plan_nb(s, topo, prm, p, x)
+    top = _plan_nb(s, topo, prm, p, x)
     if dev_free:
         card = _dev_to_play_nb(prm, s, topo, rules, p, x, top)
         if card >= 0:
