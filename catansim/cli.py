@@ -16,7 +16,15 @@ import warnings
 import click
 
 from . import commands
-from .errors import CatansimError, CatansimWarning, Interrupted, os_reason
+from .errors import (
+    CatansimError,
+    CatansimWarning,
+    Interrupted,
+    clear_signals,
+    os_reason,
+    raise_interrupted,
+    swallowed_interrupt,
+)
 
 
 def _command_names() -> list[str]:
@@ -115,21 +123,29 @@ def _usage(exc: click.UsageError, argv=None) -> str:
     return f"{message}; allowed: {see}"
 
 
-def _raise_interrupted(signum, frame):
-    raise Interrupted(signum)
-
-
 @contextlib.contextmanager
 def _signals_and_warnings():
     """SIGINT and SIGTERM raise ``Interrupted`` (a command keeps what it finished and
-    says so); ``CatansimWarning`` prints as one line. Restored on exit."""
+    says so); ``CatansimWarning`` prints as one line. Restored on exit.
+
+    An ``Interrupted`` that a library swallowed where it cannot raise (a ctypes
+    callback) is not printed there: the command's error names the signal instead
+    (``errors.swallowed_interrupt``)."""
     saved = {}
+    clear_signals()
     try:
         for sig in (signal.SIGINT, signal.SIGTERM):
-            saved[sig] = signal.signal(sig, _raise_interrupted)
+            saved[sig] = signal.signal(sig, raise_interrupted)
     except ValueError:  # not the main thread: leave the signals alone
         pass
     show = warnings.showwarning
+    unraisable = sys.unraisablehook
+
+    def quiet_interrupts(info):
+        if not isinstance(info.exc_value, Interrupted):
+            unraisable(info)
+
+    sys.unraisablehook = quiet_interrupts
 
     def one_line(message, category, filename, lineno, file=None, line=None):
         if issubclass(category, CatansimWarning):
@@ -143,6 +159,7 @@ def _signals_and_warnings():
             warnings.showwarning = one_line
             yield
     finally:
+        sys.unraisablehook = unraisable
         for sig, handler in saved.items():
             signal.signal(sig, handler)
 
@@ -188,6 +205,12 @@ def main(argv=None) -> None:
         except KeyboardInterrupt:
             click.echo("catansim: aborted by SIGINT", err=True)
             sys.exit(130)
+        except Exception:
+            stopped = swallowed_interrupt()  # a library swallowed the signal, then failed
+            if stopped is None:
+                raise
+            click.echo(f"catansim: {stopped}", err=True)
+            sys.exit(128 + stopped.signum)
     if isinstance(code, int) and code:  # click's ctx.exit(code)
         sys.exit(code)
 

@@ -60,6 +60,32 @@ class Interrupted(BaseException):
         return f"aborted by {self.signal_name}" + (f"; {self.state}" if self.state else "")
 
 
+_SIGNALS: list[int] = []  # the signals ``raise_interrupted`` received, first first
+
+
+def raise_interrupted(signum, frame=None):
+    """The handler ``cli.main`` installs for SIGINT and SIGTERM: raises ``Interrupted``.
+
+    It also records the signal: code that catches every exception where the signal
+    lands swallows the ``Interrupted`` (Numba's compiler runs Python inside LLVM's
+    callbacks, where an exception is only printed) and then fails for another reason.
+    ``swallowed_interrupt`` tells the command's error handling what stopped it.
+    """
+    _SIGNALS.append(signum)
+    raise Interrupted(signum)
+
+
+def clear_signals() -> None:
+    """Forget the signals received so far (``cli.main`` does at each command's start)."""
+    _SIGNALS.clear()
+
+
+def swallowed_interrupt() -> Interrupted | None:
+    """An ``Interrupted`` for the first signal received since ``clear_signals``, if any:
+    for an error raised after a signal that something swallowed."""
+    return Interrupted(_SIGNALS[0]) if _SIGNALS else None
+
+
 _OS_REASONS = {
     _errno.ENOSPC: "no space left on device",
     _errno.EDQUOT: "disk quota exceeded",

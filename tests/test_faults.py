@@ -12,9 +12,10 @@ truncated and corrupted files, kill -9, SIGINT and SIGTERM sent to a real
 ``catansim run``, a Dask scheduler killed mid-run, a Dask worker running a copy of
 catansim whose core differs. Simulated where they cannot be made to happen on
 cue: ENOSPC while a part's record is appended, a MemoryError, little available
-memory, an engine change on resume (the manifest edited), a format-1 dataset.
+memory, a signal swallowed by a library that then fails (as Numba's compiler does),
+an engine change on resume (the manifest edited), a format-1 dataset.
 
-FAULT_CASES (asserted below) counts the test cases of this module: 31.
+FAULT_CASES (asserted below) counts the test cases of this module: 32.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ from catansim.results import dataset as D
 from catansim.runs.experiment import load_experiment
 from catansim.runs.runner import n_parts, run_experiment
 
-FAULT_CASES = 31
+FAULT_CASES = 32
 
 EXP = """
 name = "faults"
@@ -773,6 +774,35 @@ def test_out_of_memory_mid_run_keeps_the_parts(files, reference, tmp_path, capsy
     monkeypatch.setattr(R, "play_task", real)
     assert run_main(_exp_args(files, out), capsys)[0] == 0
     _same(_load_quietly(out), reference["exp"])
+
+
+def test_a_signal_a_library_swallowed_is_still_named(files, tmp_path, capsys, monkeypatch):
+    """Simulated: SIGTERM lands in a ctypes callback (as in LLVM's, during Numba's cold
+    compile), where the handler's exception is only printed, and the library then fails."""
+    import ctypes
+
+    import catansim.runs.runner as R
+
+    reached = []
+
+    def compile_then_fail(*args, **kw):
+        def callback():
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(1000):  # the handler runs here, inside the callback
+                pass
+        ctypes.CFUNCTYPE(None)(callback)()
+        reached.append(True)  # the Interrupted did not get out of the callback
+        raise RuntimeError("no compiled object yet")
+
+    monkeypatch.setattr(R, "_warm_up", compile_then_fail)
+    out = tmp_path / "ds"
+    code, _, err = run_main(_exp_args(files, out), capsys)
+    assert reached and code == 143
+    line = one_line(err, "aborted by SIGTERM", str(out), "rerun the same command to resume",
+                    prefix="catansim: ")
+    assert kept(line) == (0, PARTS)
+    monkeypatch.undo()
+    assert run_main(_exp_args(files, out), capsys)[0] == 0  # and it resumes
 
 
 # --- datasets of format 1 -----------------------------------------------------------

@@ -47,6 +47,7 @@ from ..errors import (
     Interrupted,
     is_write_fault,
     os_reason,
+    swallowed_interrupt,
 )
 from ..results import dataset as D
 from ..results.dataset import Part as Task
@@ -540,6 +541,12 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
     except MemoryError:
         hint = "rerun the same command with a smaller batch_size to resume"
         raise FaultError(f"{root}: out of memory; {state.text(hint)}") from None
+    except Exception:
+        stopped = swallowed_interrupt()  # e.g. in Numba's compiler, which then failed
+        if stopped is None:
+            raise
+        stopped.state = f"{root}: {state.text()}"
+        raise stopped from None
 
 
 def _hint(exc: OSError) -> str:
