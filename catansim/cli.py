@@ -159,6 +159,7 @@ def _signals_and_warnings():
             warnings.showwarning = one_line
             yield
     finally:
+        clear_signals()  # a later library call in this process must not see them
         sys.unraisablehook = unraisable
         for sig, handler in saved.items():
             signal.signal(sig, handler)

@@ -781,6 +781,7 @@ def test_a_signal_a_library_swallowed_is_still_named(files, tmp_path, capsys, mo
     compile), where the handler's exception is only printed, and the library then fails."""
     import ctypes
 
+    import catansim.errors as E
     import catansim.runs.runner as R
 
     reached = []
@@ -801,6 +802,7 @@ def test_a_signal_a_library_swallowed_is_still_named(files, tmp_path, capsys, mo
     line = one_line(err, "aborted by SIGTERM", str(out), "rerun the same command to resume",
                     prefix="catansim: ")
     assert kept(line) == (0, PARTS)
+    assert E.swallowed_interrupt() is None  # forgotten when the command ended
     monkeypatch.undo()
     assert run_main(_exp_args(files, out), capsys)[0] == 0  # and it resumes
 
