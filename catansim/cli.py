@@ -165,6 +165,11 @@ def _signals_and_warnings():
             signal.signal(sig, handler)
 
 
+def _stopped(exc: Interrupted):
+    click.echo(f"catansim: {exc}", err=True)
+    sys.exit(128 + exc.signum)
+
+
 def _fail(message: str, code: int):
     click.echo(f"catansim: error: {message}", err=True)
     sys.exit(code)
@@ -182,8 +187,7 @@ def main(argv=None) -> None:
         try:
             code = cli.main(args=argv, prog_name="catansim", standalone_mode=False)
         except Interrupted as exc:
-            click.echo(f"catansim: {exc}", err=True)
-            sys.exit(128 + exc.signum)
+            _stopped(exc)
         except click.exceptions.Abort:
             click.echo("catansim: aborted", err=True)
             sys.exit(130)
@@ -204,14 +208,12 @@ def main(argv=None) -> None:
         except MemoryError:
             _fail("out of memory; allowed: smaller batches (batch_size, --games)", 1)
         except KeyboardInterrupt:
-            click.echo("catansim: aborted by SIGINT", err=True)
-            sys.exit(130)
+            _stopped(Interrupted(signal.SIGINT))
         except Exception:
             stopped = swallowed_interrupt()  # a library swallowed the signal, then failed
             if stopped is None:
                 raise
-            click.echo(f"catansim: {stopped}", err=True)
-            sys.exit(128 + stopped.signum)
+            _stopped(stopped)
     if isinstance(code, int) and code:  # click's ctx.exit(code)
         sys.exit(code)
 

@@ -60,7 +60,7 @@ class Interrupted(BaseException):
         return f"aborted by {self.signal_name}" + (f"; {self.state}" if self.state else "")
 
 
-_SIGNALS: list[int] = []  # the signals ``raise_interrupted`` received, first first
+_SIGNALS: list[int] = []  # the signals ``raise_interrupted`` received, in that order
 
 
 def raise_interrupted(signum, frame=None):
