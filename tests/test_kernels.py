@@ -112,3 +112,30 @@ def test_the_helper_refuses_another_cache_folder(tmp_path):
     r = subprocess.run([sys.executable, "-m", "catansim.kernels"], capture_output=True,
                        text=True)
     assert r.returncode == 2 and "usage: python -m catansim.kernels helper" in r.stderr
+
+
+def _probe(module, **options):
+    """``a[i]``, compiled by Numba (with ``options``) as a function of ``module``."""
+    import numba as nb
+
+    namespace = {"__name__": module}
+    exec("def at(a, i):\n    return a[i]\n", namespace)
+    return nb.njit(**options)(namespace["at"])
+
+
+def test_the_core_indexes_without_wraparound_and_every_other_function_with_it():
+    from catansim.core import jit
+
+    assert jit.NONNEGATIVE_INDICES  # in place with this Numba
+    whole = np.arange(10, dtype=np.int64)
+    view = whole[1:]  # so that the item before view[0] is memory the test owns
+    # Python's indexing everywhere but in catansim.core: -1 is the last item ...
+    assert _probe("catansim.analysis.probe")(view, -1) == 9
+    assert _probe("catansim_core.probe")(view, -1) == 9
+    assert _probe("catansim.core_probe")(view, -1) == 9
+    # ... and in the core an index is an offset: -1 is the item before view[0]
+    assert _probe("catansim.core.probe")(view, -1) == 0
+    assert _probe("catansim.core.probe")(view, 3) == 4
+    # Numba's bounds checks see that offset: a negative index is out of bounds there
+    with pytest.raises(IndexError):
+        _probe("catansim.core.probe", boundscheck=True)(view, -1)

@@ -16,6 +16,13 @@ Numba's calling convention) is much of a call (``strategies_nb``; measured in
 can be typed as that literal and make a kernel it is passed to compile once more:
 give such values a type (``np.int64(-1)``).
 
+**No negative indices here.** The core's functions are compiled without Python's
+negative-index wraparound (``core.jit.nonnegative_indices``: 16% of a game's
+instructions), so ``a[-1]`` in this package is not the last item but memory before
+the array. Write ``a[a.shape[0] - 1]``, and keep the sentinel -1 out of indices
+(``if ev >= 0: log[ev, ...]``). ``tests/test_bounds.py`` plays every digest game with
+Numba's bounds checks on, where such an index raises.
+
 May import: numpy, numba and the plain-Python game facts of ``catansim.constants``
 and ``catansim.topology`` (folded to constants). Nothing else of catansim.
 

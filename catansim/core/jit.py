@@ -21,7 +21,19 @@ tests call many kernels), and a kernel without it would crash when called from P
 Array types in ``typed_kernel`` signatures: the state and the other scratch arrays
 are ``int32[::1]`` (C-contiguous, writable), the event log ``int32[:, ::1]``, the
 random streams ``uint64[::1]``.
+
+No negative indices in the core (``nonnegative_indices``): Numba makes every signed
+array index Python's (``a[-1]`` is the last item), a compare and a select per read or
+write, and offers no way to opt out (numba/numba#3205, open since 2018); the core's
+indices are offsets into its arrays that are never negative, so functions compiled
+from ``catansim.core`` index without it. That was 16% of a game's instructions
+(``docs/benchmarks.md``, seventh round). Every other function in the process keeps
+Python's indexing, and ``tests/test_kernels.py`` checks both; ``tests/test_bounds.py``
+plays games of every strategy and rule setting with Numba's bounds checks on (where a
+negative index is an IndexError).
 """
+
+import inspect
 
 import numba as nb
 from numba import types
@@ -45,3 +57,46 @@ def typed_kernel(signature):
     converts its arguments to it instead.
     """
     return nb.njit(signature, cache=True, _nrt=False, no_cfunc_wrapper=True)
+
+
+# Numba's mangled names begin with the qualified name, each part prefixed by its
+# length: every function defined in catansim.core, inlined callees included (they are
+# lowered into their caller), and no other.
+_CORE_PREFIX = "_ZN" + "".join(f"{len(part)}{part}" for part in __name__.split(".")[:-1])
+
+
+def nonnegative_indices() -> bool:
+    """Compile the core's array indices without Python's negative-index wraparound.
+
+    Replaces Numba's ``numba.np.arrayobj.fix_integer_index`` (the one place that turns
+    a signed index into an offset) by one that skips the wraparound for functions of
+    ``catansim.core`` only. Returns whether it is in place: False, and Numba untouched,
+    when this Numba has no such function of that signature (the kernels are then
+    slower, never different: no core index is negative). Called once at import.
+    """
+    try:
+        from numba.np import arrayobj
+    except ImportError:  # pragma: no cover - a Numba that moved it
+        return False
+    numba_fix = getattr(arrayobj, "fix_integer_index", None)
+    if getattr(numba_fix, "catansim_core_prefix", None) == _CORE_PREFIX:
+        return True
+    try:
+        params = list(inspect.signature(numba_fix).parameters)
+    except (TypeError, ValueError):
+        return False
+    if params != ["context", "builder", "idxty", "idx", "size"]:
+        return False
+
+    def fix_integer_index(context, builder, idxty, idx, size):
+        if idxty.signed and builder.function.name.startswith(_CORE_PREFIX):
+            return context.cast(builder, idx, idxty, types.intp)
+        return numba_fix(context, builder, idxty, idx, size)
+
+    fix_integer_index.catansim_core_prefix = _CORE_PREFIX
+    fix_integer_index.__wrapped__ = numba_fix
+    arrayobj.fix_integer_index = fix_integer_index
+    return True
+
+
+NONNEGATIVE_INDICES = nonnegative_indices()
