@@ -11,9 +11,11 @@ two versions of the core compare exactly, on the same games::
     python benchmarks/instructions.py --games 500 --strategy trader
     python benchmarks/instructions.py --by-kernel          # and where they go
 
-Only the games are counted: the child process loads the kernels, then turns
-callgrind's counting on with ``callgrind_control`` just for one ``play_batch`` on
-one thread. Under valgrind the child takes about 10 s to start and plays about 200
+The engine counted is the catansim of the checkout this script is in, whatever the
+working folder (so a second checkout's script counts that checkout), and the line
+printed names its fingerprint and folder. Only the games are counted: the child
+process loads the kernels, then turns callgrind's counting on with
+``callgrind_control`` just for one ``play_batch`` on one thread. Under valgrind the child takes about 10 s to start and plays about 200
 games a second. ``--by-kernel`` compiles the kernels afresh in the child (about 3
 minutes under valgrind; kernels loaded from the cache have no symbol table), writes
 their addresses as ``perf_profile.write_perf_map`` does, and splits the count by
@@ -41,8 +43,11 @@ import tempfile
 
 _CHILD = """
 import os, subprocess, sys
-sys.path.insert(0, {here!r})
+sys.path[:0] = [{root!r}, {here!r}]  # the catansim beside this script, whatever the cwd
+import catansim
+from catansim.core import engine_fingerprint
 from catansim.engine import GameSettings, batch_seeds, play_batch
+print("engine", engine_fingerprint(), os.path.dirname(catansim.__file__), flush=True)
 settings = GameSettings(n_players=4, strategies=({strategy!r},))
 play_batch(batch_seeds(1, 2), settings, n_threads=1)  # load or compile the kernels
 if {symbols!r}:
@@ -59,13 +64,16 @@ subprocess.run(["callgrind_control", "-i", "off", str(os.getpid())], check=True,
 _TOOLS = ("valgrind", "callgrind_control", "callgrind_annotate")
 
 
-def _count(games: int, strategy: str, seed: int, folder: str, symbols: str = "") -> str:
-    """Run the child under callgrind; return the path of its profile."""
+def _count(games: int, strategy: str, seed: int, folder: str,
+           symbols: str = "") -> tuple[str, str]:
+    """Run the child under callgrind; return the path of its profile and the engine it
+    counted (fingerprint and folder)."""
     for tool in _TOOLS:
         if shutil.which(tool) is None:
             raise SystemExit(f"{tool}: not found; install Debian's valgrind package")
     out = os.path.join(folder, "callgrind.out")
-    code = _CHILD.format(here=os.path.dirname(os.path.abspath(__file__)), strategy=strategy,
+    here = os.path.dirname(os.path.abspath(__file__))
+    code = _CHILD.format(root=os.path.dirname(here), here=here, strategy=strategy,
                          seed=seed, games=games, symbols=symbols)
     env = dict(os.environ, NUMBA_NUM_THREADS="1")
     if symbols:
@@ -77,7 +85,10 @@ def _count(games: int, strategy: str, seed: int, folder: str, symbols: str = "")
         own = [ln for ln in r.stderr.splitlines() if ln.strip() and not ln.startswith("==")]
         tail = (own or ["no output"])[-1]  # the child's own last line, not valgrind's
         raise SystemExit(f"the game process under valgrind failed: {tail}")
-    return out
+    engines = [ln.split(" ", 1)[1] for ln in r.stdout.splitlines() if ln.startswith("engine ")]
+    if not engines:
+        raise SystemExit("the game process under valgrind did not name its engine")
+    return out, engines[0]
 
 
 def _annotated(profile: str) -> list[tuple[int, str]]:
@@ -144,10 +155,10 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--games: {args.games}; allowed: an integer >= 1")
     with tempfile.TemporaryDirectory(prefix="catansim-callgrind-") as folder:
         symbols = os.path.join(folder, "symbols.map") if args.by_kernel else ""
-        profile = _count(args.games, args.strategy, args.seed, folder, symbols)
+        profile, engine = _count(args.games, args.strategy, args.seed, folder, symbols)
         total = _annotated(profile)[0][0]
         print(f"{total:,} instructions for {args.games} games of four {args.strategy} "
-              f"players: {total / args.games:,.0f} per game")
+              f"players: {total / args.games:,.0f} per game (engine {engine})")
         if args.by_kernel:
             print("\n| function | instructions per game | share |\n|---|---:|---:|")
             for ir, name in by_kernel(profile, symbols):

@@ -142,16 +142,27 @@ def test_instruction_count_grows_with_the_games_counted():
     import sys
     from pathlib import Path
 
+    from catansim.core import engine_fingerprint
+
     script = Path(__file__).resolve().parents[1] / "benchmarks" / "instructions.py"
 
     def count(games):
         out = subprocess.run([sys.executable, str(script), "--games", str(games)],
                              check=True, capture_output=True, text=True).stdout
-        total, per_game = re.match(r"([\d,]+) instructions for \d+ games.*: ([\d,]+) per game",
-                                   out).groups()
+        total, per_game, engine = re.match(
+            r"([\d,]+) instructions for \d+ games.*: ([\d,]+) per game \(engine (\w+) ",
+            out).groups()
+        assert engine == engine_fingerprint()  # the catansim beside the script was counted
         return int(total.replace(",", "")), int(per_game.replace(",", ""))
 
     two, six = count(2), count(6)
     assert 100_000 < two[0] < six[0]
     assert 100_000 < six[1] < 5_000_000  # a few hundred thousand a game
-    assert six[0] > 2.0 * two[0]  # nearly proportional: no large fixed cost counted
+    # The count is a line in the number of games; where it meets zero games is what is
+    # counted around them: the play_batch call (under a million instructions), not the
+    # loading of the kernels (hundreds of millions). No ratio of the two counts: that
+    # moves with the games' own cost.
+    per_game = (six[0] - two[0]) / 4
+    fixed = two[0] - 2 * per_game
+    assert 100_000 < per_game < 5_000_000
+    assert fixed < 5_000_000, (two, six)
