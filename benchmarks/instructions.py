@@ -15,11 +15,12 @@ The engine counted is the catansim of the checkout this script is in, whatever t
 working folder (so a second checkout's script counts that checkout), and the line
 printed names its fingerprint and folder. Only the games are counted: the child
 process loads the kernels, then turns callgrind's counting on with
-``callgrind_control`` just for one ``play_batch`` on one thread. Under valgrind the child takes about 10 s to start and plays about 200
-games a second. ``--by-kernel`` compiles the kernels afresh in the child (about 3
-minutes under valgrind; kernels loaded from the cache have no symbol table), writes
-their addresses as ``perf_profile.write_perf_map`` does, and splits the count by
-compiled function (an ``inline_kernel`` counts as its caller).
+``callgrind_control`` just for one ``play_batch`` on one thread. Under valgrind the
+child takes about 10 s to start and plays about 200 games a second. ``--by-kernel``
+compiles the kernels afresh in the child (about 3 minutes under valgrind; kernels
+loaded from the cache have no symbol table), writes their addresses as
+``perf_profile.write_perf_map`` does, and splits the count by compiled function (an
+``inline_kernel`` counts as its caller).
 
 Instructions are not seconds: fewer instructions that miss the cache more can be
 slower, and a ``rep stos`` (libc's memset of a large array) counts one instruction

@@ -17,7 +17,6 @@ import os
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from test_digests import GOLDEN_DIR, STORED
@@ -43,7 +42,7 @@ def checked_digests(tmp_path_factory):
     cache = tmp_path_factory.mktemp("boundscheck-cache")  # never the user's kernels
     env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(cache))
     r = subprocess.run(
-        [sys.executable, "-c", CHILD, str(Path(GOLDEN_DIR) / "digests.py"),
+        [sys.executable, "-c", CHILD, str(GOLDEN_DIR / "digests.py"),
          json.dumps(STORED["counter_fields"])],
         capture_output=True, text=True, env=env, timeout=1800)
     assert r.returncode == 0, r.stderr[-3000:]
