@@ -166,3 +166,43 @@ def test_instruction_count_grows_with_the_games_counted():
     fixed = two[0] - 2 * per_game
     assert 100_000 < per_game < 5_000_000
     assert fixed < 5_000_000, (two, six)
+
+
+def test_paired_timing_runs_both_checkouts_on_the_same_games(tmp_path):
+    """``benchmarks/paired.py`` against this same checkout: both sides name this engine,
+    play the same games, and every pair has its rates and ratio."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from catansim.core import engine_fingerprint
+
+    root = Path(__file__).resolve().parents[1]
+    script = root / "benchmarks" / "paired.py"
+    r = subprocess.run([sys.executable, str(script), str(root), "--pairs", "2", "--games", "40"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = r.stdout
+    assert out.count(f"engine {engine_fingerprint()} ({root / 'catansim'})") == 2
+    rows = re.findall(r"^\| (\d) \| ([\d,]+) \| ([\d,]+) \| (\d+\.\d{3}) \|$", out, re.M)
+    assert [row[0] for row in rows] == ["1", "2"]
+    for _, a, b, ratio in rows:
+        a, b = int(a.replace(",", "")), int(b.replace(",", ""))
+        assert a > 0 and b > 0 and abs(float(ratio) - a / b) < 0.01
+    assert "games: the same in both engines" in out
+    assert re.search(r"median \d\.\d{3} \(\d\.\d{3}-\d\.\d{3}\), [012] of 2 faster", out)
+
+
+def test_paired_timing_refuses_what_is_not_a_checkout(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "paired.py"
+    r = subprocess.run([sys.executable, str(script), str(tmp_path)], capture_output=True,
+                       text=True)
+    assert r.returncode == 1
+    assert r.stderr.strip() == f"{tmp_path}: not a catansim checkout (no catansim/core/__init__.py)"
+    r = subprocess.run([sys.executable, str(script), str(tmp_path), "--pairs", "0"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "--pairs: 0; allowed: an integer >= 1" in r.stderr
