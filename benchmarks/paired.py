@@ -41,7 +41,10 @@ if {core!r} >= 0:
 import catansim
 from catansim.core import engine_fingerprint
 from catansim.engine import GameSettings, batch_seeds, play_batch
-settings = GameSettings(n_players={players!r}, strategies=({strategy!r},))
+try:
+    settings = GameSettings(n_players={players!r}, strategies=({strategy!r},))
+except ValueError as e:  # catansim's one-line error: the field and what is allowed
+    sys.exit(str(e))
 play_batch(batch_seeds(1, 2), settings, n_threads=1)  # load or compile the kernels
 seeds = batch_seeds({seed!r}, {games!r})
 t = time.process_time()
@@ -84,7 +87,13 @@ def pair(here: Path, other: Path, i: int, args) -> tuple[dict, dict]:
         cores = sorted(os.sched_getaffinity(0))[:2]
         a, b = (cores[0], cores[1]) if i % 2 == 0 else (cores[1], cores[0])
         pa, pb = _start(here, a, args, seed), _start(other, b, args, seed)
-        return _result(pa, here), _result(pb, other)
+        try:
+            return _result(pa, here), _result(pb, other)
+        finally:  # a side that failed leaves no process behind
+            for proc in (pa, pb):
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
     if i % 2 == 0:
         x = _result(_start(here, -1, args, seed), here)
         return x, _result(_start(other, -1, args, seed), other)
@@ -106,6 +115,11 @@ def main(argv=None) -> None:
             ap.error(f"--{name}: {getattr(args, name)}; allowed: an integer >= 1")
     here = _checkout(str(Path(__file__).resolve().parents[1]))
     other = _checkout(args.other)
+    # Each engine loads (or first compiles, on both cores) its kernels once before any
+    # timed run, so that no compile shares the machine with the other side's games.
+    warm = argparse.Namespace(**dict(vars(args), games=2))
+    for root in (here, other):
+        _result(_start(root, -1, warm, args.seed), root)
     rows = []
     for i in range(args.pairs):
         x, y = pair(here, other, i, args)

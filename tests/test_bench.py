@@ -206,3 +206,10 @@ def test_paired_timing_refuses_what_is_not_a_checkout(tmp_path):
     r = subprocess.run([sys.executable, str(script), str(tmp_path), "--pairs", "0"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "--pairs: 0; allowed: an integer >= 1" in r.stderr
+    root = Path(__file__).resolve().parents[1]
+    r = subprocess.run([sys.executable, str(script), str(root), "--strategy", "nosuch",
+                        "--games", "2"], capture_output=True, text=True)
+    assert r.returncode == 1
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert ("the timed process failed (exit 1): strategies: unknown strategy 'nosuch'; "
+            "allowed: ") in r.stderr
