@@ -10,6 +10,7 @@ apply a move that the caller has already checked and record its event.
 
 import numpy as np
 from numba import types
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..constants import (
     BONUS_TILE_VP,
@@ -690,22 +691,22 @@ def produce_nb(s, topo, rules, log, roll, owed):
         return
     mode = rules[R_SHORTAGE]
     roller = s[S_CUR]
-    # Only the resources owed, and only the players owed them (paying nothing to the
-    # others changes nothing).
-    for r in range(5):
-        if not (owed_res >> r) & 1:
-            continue
+    # Only the resources owed (in increasing order), and only the players owed them
+    # (paying nothing to the others changes nothing). The common path loops over all
+    # MAX_PLAYERS seats, a constant bound LLVM unrolls (over ``n`` it set up a vector
+    # loop on every roll); seats past ``n`` are owed nothing.
+    while owed_res != 0:
+        r = trailing_zeros(owed_res)
+        owed_res &= owed_res - 1
         total = 0
         owed_players = 0
-        for q in range(n):
+        for q in range(MAX_PLAYERS):
             total += owed[q, r]
             if owed[q, r] > 0:
                 owed_players += 1
-        if total == 0:
-            continue
         bank = s[S_BANK + r]
         if total <= bank:
-            for q in range(n):
+            for q in range(MAX_PLAYERS):
                 if owed[q, r] > 0:
                     _receive_nb(s, q, r, owed[q, r], owed[q, r], log, ev)
             continue
