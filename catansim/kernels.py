@@ -44,7 +44,8 @@ MAIN_PART = (
     ("board_nb", "generate_board_nb", "int rng topo board board_x"),
     ("engine_nb", "init_state_nb", "s topo rules rng int board"),
     ("engine_nb", "setup_nb", "s topo rules rng strat params openings log u8 work"),
-    ("policy_nb", "choose_action_nb", "sid prm s topo rules rng work int act cand"),
+    ("strategies_nb", "action_nb", "prm s topo rules int act work"),
+    ("policy_nb", "random_action_nb", "s topo rules rng int act cand"),
 )
 HELPER_PART = (
     ("engine_nb", "play_dev_nb",
@@ -52,8 +53,8 @@ HELPER_PART = (
     ("engine_nb", "seven_nb", "s topo rules rng strat params log hexes victims bundle work"),
     ("rules_nb", "produce_nb", "s topo rules log int owed"),
     ("actions_nb", "is_legal_action_nb", "s topo rules int act"),
-    ("engine_nb", "apply_action_nb",
-     "s topo rules rng strat params log int act u8 victims bundle work"),
+    ("engine_nb", "build_action_nb", "s topo log int act"),
+    ("engine_nb", "trade_player_nb", "s topo rules rng strat params log int act work"),
 )
 
 _lock = threading.Lock()

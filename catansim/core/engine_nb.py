@@ -753,10 +753,9 @@ def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims,
 
 
 @kernel
-def apply_action_nb(
-    s, topo, rules, rng, strat, params, log, p, act, scratch_u8, victims, bundle, work
-):
-    """Apply a legal action-phase action of the player whose turn it is."""
+def build_action_nb(s, topo, log, p, act):
+    """Apply a legal road, settlement, city, development-card purchase or maritime trade
+    (the action kinds that need neither the players nor the random streams)."""
     kind = act[ACT_KIND]
     if kind == ACT_ROAD:
         build_road_nb(s, topo, log, p, np.int64(act[ACT_A]), False)
@@ -772,9 +771,6 @@ def apply_action_nb(
         s[S_DEV_NEW + 5 * p + card] += 1
         s[C_DEV_BOUGHT + 5 * p + card] += 1
         log_event_nb(s, log, EV_BUY_DEV, p, card, 0, 0)
-    elif kind == ACT_PLAY_DEV:
-        play_dev_nb(s, topo, rules, rng, strat, params, log, p, np.int64(act[ACT_A]), scratch_u8,
-                    victims, bundle, work)
     elif kind == ACT_TRADE_BANK:
         give = np.int64(act[ACT_A])
         get = np.int64(act[ACT_B])
@@ -788,25 +784,49 @@ def apply_action_nb(
         if ev >= 0:
             log[ev, LOG_CARDS + give] = rate
             log[ev, LOG_BANK_GET + get] = 1
-    elif kind == ACT_TRADE_PLAYER:
-        q = np.int64(act[ACT_A])
-        s[S_OFFERS] += 1
-        s[C_OFFERS + p] += 1
-        can_pay = True
+
+
+@kernel
+def trade_player_nb(s, topo, rules, rng, strat, params, log, p, act, work):
+    """Offer a legal player trade: the partner ``act[ACT_A]`` accepts or refuses it."""
+    q = np.int64(act[ACT_A])
+    s[S_OFFERS] += 1
+    s[C_OFFERS + p] += 1
+    can_pay = True
+    for r in range(5):
+        if s[S_HAND + 5 * q + r] < act[ACT_RECEIVE + r]:
+            can_pay = False
+    if can_pay and accept_trade_nb(strat[q], params[q], s, topo, rules, rng, work, q, p, act):
         for r in range(5):
-            if s[S_HAND + 5 * q + r] < act[ACT_RECEIVE + r]:
-                can_pay = False
-        if can_pay and accept_trade_nb(strat[q], params[q], s, topo, rules, rng, work, q, p, act):
+            s[S_HAND + 5 * p + r] += act[ACT_RECEIVE + r] - act[ACT_GIVE + r]
+            s[S_HAND + 5 * q + r] += act[ACT_GIVE + r] - act[ACT_RECEIVE + r]
+        s[C_TRADES_PLAYER + p] += 1
+        s[C_TRADES_PLAYER + q] += 1
+        ev = log_event_nb(s, log, EV_TRADE_PLAYER, p, q, 0, 0)
+        if ev >= 0:
             for r in range(5):
-                s[S_HAND + 5 * p + r] += act[ACT_RECEIVE + r] - act[ACT_GIVE + r]
-                s[S_HAND + 5 * q + r] += act[ACT_GIVE + r] - act[ACT_RECEIVE + r]
-            s[C_TRADES_PLAYER + p] += 1
-            s[C_TRADES_PLAYER + q] += 1
-            ev = log_event_nb(s, log, EV_TRADE_PLAYER, p, q, 0, 0)
-            if ev >= 0:
-                for r in range(5):
-                    log[ev, LOG_GIVE + r] = act[ACT_GIVE + r]
-                    log[ev, LOG_GET + r] = act[ACT_RECEIVE + r]
+                log[ev, LOG_GIVE + r] = act[ACT_GIVE + r]
+                log[ev, LOG_GET + r] = act[ACT_RECEIVE + r]
+
+
+@inline_kernel
+def apply_action_nb(
+    s, topo, rules, rng, strat, params, log, p, act, scratch_u8, victims, bundle, work
+):
+    """Apply a legal action-phase action of the player whose turn it is.
+
+    Inlined into the turn: each kind goes to a kernel that takes only the arrays it
+    needs (a call passes each array as seven machine words, and this one had eleven
+    arrays on 86 calls a game; ``docs/benchmarks.md``, eighth round).
+    """
+    kind = act[ACT_KIND]
+    if kind == ACT_PLAY_DEV:
+        play_dev_nb(s, topo, rules, rng, strat, params, log, p, np.int64(act[ACT_A]), scratch_u8,
+                    victims, bundle, work)
+    elif kind == ACT_TRADE_PLAYER:
+        trade_player_nb(s, topo, rules, rng, strat, params, log, p, act, work)
+    elif kind != ACT_END:
+        build_action_nb(s, topo, log, p, act)
 
 
 @inline_kernel

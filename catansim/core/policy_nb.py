@@ -17,12 +17,15 @@ subset of its cards.
 
 The dispatchers of one caller whose scripted side is large (setup placement, discard,
 robber hex, free road, Invention, trade acceptance) are ``inline_kernel``s, inlined
-into that caller, and so is the scripted ``action_nb`` in ``choose_action_nb``: a
-compiled kernel's machine code holds all its callees, so a dispatcher of its own
-lowered and compiled the scripted decision a second time (with the C wrappers gone,
-see ``core.jit``: 7% less CPU in a cold compile, over 6 paired runs). The small ones
-(pre-roll card, victim, Monopoly) gain little; ``choose_action_nb`` stays a kernel, as
-the two-process compile (``catansim.kernels``) names it.
+into that caller: a compiled kernel's machine code holds all its callees, so a
+dispatcher of its own lowered and compiled the scripted decision a second time (with
+the C wrappers gone, see ``core.jit``: 7% less CPU in a cold compile, over 6 paired
+runs). So are the dispatchers the turn calls on every turn or action (the card before
+the roll, the action): inlined, the turn calls the scripted kernel (``action_nb``) or
+the random one (``random_action_nb``) with only the arrays that side reads, where a
+kernel of its own took every array of both (a call passes each as seven machine
+words; ``docs/benchmarks.md``, eighth round). Victim and Monopoly, a few calls a
+game, stay kernels.
 """
 
 
@@ -84,7 +87,7 @@ def choose_setup_road_nb(sid, prm, s, topo, rules, rng, work, p, node, legal):
     return _pick_from_mask_nb(rng, STREAM_PLAYER0 + p, legal, N_EDGES)
 
 
-@kernel
+@inline_kernel
 def choose_pre_roll_nb(sid, prm, s, topo, rules, rng, work, p):
     """A development card to play before rolling, or -1 to roll straight away."""
     if sid != STRATEGY_RANDOM:
@@ -106,13 +109,19 @@ def choose_pre_roll_nb(sid, prm, s, topo, rules, rng, work, p):
 
 
 @kernel
+def random_action_nb(s, topo, rules, rng, p, act, cand):
+    """A uniform choice among p's legal actions into ``act``; ``cand`` is the list's scratch."""
+    count = legal_actions_nb(s, topo, rules, p, cand)
+    unpack_nb(cand[randint_nb(rng, STREAM_PLAYER0 + p, count)], act)
+
+
+@inline_kernel
 def choose_action_nb(sid, prm, s, topo, rules, rng, work, p, act, cand):
     """Fill ``act`` with the next action-phase action (``ACT_END`` ends the turn)."""
     if sid != STRATEGY_RANDOM:
-        action_nb(prm, s, topo, rules, rng, p, act, work)
-        return
-    count = legal_actions_nb(s, topo, rules, p, cand)
-    unpack_nb(cand[randint_nb(rng, STREAM_PLAYER0 + p, count)], act)
+        action_nb(prm, s, topo, rules, p, act, work)
+    else:
+        random_action_nb(s, topo, rules, rng, p, act, cand)
 
 
 @inline_kernel

@@ -14,8 +14,9 @@ several times per decision (the plan in the action decision and for each trade
 partner, the missing and affordable cards, the maritime trade, the development card
 to play) are ``inline_kernel``s: a kernel call passes each array as seven machine
 words, and inlining them took 8% off a game's instructions with every decision the
-same (``docs/benchmarks.md``). ``choose_action_nb`` above them stays a kernel, as the
-two-process cold compile (``catansim.kernels``) compiles it in its own part.
+same (``docs/benchmarks.md``). ``action_nb`` above them stays a kernel, as the
+two-process cold compile (``catansim.kernels``) compiles it in its own part; it takes
+only the arrays the scripted player reads (no random streams, no legal-action list).
 """
 
 
@@ -772,7 +773,7 @@ def _dev_to_play_nb(prm, s, topo, rules, p, x, top):
 # --- the decisions ---------------------------------------------------------------------------
 
 
-@kernel
+@inline_kernel
 def pre_roll_nb(prm, s, topo, rules, p):
     """Play a knight before rolling to free p's own hex or take Largest Army; else -1."""
     if can_play_dev_nb(s, p, KNIGHT) and _knight_wanted_nb(prm, s, topo, rules, p):
@@ -780,8 +781,8 @@ def pre_roll_nb(prm, s, topo, rules, p):
     return -1
 
 
-@inline_kernel
-def action_nb(prm, s, topo, rules, rng, p, act, x):
+@kernel
+def action_nb(prm, s, topo, rules, p, act, x):
     """Fill ``act`` with p's next action-phase action.
 
     In order: a development card worth playing now; the best-ranked build p can pay
