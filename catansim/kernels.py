@@ -52,7 +52,7 @@ HELPER_PART = (
      "s topo rules rng strat params log int int u8 victims bundle work"),
     ("engine_nb", "seven_nb", "s topo rules rng strat params log hexes victims bundle work"),
     ("rules_nb", "produce_nb", "s topo rules log int owed"),
-    ("actions_nb", "is_legal_action_nb", "s topo rules int act"),
+    ("actions_nb", "trade_bundles_ok_nb", "s int act"),
     ("engine_nb", "build_action_nb", "s topo log int act"),
     ("engine_nb", "trade_player_nb", "s topo rules rng strat params log int act work"),
 )

@@ -119,7 +119,7 @@ def trade_bundles_ok_nb(s, p, act):
     return give > 0 and get > 0
 
 
-@kernel
+@inline_kernel
 def is_legal_action_nb(s, topo, rules, p, act):
     """Whether ``act`` is legal for p now (the action phase, after the roll).
 

@@ -640,7 +640,7 @@ def _set_act_nb(act, kind, a, b):
     act[ACT_B] = b
 
 
-@kernel
+@inline_kernel
 def _offer_nb(prm, s, topo, rules, p, kind, act, x):
     """Fill ``act`` with a player-trade offer toward ``kind``; return False if none.
 
