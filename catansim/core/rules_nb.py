@@ -119,6 +119,14 @@ from .layout import (
     SHORTAGE_OFFICIAL,
 )
 
+# The game's constant tables as arrays (``constants.COSTS``, ``constants.PIPS``, and the
+# number of resources in a 5-bit mask). Numba reads a global tuple at a variable index
+# through a range check and Python's wraparound; a global array, frozen into the code as
+# a constant, in one load.
+COST_TABLE = np.array(COSTS, dtype=np.int64)
+PIP_TABLE = np.array(PIPS, dtype=np.int64)
+BITS5_TABLE = np.array([bin(i).count("1") for i in range(32)], dtype=np.int64)
+
 # --- event log ---------------------------------------------------------------------
 
 
@@ -183,7 +191,7 @@ def load_board_nb(s, topo, board):
 @inline_kernel
 def pips_nb(number):
     """Pips of a number disc: the ways two dice roll it (``constants.PIPS``; 0 for none)."""
-    return PIPS[number]
+    return PIP_TABLE[number]
 
 
 @kernel
@@ -259,8 +267,9 @@ def can_afford_nb(s, p, kind):
     """Whether the player holds the cost of build ``kind`` (``constants.BUILD_*``)."""
     h = S_HAND + 5 * p
     c = 5 * kind
-    return (s[h] >= COSTS[c] and s[h + 1] >= COSTS[c + 1] and s[h + 2] >= COSTS[c + 2]
-            and s[h + 3] >= COSTS[c + 3] and s[h + 4] >= COSTS[c + 4])
+    return (s[h] >= COST_TABLE[c] and s[h + 1] >= COST_TABLE[c + 1]
+            and s[h + 2] >= COST_TABLE[c + 2] and s[h + 3] >= COST_TABLE[c + 3]
+            and s[h + 4] >= COST_TABLE[c + 4])
 
 
 @typed_kernel("void(int32[::1], int64, int64)")
@@ -268,7 +277,7 @@ def pay_nb(s, p, kind):
     """Move the cost of build ``kind`` (``constants.BUILD_*``) from the hand to the supply."""
     h = S_HAND + 5 * p
     for r in range(5):
-        c = COSTS[5 * kind + r]
+        c = COST_TABLE[5 * kind + r]
         s[h + r] -= c
         s[S_BANK + r] += c
 

@@ -28,7 +28,6 @@ from ..constants import (
     BUILD_DEV_CARD,
     BUILD_ROAD,
     BUILD_SETTLEMENT,
-    COSTS,
     DESERT,
     HARBOR_ANY,
     INVENTION,
@@ -92,6 +91,8 @@ from .layout import (
 )
 from .rng_nb import STREAM_PLAYER0, randint_nb
 from .rules_nb import (
+    BITS5_TABLE,
+    COST_TABLE,
     distance_ok_nb,
     hand_size_nb,
     invention_cards_nb,
@@ -203,10 +204,6 @@ BASE_STRIDE = 1 + BASE_KEY + N_NODES
 WORK_SIZE = W_BASE + BASE_STRIDE * MEMO_SLOTS
 
 
-# Number of set bits of a 5-bit resource mask.
-_BITS5 = tuple(bin(i).count("1") for i in range(32))
-
-
 # --- board knowledge ---------------------------------------------------------------------
 
 
@@ -291,7 +288,7 @@ def locate_nb(s, topo, prm, p, x):
                 continue
             pips = pips_nb(s[S_HEX_NUMBER + h])
             prod += pips * prm[P_TARGET + t] * x[X_SCAR + t]
-        distinct = _BITS5[s[S_NODE_RESOURCES + n]]
+        distinct = BITS5_TABLE[s[S_NODE_RESOURCES + n]]
         x[base + n] = prm[P_PIPS] * prod + prm[P_DIVERSITY] * distinct
     x[X_BASE] = base
 
@@ -310,7 +307,7 @@ def node_score_nb(s, topo, prm, p, n, x, in_game):
     score = x[int(x[X_BASE]) + n]
     produced = int(x[X_PMASK])
     if produced != 0:
-        score += prm[P_COMPLEMENT] * _BITS5[s[S_NODE_RESOURCES + n] & ~produced & 31]
+        score += prm[P_COMPLEMENT] * BITS5_TABLE[s[S_NODE_RESOURCES + n] & ~produced & 31]
     kind = s[S_NODE_HARBOR + n]
     if kind >= 0 and prm[P_HARBOR] > 0 and s[S_HARBORS + 6 * p + kind] == 0:
         if kind == HARBOR_ANY:
@@ -396,7 +393,7 @@ def setup_road_nb(prm, s, topo, p, node, legal, x):
 def _missing_nb(s, p, kind):
     m = 0
     for r in range(5):
-        d = COSTS[5 * kind + r] - s[S_HAND + 5 * p + r]
+        d = COST_TABLE[5 * kind + r] - s[S_HAND + 5 * p + r]
         if d > 0:
             m += d
     return m
@@ -566,7 +563,8 @@ def _plan_nb(s, topo, prm, p, x):
             w, m = w_city, m_city
         else:
             w, m = w_dev, m_dev
-        v = w / (1.0 + prm[P_MISSING] * m)
+        # w / (...) is exactly 0 for w = 0 (the divisor is >= 1): skip the division
+        v = w / (1.0 + prm[P_MISSING] * m) if w != 0.0 else 0.0
         x[X_MISSING + k] = m
         x[X_SCORE + k] = v
         if v > best_v:
@@ -592,7 +590,7 @@ def _bank_trade_nb(s, p, kind, complete):
     give = -1
     give_left = -1
     for r in range(5):
-        surplus = s[S_HAND + 5 * p + r] - COSTS[5 * kind + r]
+        surplus = s[S_HAND + 5 * p + r] - COST_TABLE[5 * kind + r]
         rate = maritime_rate_nb(s, p, r)
         if surplus >= rate:
             avail += surplus // rate
@@ -606,7 +604,7 @@ def _bank_trade_nb(s, p, kind, complete):
     worst = 0
     missing = 0
     for r in range(5):
-        d = COSTS[5 * kind + r] - s[S_HAND + 5 * p + r]
+        d = COST_TABLE[5 * kind + r] - s[S_HAND + 5 * p + r]
         if d > 0:
             missing += d
             if s[S_BANK + r] < d:
@@ -625,8 +623,8 @@ def _affordable_from_nb(s, p, kind, reserve):
     for r in range(5):
         h = s[S_HAND + 5 * p + r]
         if reserve >= 0:
-            h -= min(h, COSTS[5 * reserve + r])
-        if h < COSTS[5 * kind + r]:
+            h -= min(h, COST_TABLE[5 * reserve + r])
+        if h < COST_TABLE[5 * kind + r]:
             return False
     return True
 
@@ -654,7 +652,7 @@ def _offer_nb(prm, s, topo, rules, p, kind, act, x):
     want = -1
     worst = 0
     for r in range(5):
-        d = COSTS[5 * kind + r] - s[S_HAND + 5 * p + r]
+        d = COST_TABLE[5 * kind + r] - s[S_HAND + 5 * p + r]
         if d > worst:
             worst = d
             want = r
@@ -671,11 +669,16 @@ def _offer_nb(prm, s, topo, rules, p, kind, act, x):
     # worth asking if it has the wanted card to spare and lacks one of p's spare cards
     # for its own next build (the table talk of a real game).
     y = x[SCRATCH:]
-    start = made % n_cand
+    # made mod n_cand and (start + i) mod n_cand without a division (n_cand <= 3)
+    start = made
+    while start >= n_cand:
+        start -= n_cand
     partner = -1
     give = -1
     for i in range(n_cand):
-        pick = (start + i) % n_cand
+        pick = start + i
+        if pick >= n_cand:
+            pick -= n_cand
         q = -1
         for qq in range(n):
             if qq != p and s[S_HAND + 5 * qq + want] > 0:
@@ -684,12 +687,12 @@ def _offer_nb(prm, s, topo, rules, p, kind, act, x):
                     break
                 pick -= 1
         qk = _plan_nb(s, topo, prm, q, y)
-        if qk < 0 or s[S_HAND + 5 * q + want] <= COSTS[5 * qk + want]:
+        if qk < 0 or s[S_HAND + 5 * q + want] <= COST_TABLE[5 * qk + want]:
             continue
         give_v = 0
         for r in range(5):
-            surplus = s[S_HAND + 5 * p + r] - COSTS[5 * kind + r]
-            lack = COSTS[5 * qk + r] - s[S_HAND + 5 * q + r]
+            surplus = s[S_HAND + 5 * p + r] - COST_TABLE[5 * kind + r]
+            lack = COST_TABLE[5 * qk + r] - s[S_HAND + 5 * q + r]
             if r != want and surplus > 0 and lack > 0 and surplus > give_v:
                 give_v = surplus
                 give = r
@@ -889,9 +892,9 @@ def discard_nb(prm, s, topo, p, k, out, x):
                 continue
             want = 0.0
             if top >= 0:
-                want += COSTS[5 * top + r]
+                want += COST_TABLE[5 * top + r]
             if second >= 0:
-                want += 0.5 * COSTS[5 * second + r]
+                want += 0.5 * COST_TABLE[5 * second + r]
             v = held - want + 0.001 * x[X_PROD + r]
             if v > best_v:
                 best_v = v
@@ -1017,7 +1020,7 @@ def invention_nb(prm, s, topo, p, out, x):
     taken = 0
     if target >= 0:
         for r in range(5):
-            d = COSTS[5 * target + r] - s[S_HAND + 5 * p + r]
+            d = COST_TABLE[5 * target + r] - s[S_HAND + 5 * p + r]
             while d > 0 and taken < want and s[S_BANK + r] - out[r] > 0:
                 out[r] += 1
                 taken += 1
@@ -1058,7 +1061,7 @@ def accept_nb(prm, s, topo, rules, q, p, act, x):
     gives = 0
     for r in range(5):
         h = s[S_HAND + 5 * q + r]
-        c = COSTS[5 * top + r]
+        c = COST_TABLE[5 * top + r]
         h2 = h + act[ACT_GIVE + r] - act[ACT_RECEIVE + r]
         before += max(0, c - h)
         after += max(0, c - h2)
