@@ -31,8 +31,19 @@ COLD = textwrap.dedent("""
     helper_hits = {}
     for dispatcher, signature in kernels.compile_part(kernels.HELPER_PART):
         helper_hits[dispatcher.py_func.__name__] = sum(dispatcher.stats.cache_hits.values())
+    # the linkage of the core functions in the LLVM modules of the batch kernel (compiled
+    # here, so its module is at hand) and of setup_nb (another kernel compiled here)
+    from catansim.core import jit
+    from catansim.core.engine_nb import play_batch_nb, setup_nb
+    def linkage(dispatcher):
+        module = next(iter(dispatcher.overloads.values())).library._final_module
+        return collections.Counter(
+            ("private " if f.name.endswith(jit._PRIVATE_SUFFIX) else "") + f.linkage.name
+            for f in module.functions
+            if f.name.startswith(jit._CORE_PREFIX) and not f.is_declaration)
     print(json.dumps(dict(compiled=compiled, helper_hits=helper_hits,
-                          counters=res.counters.tolist())))
+                          counters=res.counters.tolist(),
+                          linkage=dict(batch=linkage(play_batch_nb), setup=linkage(setup_nb)))))
 """)
 
 
@@ -70,6 +81,43 @@ def test_every_kernel_compiles_once_in_this_process(cold_compile):
 def test_the_games_are_the_same_as_with_one_process(cold_compile):
     res = play_batch(batch_seeds(7, 40), GameSettings(**SETTINGS), n_threads=1)
     assert np.array_equal(np.array(cold_compile["counters"], dtype=np.int32), res.counters)
+
+
+def test_the_batch_kernel_holds_private_copies_of_the_core_and_no_other_kernel_does(
+        cold_compile):
+    from catansim.core import jit
+
+    assert jit.INTERNAL_CALLEES  # in place with this Numba
+    batch, setup = cold_compile["linkage"]["batch"], cold_compile["linkage"]["setup"]
+    # the batch kernel itself stays external; what LLVM did not inline of its callees
+    # (the road search, the robber, production, ...) is internal, under its private name
+    assert batch.pop("external") == 1
+    assert set(batch) == {"private internal"} and batch["private internal"] > 5
+    # another kernel links its callees as Numba does: shared definitions, no renaming
+    assert setup.pop("external") == 1
+    assert set(setup) == {"linkonce_odr"}
+
+
+PYTHON_CALLS_A_CALLEE = """
+import json, sys
+from catansim.board.layouts import generate_vectors
+if sys.argv[1] == "batch-first":
+    from catansim.engine import GameSettings, batch_seeds, play_batch
+    play_batch(batch_seeds(3, 2), GameSettings(n_players=4, strategies=("default",)))
+print(json.dumps(generate_vectors("variable", [5, 6]).tolist()))
+"""
+
+
+def test_a_kernel_python_calls_is_its_own_after_the_batch_kernel_is_loaded():
+    """The batch kernel's private copy of a callee has other arguments (LLVM dropped
+    those it does not read): a kernel Python calls afterwards must not bind to it."""
+    boards = {}
+    for order in ("alone", "batch-first"):
+        r = subprocess.run([sys.executable, "-c", PYTHON_CALLS_A_CALLEE, order],
+                           capture_output=True, text=True, timeout=900)
+        assert r.returncode == 0, r.stderr[-2000:]
+        boards[order] = json.loads(r.stdout.strip().splitlines()[-1])
+    assert boards["alone"] == boards["batch-first"]
 
 
 def test_two_processes_only_for_a_cold_writable_cache_and_two_cpus(monkeypatch, tmp_path):

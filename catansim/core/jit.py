@@ -31,6 +31,14 @@ from ``catansim.core`` index without it. That was 16% of a game's instructions
 Python's indexing, and ``tests/test_kernels.py`` checks both; ``tests/test_bounds.py``
 plays games of every strategy and rule setting with Numba's bounds checks on (where a
 negative index is an IndexError).
+
+Private callees in the batch kernel (``internal_callees``): Numba links every core
+function a kernel calls into the kernel's module as a shared definition, whose
+calling convention LLVM must keep (seven machine words per array argument, read or
+not). In the batch kernel's module they become private copies, and LLVM drops the
+arguments each one never reads: 12% of a game's instructions, 1.09x the games per
+second (``docs/benchmarks.md``, ninth round). ``tests/test_kernels.py`` checks the
+scope and that a kernel Python calls afterwards is its own.
 """
 
 import inspect
@@ -65,6 +73,15 @@ def typed_kernel(signature):
 _CORE_PREFIX = "_ZN" + "".join(f"{len(part)}{part}" for part in __name__.split(".")[:-1])
 
 
+def _parameters(function) -> list | None:
+    # The parameter names of a Numba function this module wraps (None if it has none):
+    # a Numba release that changed them is left alone.
+    try:
+        return list(inspect.signature(function).parameters)
+    except (TypeError, ValueError):
+        return None
+
+
 def nonnegative_indices() -> bool:
     """Compile the core's array indices without Python's negative-index wraparound.
 
@@ -81,11 +98,7 @@ def nonnegative_indices() -> bool:
     numba_fix = getattr(arrayobj, "fix_integer_index", None)
     if getattr(numba_fix, "catansim_core_prefix", None) == _CORE_PREFIX:
         return True
-    try:
-        params = list(inspect.signature(numba_fix).parameters)
-    except (TypeError, ValueError):
-        return False
-    if params != ["context", "builder", "idxty", "idx", "size"]:
+    if _parameters(numba_fix) != ["context", "builder", "idxty", "idx", "size"]:
         return False
 
     def fix_integer_index(context, builder, idxty, idx, size):
@@ -100,3 +113,55 @@ def nonnegative_indices() -> bool:
 
 
 NONNEGATIVE_INDICES = nonnegative_indices()
+
+
+# The kernels Python calls to play games. Their compiled code holds every core
+# function below them as a private copy (``internal_callees``).
+ENTRY_KERNELS = ("play_batch_nb",)
+_PRIVATE_SUFFIX = ".entry"
+
+
+def internal_callees() -> bool:
+    """Compile the core's functions below an entry kernel as private copies.
+
+    Numba links the code of every function a kernel calls into the kernel's own LLVM
+    module, marked ``linkonce_odr`` (a definition other modules may share), so LLVM
+    must keep each one's calling convention: every array argument passed as seven
+    machine words on every call, used or not. In the module of an entry kernel
+    (``ENTRY_KERNELS``) this gives those core functions internal linkage before
+    Numba optimises it, so LLVM's interprocedural passes (dead-argument elimination
+    above all) drop what a callee never reads: 12% of a game's instructions
+    (``docs/benchmarks.md``, ninth round). Each copy is renamed (``_PRIVATE_SUFFIX``):
+    the JIT would otherwise resolve another kernel's call by that name to the copy
+    whose arguments LLVM changed. The games are the same; other kernels, and every
+    function outside ``catansim.core``, are compiled as before. Returns whether it is
+    in place: False, and Numba untouched, when this Numba lacks the method it wraps.
+    """
+    try:
+        import llvmlite.binding as ll
+        from numba.core import codegen
+    except ImportError:  # pragma: no cover - a Numba that moved it
+        return False
+    library = getattr(codegen, "CPUCodeLibrary", None)
+    numba_optimize = getattr(library, "_optimize_final_module", None)
+    if getattr(numba_optimize, "catansim_entry_kernels", None) == ENTRY_KERNELS:
+        return True
+    if _parameters(numba_optimize) != ["self"]:
+        return False
+
+    def _optimize_final_module(self):
+        if self.name in ENTRY_KERNELS:
+            for fn in self._final_module.functions:
+                if (not fn.is_declaration and fn.name.startswith(_CORE_PREFIX)
+                        and fn.linkage == ll.Linkage.linkonce_odr):
+                    fn.linkage = "internal"
+                    fn.name = fn.name + _PRIVATE_SUFFIX
+        return numba_optimize(self)
+
+    _optimize_final_module.catansim_entry_kernels = ENTRY_KERNELS
+    _optimize_final_module.__wrapped__ = numba_optimize
+    library._optimize_final_module = _optimize_final_module
+    return True
+
+
+INTERNAL_CALLEES = internal_callees()
