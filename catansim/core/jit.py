@@ -138,7 +138,6 @@ def internal_callees() -> bool:
     in place: False, and Numba untouched, when this Numba lacks the method it wraps.
     """
     try:
-        import llvmlite.binding as ll
         from numba.core import codegen
     except ImportError:  # pragma: no cover - a Numba that moved it
         return False
@@ -153,7 +152,7 @@ def internal_callees() -> bool:
         if self.name in ENTRY_KERNELS:
             for fn in self._final_module.functions:
                 if (not fn.is_declaration and fn.name.startswith(_CORE_PREFIX)
-                        and fn.linkage == ll.Linkage.linkonce_odr):
+                        and fn.linkage.name == "linkonce_odr"):
                     fn.linkage = "internal"
                     fn.name = fn.name + _PRIVATE_SUFFIX
         return numba_optimize(self)
