@@ -126,6 +126,8 @@ from .layout import (
 COST_TABLE = np.array(COSTS, dtype=np.int64)
 PIP_TABLE = np.array(PIPS, dtype=np.int64)
 BITS5_TABLE = np.array([bin(i).count("1") for i in range(32)], dtype=np.int64)
+# The most cards of each resource one build costs (a player holding that many lacks none).
+MOST_COST_TABLE = COST_TABLE.reshape(-1, 5).max(axis=0)
 
 # --- event log ---------------------------------------------------------------------
 

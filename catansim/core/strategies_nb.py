@@ -93,6 +93,7 @@ from .rng_nb import STREAM_PLAYER0, randint_nb
 from .rules_nb import (
     BITS5_TABLE,
     COST_TABLE,
+    MOST_COST_TABLE,
     distance_ok_nb,
     hand_size_nb,
     invention_cards_nb,
@@ -658,6 +659,16 @@ def _offer_nb(prm, s, topo, rules, p, kind, act, x):
             want = r
     if want < 0:
         return False
+    # p's spare cards (beyond ``kind``) other than ``want``, bit r: p gives one of them,
+    # so with none no partner is asked, and a partner holding as many of each as any
+    # build costs lacks none of them whatever it plans (both skip only partners the
+    # loop below would pass over, before their plans are made).
+    spare = 0
+    for r in range(5):
+        if r != want and s[S_HAND + 5 * p + r] > COST_TABLE[5 * kind + r]:
+            spare |= 1 << r
+    if spare == 0:
+        return False
     n = np.int64(s[S_N_PLAYERS])
     n_cand = 0
     for q in range(n):
@@ -686,6 +697,12 @@ def _offer_nb(prm, s, topo, rules, p, kind, act, x):
                     q = qq
                     break
                 pick -= 1
+        may_lack = False
+        for r in range(5):
+            if (spare >> r) & 1 and s[S_HAND + 5 * q + r] < MOST_COST_TABLE[r]:
+                may_lack = True
+        if not may_lack:
+            continue
         qk = _plan_nb(s, topo, prm, q, y)
         if qk < 0 or s[S_HAND + 5 * q + want] <= COST_TABLE[5 * qk + want]:
             continue
