@@ -619,6 +619,17 @@ def _bank_trade_nb(s, p, kind, complete):
 
 
 @inline_kernel
+def _can_trade_bank_nb(s, p):
+    # p holds some resource at its maritime rate. If not, ``_bank_trade_nb`` finds no
+    # trade toward any build, so the action decision skips its search.
+    found = False
+    for r in range(5):  # all five without a branch out: fewer instructions, measured
+        if s[S_HAND + 5 * p + r] >= maritime_rate_nb(s, p, r):
+            found = True
+    return found
+
+
+@inline_kernel
 def _affordable_from_nb(s, p, kind, reserve):
     # p can pay ``kind`` without touching the cards reserved for build ``reserve``.
     for r in range(5):
@@ -868,7 +879,7 @@ def action_nb(prm, s, topo, rules, p, act, x):
         if x[X_MISSING + top] <= 2 and _offer_nb(prm, s, topo, rules, p, top, act, x):
             return
         mode = prm[P_BANK_TRADE]
-        if mode > 0:
+        if mode > 0 and _can_trade_bank_nb(s, p):
             over = rules[R_DISCARD_LIMIT] >= 0 and total > rules[R_DISCARD_LIMIT]
             complete = mode < 1.5 and not over
             for i in range(N_KINDS):
