@@ -435,10 +435,13 @@ def best_spot_nb(s, topo, prm, p, x):
 
 @kernel
 def best_city_nb(s, topo, prm, p):
-    """p's settlement whose upgrade adds the most, or -1."""
+    """p's settlement whose upgrade adds the most, or -1 (ties: the lowest node)."""
     best = -1
     best_v = -1.0
-    for n in range(N_NODES):
+    m = net_nodes_nb(s, p)  # p's buildings are among these, in increasing order
+    while m != 0:
+        n = trailing_zeros(m)
+        m &= m - 1
         if s[S_NODE_OWNER + n] == p and s[S_NODE_LEVEL + n] == 1:
             v = city_value_nb(s, topo, prm, n)
             if v > best_v:
