@@ -959,25 +959,27 @@ def robber_hex_nb(prm, s, topo, rng, p, mask):
             lead_v = v
             leader = q
     own = s[S_OWN_HEXES + p]  # bit h: p has a building at hex h
-    n_ok = 0
+    # The allowed hexes as bits, counted without a branch per hex (measured: these
+    # branches on the board's state were a fifth of the function's mispredictions).
+    allowed = 0
     n_allowed = 0
+    n_ok = 0
     for h in range(N_HEXES):
-        if mask[h]:
-            n_allowed += 1
-            if not own & (1 << h):
-                n_ok += 1
+        a = np.int64(mask[h] != 0)
+        allowed |= a << h
+        n_allowed += a
+        n_ok += a & ~(own >> h) & 1
     avoid_own = n_ok > 0
     # When every allowed hex has p's buildings, the random pick is among all of them.
+    hexes = allowed & ~own if avoid_own else allowed
     pick = -1
     if policy == 2:
         pick = randint_nb(rng, STREAM_PLAYER0 + p, n_ok if avoid_own else n_allowed)
     best = -1
     best_v = -1e18
-    for h in range(N_HEXES):
-        if not mask[h]:
-            continue
-        if avoid_own and own & (1 << h):
-            continue
+    while hexes != 0:  # in increasing order, as the scan of all 19 visited them
+        h = trailing_zeros(hexes)
+        hexes &= hexes - 1
         if policy == 2:
             if pick == 0:
                 return h
