@@ -354,14 +354,20 @@ def city_value_nb(s, topo, prm, n):
 def setup_settlement_nb(prm, s, topo, p, legal, x):
     """The best-scoring legal starting node (``node_score_nb`` with p's production so far)."""
     locate_nb(s, topo, prm, p, x)
+    # The legal nodes as bits, gathered without a branch per node (a branch on the
+    # board's state mispredicts often: measured), then visited in increasing order.
+    nodes = 0
+    for n in range(N_NODES):
+        nodes |= np.int64(legal[n] != 0) << n
     best = -1
     best_v = -1e18
-    for n in range(N_NODES):
-        if legal[n]:
-            v = node_score_nb(s, topo, prm, p, n, x, False)
-            if v > best_v:
-                best_v = v
-                best = n
+    while nodes != 0:
+        n = trailing_zeros(nodes)
+        nodes &= nodes - 1
+        v = node_score_nb(s, topo, prm, p, n, x, False)
+        if v > best_v:
+            best_v = v
+            best = n
     return best
 
 
