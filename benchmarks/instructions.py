@@ -10,6 +10,7 @@ two versions of the core compare exactly, on the same games::
     python benchmarks/instructions.py                      # 200 games, four default
     python benchmarks/instructions.py --games 500 --strategy trader
     python benchmarks/instructions.py --by-kernel          # and where they go
+    python benchmarks/instructions.py --branches           # mispredicted branches too
 
 The engine counted is the catansim of the checkout this script is in, whatever the
 working folder (so a second checkout's script counts that checkout), and the line
@@ -25,6 +26,13 @@ loaded from the cache have no symbol table), writes their addresses as
 Instructions are not seconds: fewer instructions that miss the cache more can be
 slower, and a ``rep stos`` (libc's memset of a large array) counts one instruction
 per byte. Keep a step when both this count and paired games per second agree.
+
+``--branches`` also runs callgrind's branch simulator (``--branch-sim=yes``) and counts
+the conditional and indirect branches it mispredicts, per game (and per compiled
+function with ``--by-kernel``). Its predictor is simpler than a CPU's, so the count is
+an upper bound that ranks the functions; since issue #15's tenth round the tests of the
+board's state in the decision loops, which no predictor learns across games, cost more
+of a game's time than its instructions (``docs/benchmarks.md``).
 
 Needs Debian's ``valgrind`` package (``valgrind``, ``callgrind_control``,
 ``callgrind_annotate``).
@@ -66,7 +74,7 @@ _TOOLS = ("valgrind", "callgrind_control", "callgrind_annotate")
 
 
 def _count(games: int, strategy: str, seed: int, folder: str,
-           symbols: str = "") -> tuple[str, str]:
+           symbols: str = "", branches: bool = False) -> tuple[str, str]:
     """Run the child under callgrind; return the path of its profile and the engine it
     counted (fingerprint and folder)."""
     for tool in _TOOLS:
@@ -79,7 +87,8 @@ def _count(games: int, strategy: str, seed: int, folder: str,
     env = dict(os.environ, NUMBA_NUM_THREADS="1")
     if symbols:
         env["NUMBA_CACHE_DIR"] = os.path.join(folder, "numba-cache")  # compile afresh
-    r = subprocess.run(["valgrind", "--tool=callgrind", "--instr-atstart=no",
+    sim = ["--branch-sim=yes"] if branches else []
+    r = subprocess.run(["valgrind", "--tool=callgrind", "--instr-atstart=no", *sim,
                         f"--callgrind-out-file={out}", sys.executable, "-c", code],
                        env=env, capture_output=True, text=True)
     if r.returncode != 0:
@@ -92,10 +101,12 @@ def _count(games: int, strategy: str, seed: int, folder: str,
     return out, engines[0]
 
 
-def _annotated(profile: str) -> list[tuple[int, str]]:
-    """(instructions, function) of every function in callgrind's profile; the first row
-    is the total."""
-    text = subprocess.run(["callgrind_annotate", "--threshold=100", profile],
+def _annotated(profile: str, event: str = "Ir") -> list[tuple[int, str]]:
+    """(count of ``event``, function) of every function in callgrind's profile; the
+    first row is the total. Events: ``Ir`` instructions; with the branch simulator also
+    ``Bcm`` and ``Bim``, mispredicted conditional and indirect branches."""
+    text = subprocess.run(["callgrind_annotate", "--threshold=100", f"--show={event}",
+                           f"--sort={event}", profile],
                           capture_output=True, text=True, check=True).stdout
     rows = []
     for line in text.splitlines():
@@ -122,8 +133,9 @@ def _kernel_name(symbol: str) -> str:
     return symbol[:60]
 
 
-def by_kernel(profile: str, symbol_map: str) -> list[tuple[int, str]]:
-    """The profile's instructions summed per compiled function, largest first."""
+def by_kernel(profile: str, symbol_map: str, event: str = "Ir") -> list[tuple[int, str]]:
+    """The profile's ``event`` (instructions by default) summed per compiled function,
+    largest first."""
     spans = []
     with open(symbol_map) as fh:
         for line in fh:
@@ -132,7 +144,7 @@ def by_kernel(profile: str, symbol_map: str) -> list[tuple[int, str]]:
     spans.sort()
     starts = [a for a, _, _ in spans]
     totals = collections.Counter()
-    for ir, where in _annotated(profile)[1:]:
+    for ir, where in _annotated(profile, event)[1:]:
         found = re.search(r"\?\?\?:0x([0-9a-f]+)", where)
         if found is None:  # a symbol valgrind knows: libc, CPython
             totals[re.sub(r"\s*\[.*$", "", where).rsplit(":", 1)[-1]] += ir
@@ -151,20 +163,33 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=777, help="base seed of the games")
     parser.add_argument("--by-kernel", action="store_true",
                         help="compile afresh and split the count by compiled function")
+    parser.add_argument("--branches", action="store_true",
+                        help="also count mispredicted branches (callgrind's branch simulator)")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games: {args.games}; allowed: an integer >= 1")
     with tempfile.TemporaryDirectory(prefix="catansim-callgrind-") as folder:
         symbols = os.path.join(folder, "symbols.map") if args.by_kernel else ""
-        profile, engine = _count(args.games, args.strategy, args.seed, folder, symbols)
+        profile, engine = _count(args.games, args.strategy, args.seed, folder, symbols,
+                                 args.branches)
         total = _annotated(profile)[0][0]
         print(f"{total:,} instructions for {args.games} games of four {args.strategy} "
               f"players: {total / args.games:,.0f} per game (engine {engine})")
-        if args.by_kernel:
-            print("\n| function | instructions per game | share |\n|---|---:|---:|")
-            for ir, name in by_kernel(profile, symbols):
-                if ir >= total / 1000:
-                    print(f"| `{name}` | {ir / args.games:,.0f} | {100 * ir / total:.1f}% |")
+        if args.branches:
+            missed = _annotated(profile, "Bcm")[0][0]
+            missed_indirect = _annotated(profile, "Bim")[0][0]
+            print(f"{(missed + missed_indirect) / args.games:,.0f} mispredicted branches per "
+                  f"game in callgrind's simulation ({missed / args.games:,.0f} conditional, "
+                  f"{missed_indirect / args.games:,.0f} indirect)")
+        events = [("Ir", "instructions", total)]
+        if args.branches:
+            events.append(("Bcm", "mispredicted conditional branches", missed))
+        for event, label, whole in events if args.by_kernel else ():
+            print(f"\n| function | {label} per game | share |\n|---|---:|---:|")
+            for count, name in by_kernel(profile, symbols, event):
+                if count >= whole / 1000:
+                    print(f"| `{name}` | {count / args.games:,.0f} | "
+                          f"{100 * count / whole:.1f}% |")
 
 
 if __name__ == "__main__":
