@@ -121,7 +121,8 @@ def test_instruction_profile_names_kernels_and_sums_them_per_function(tmp_path, 
     symbols = tmp_path / "symbols.map"
     symbols.write_text("1000 100 _ZN8catansim4core8rules_nb10produce_nbB3v90E\n"
                        "2000 40 _ZN8catansim4core9engine_nb13play_batch_nbB4v140E\n")
-    monkeypatch.setattr(m, "_annotated", lambda profile: [
+    asked = []
+    monkeypatch.setattr(m, "_annotated", lambda profile, event="Ir": asked.append(event) or [
         (1000, "PROGRAM TOTALS"),
         (300, "???:0x0000000000001000 [???]"),      # produce_nb's entry
         (200, "???:0x00000000000010ff [???]"),      # its last byte
@@ -132,6 +133,27 @@ def test_instruction_profile_names_kernels_and_sums_them_per_function(tmp_path, 
     assert m.by_kernel("profile", str(symbols)) == [
         (500, "rules_nb.produce_nb"), (250, "engine_nb.play_batch_nb"),
         (150, "(unmapped machine code)"), (100, "__memset_avx2_unaligned_erms")]
+    m.by_kernel("profile", str(symbols), "Bcm")  # mispredicted branches, the same sums
+    assert asked == ["Ir", "Bcm"]
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs Debian's valgrind")
+def test_branch_count_is_part_of_the_conditional_branches_and_adds_up():
+    """benchmarks/instructions.py --branches: callgrind's simulated mispredictions, per
+    game, as conditional plus indirect, fewer than the instructions."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "instructions.py"
+    out = subprocess.run([sys.executable, str(script), "--games", "3", "--branches"],
+                         check=True, capture_output=True, text=True).stdout
+    per_game = int(re.search(r": ([\d,]+) per game", out).group(1).replace(",", ""))
+    missed, conditional, indirect = (int(v.replace(",", "")) for v in re.search(
+        r"([\d,]+) mispredicted branches per game .*\(([\d,]+) conditional, ([\d,]+) "
+        r"indirect\)", out).groups())
+    assert abs(missed - (conditional + indirect)) <= 1  # each rounded on its own
+    assert 0 < conditional < per_game / 10
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs Debian's valgrind")
