@@ -102,6 +102,16 @@ def test_node_edges_consistent():
         assert [x for x in T.EDGE_NEIGHBOURS[e].tolist() if x >= 0] == expect
 
 
+def test_node_edges_are_listed_in_increasing_order():
+    # setup_road_nb visits a node's edges as listed and must meet them as a scan of all
+    # 72 edges would: increasing, the missing edge (-1) last.
+    for n in range(N_NODES):
+        row = T.NODE_EDGES[n].tolist()
+        present = [e for e in row if e >= 0]
+        assert row == present + [-1] * (3 - len(present)), n
+        assert present == sorted(present), n
+
+
 def test_coastal_edges():
     assert len(T.COASTAL_EDGES) == 30
     nodes = our_nodes()

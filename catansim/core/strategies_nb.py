@@ -373,12 +373,16 @@ def setup_settlement_nb(prm, s, topo, p, legal, x):
 
 @kernel
 def setup_road_nb(prm, s, topo, p, node, legal, x):
-    """The legal road from ``node`` pointing at the best spot two edges away."""
+    """The legal road from ``node`` pointing at the best spot two edges away (``legal``
+    marks edges at ``node`` only, as every setup road is)."""
     locate_nb(s, topo, prm, p, x)
     best = -1
     best_v = -1e18
-    for e in range(N_EDGES):
-        if not legal[e]:
+    # A setup road starts at ``node``: its three edges, in increasing order as the
+    # topology lists them (tests/test_topology.py), are the only ones to look at.
+    for k in range(3):
+        e = topo[T_NODE_EDGES + 3 * node + k]
+        if e < 0 or not legal[e]:
             continue
         a = topo[T_EDGE_NODES + 2 * e]
         m = topo[T_EDGE_NODES + 2 * e + 1] if a == node else a
