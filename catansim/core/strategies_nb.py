@@ -559,16 +559,19 @@ def _plan_nb(s, topo, prm, p, x):
     settlement spot is reachable; development cards add ``army_weight`` while Largest
     Army is within reach.
     """
+    # The weights from selects between values read first, not from branches on the
+    # state (measured: those mispredict often; LLVM selects only between loaded values).
     set_left = s[S_SETTLEMENTS_LEFT + p]
-    spot = set_left > 0 and s[S_OPEN_SPOTS + p] > 0
-    w_road = 0.0
-    if s[S_ROADS_LEFT + p] > 0:
-        w_road = prm[P_W_ROAD]
-        if set_left > 0 and not spot:
-            w_road = max(w_road, prm[P_W_SETTLEMENT] * prm[P_REACH])
-    w_set = prm[P_W_SETTLEMENT] if spot else 0.0
-    city_ok = s[S_CITIES_LEFT + p] > 0 and set_left < SETTLEMENTS_PER_PLAYER  # a settlement built
-    w_city = prm[P_W_CITY] if city_ok else 0.0
+    spot = (set_left > 0) & (s[S_OPEN_SPOTS + p] > 0)
+    road_w = prm[P_W_ROAD]
+    set_w = prm[P_W_SETTLEMENT]
+    city_w = prm[P_W_CITY]
+    reach_w = max(road_w, set_w * prm[P_REACH])
+    w_road = reach_w if (set_left > 0) & (not spot) else road_w
+    w_road = w_road if s[S_ROADS_LEFT + p] > 0 else 0.0
+    w_set = set_w if spot else 0.0
+    city_ok = (s[S_CITIES_LEFT + p] > 0) & (set_left < SETTLEMENTS_PER_PLAYER)  # a settlement built
+    w_city = city_w if city_ok else 0.0
     w_dev = 0.0
     if s[S_DECK_POS] < N_DEV_CARDS:
         w_dev = prm[P_W_DEV]
@@ -593,8 +596,9 @@ def _plan_nb(s, topo, prm, p, x):
             w, m = w_city, m_city
         else:
             w, m = w_dev, m_dev
-        # w / (...) is exactly 0 for w = 0 (the divisor is >= 1): skip the division
-        v = w / (1.0 + prm[P_MISSING] * m) if w != 0.0 else 0.0
+        # w = 0 gives exactly 0.0 (the divisor is >= 1): dividing always costs less
+        # than a branch on w (measured)
+        v = w / (1.0 + prm[P_MISSING] * m)
         x[X_MISSING + k] = m
         x[X_SCORE + k] = v
         if v > best_v:
