@@ -197,11 +197,12 @@ SCRATCH = 24
 # first SCRATCH slots; a trade offer plans the partner's builds in the next SCRATCH.
 # Then MEMO_SLOTS memos of the base score of every node, which depends only on the
 # board and a few parameters, so a work array serves one board (a game allocates its
-# own): key (1, or 0 = empty), the BASE_KEY parameters, the 54 scores.
+# own): key (1, or 0 = empty), the BASE_KEY parameters, the 54 scores, then the 54
+# nodes' harbor pips (pips at the node of its 2:1 harbor's resource, 0 for none).
 MEMO_SLOTS = 4
 W_BASE = 2 * SCRATCH
 BASE_KEY = 8  # pips, diversity and scarcity weights and the five resource targets
-BASE_STRIDE = 1 + BASE_KEY + N_NODES
+BASE_STRIDE = 1 + BASE_KEY + 2 * N_NODES
 WORK_SIZE = W_BASE + BASE_STRIDE * MEMO_SLOTS
 
 
@@ -253,7 +254,7 @@ def locate_nb(s, topo, prm, p, x):
     """Prepare placement scoring for p in ``x``: p's production, and the base score of
     every node (memoised in the work array ``x`` per parameter values: it depends only
     on the board, the pips, diversity and scarcity weights and the resource targets;
-    the scarcity factors are computed only to fill a memo)."""
+    the scarcity factors are computed only to fill a memo) with its harbor pips."""
     production_nb(s, topo, p, x)
     free = -1
     for i in range(MEMO_SLOTS):
@@ -291,6 +292,13 @@ def locate_nb(s, topo, prm, p, x):
             prod += pips * prm[P_TARGET + t] * x[X_SCAR + t]
         distinct = BITS5_TABLE[s[S_NODE_RESOURCES + n]]
         x[base + n] = prm[P_PIPS] * prod + prm[P_DIVERSITY] * distinct
+        kind = s[S_NODE_HARBOR + n]
+        harbor_pips = 0
+        for k in range(3):
+            h = topo[T_NODE_HEXES + 3 * n + k]
+            if h >= 0 and kind >= 0 and kind != HARBOR_ANY and s[S_HEX_TERRAIN + h] == kind:
+                harbor_pips += pips_nb(s[S_HEX_NUMBER + h])
+        x[base + N_NODES + n] = harbor_pips
     x[X_BASE] = base
 
 
@@ -316,22 +324,22 @@ def node_score_nb(s, topo, prm, p, n, x, in_game):
           + harbor_weight * harbor value
           + block_weight * opponents' roads touching n (in game only)
     """
-    score = x[int(x[X_BASE]) + n]
+    # The terms from selects between values read first, not from branches on the
+    # board (measured: those mispredict often); a term not taken adds 0.0.
+    base = int(x[X_BASE])
+    score = x[base + n]
     produced = int(x[X_PMASK])
-    if produced != 0:
-        score += prm[P_COMPLEMENT] * BITS5_TABLE[s[S_NODE_RESOURCES + n] & ~produced & 31]
+    complement = prm[P_COMPLEMENT] * BITS5_TABLE[s[S_NODE_RESOURCES + n] & ~produced & 31]
+    score += complement if produced != 0 else 0.0
     kind = s[S_NODE_HARBOR + n]
-    if kind >= 0 and prm[P_HARBOR] > 0 and s[S_HARBORS + 6 * p + kind] == 0:
-        if kind == HARBOR_ANY:
-            hv = 1.0
-        else:
-            # A 2:1 harbor is worth what the player (and this node) produce of its resource.
-            hv = x[X_PROD + kind] / 4.0
-            for k in range(3):
-                h = topo[T_NODE_HEXES + 3 * n + k]
-                if h >= 0 and s[S_HEX_TERRAIN + h] == kind:
-                    hv += pips_nb(s[S_HEX_NUMBER + h]) / 4.0
-        score += prm[P_HARBOR] * hv
+    kc = max(kind, 0)  # kind -1 (no harbor) reads kind 0's fields, then adds nothing
+    harbor_w = prm[P_HARBOR]
+    # A 2:1 harbor is worth what the player and this node produce of its resource, in
+    # quarters (sums of small integers over 4: exact in any order).
+    hv = (x[X_PROD + kc] + x[base + N_NODES + n]) / 4.0
+    hv = 1.0 if kind == HARBOR_ANY else hv
+    use = (kind >= 0) & (harbor_w > 0) & (s[S_HARBORS + 6 * p + kc] == 0)
+    score += harbor_w * hv if use else 0.0
     if in_game and prm[P_BLOCK] > 0:
         score = _add_blocks_nb(s, topo, p, n, score, prm[P_BLOCK])
     return score
