@@ -752,10 +752,12 @@ def _offer_nb(prm, s, topo, rules, p, kind, act, x):
         for _ in range(pick):  # the pick-th candidate in seat order
             c &= c - 1
         q = trailing_zeros(c)
-        may_lack = False
+        # Bits, not a chain of ``&`` and ``|`` on booleans, which LLVM splits back
+        # into a branch each (measured: such branches on the hands mispredict often).
+        low = 0  # bit r: q holds fewer of r than some build costs
         for r in range(5):
-            may_lack |= ((spare >> r) & 1 == 1) & (s[S_HAND + 5 * q + r] < MOST_COST_TABLE[r])
-        if not may_lack:
+            low |= np.int64(s[S_HAND + 5 * q + r] < MOST_COST_TABLE[r]) << r
+        if spare & low == 0:
             continue
         qk = _plan_nb(s, topo, prm, q, y)
         if qk < 0 or s[S_HAND + 5 * q + want] <= COST_TABLE[5 * qk + want]:
@@ -764,9 +766,9 @@ def _offer_nb(prm, s, topo, rules, p, kind, act, x):
         for r in range(5):
             surplus = s[S_HAND + 5 * p + r] - COST_TABLE[5 * kind + r]
             lack = COST_TABLE[5 * qk + r] - s[S_HAND + 5 * q + r]
-            if (r != want) & (surplus > 0) & (lack > 0) & (surplus > give_v):
-                give_v = surplus
-                give = r
+            take = (r != want) & (surplus > 0) & (lack > 0) & (surplus > give_v)
+            give_v = surplus if take else give_v
+            give = r if take else give
         if give >= 0:
             partner = q
             break
