@@ -967,7 +967,8 @@ def _game_nb(seed, n_players, layout, board, openings, topo, rules, strat, param
             end_game_nb(s, log, -1, END_TURN_LIMIT)
             break
         turn += 1
-        p = (p + 1) % n_players
+        p += 1  # the next seat, without a division (n_players >= 3; p < n_players)
+        p = 0 if p == n_players else p
     checkpoint_nb(s, topo, rules)
     finish_counters_nb(s)
 
