@@ -149,7 +149,7 @@ def choose_discard_nb(sid, prm, s, topo, rules, rng, work, p, k, out):
 def choose_robber_hex_nb(sid, prm, s, topo, rules, rng, work, p, mask):
     """The hex to move the robber to, among ``mask`` (uint8[19])."""
     if sid != STRATEGY_RANDOM:
-        return robber_hex_nb(prm, s, topo, rng, p, mask)
+        return robber_hex_nb(prm, s, topo, rng, p, mask, work)
     return _pick_from_mask_nb(rng, STREAM_PLAYER0 + p, mask, N_HEXES)
 
 

@@ -33,6 +33,7 @@ from ..constants import (
     INVENTION,
     KNIGHT,
     LARGEST_ARMY_MIN,
+    MAX_PLAYERS,
     MONOPOLY,
     N_BUILD_KINDS,
     N_DEV_CARDS,
@@ -194,13 +195,15 @@ X_PMASK = 22  # bit mask of the resources p produces (set with X_PROD)
 X_BASE = 23  # offset in the work array of the node base scores in use (see locate_nb)
 SCRATCH = 24
 # The work array a game lends its players (float64[WORK_SIZE]): a decision uses the
-# first SCRATCH slots; a trade offer plans the partner's builds in the next SCRATCH.
+# first SCRATCH slots; a trade offer plans the partner's builds in the next SCRATCH;
+# the robber's choice keeps its terms per seat in the next 15 (W_ROBBER).
 # Then MEMO_SLOTS memos of the base score of every node, which depends only on the
 # board and a few parameters, so a work array serves one board (a game allocates its
 # own): key (1, or 0 = empty), the BASE_KEY parameters, the 54 scores, then the 54
 # nodes' harbor pips (pips at the node of its 2:1 harbor's resource, 0 for none).
 MEMO_SLOTS = 4
-W_BASE = 2 * SCRATCH
+W_ROBBER = 2 * SCRATCH  # [15] robber_hex_nb's terms per corner owner (slot: seat + 1)
+W_BASE = W_ROBBER + 3 * (MAX_PLAYERS + 1)
 BASE_KEY = 8  # pips, diversity and scarcity weights and the five resource targets
 BASE_STRIDE = 1 + BASE_KEY + 2 * N_NODES
 WORK_SIZE = W_BASE + BASE_STRIDE * MEMO_SLOTS
@@ -976,8 +979,8 @@ def discard_nb(prm, s, topo, p, k, out, x):
 
 
 @kernel
-def robber_hex_nb(prm, s, topo, rng, p, mask):
-    """Where p moves the robber, among ``mask``.
+def robber_hex_nb(prm, s, topo, rng, p, mask, x):
+    """Where p moves the robber, among ``mask`` (``x``: the work array, as scratch).
 
     Policy 0 hits the leader (most visible VP, then most cards): the hex where the
     leader's buildings produce most. Policy 1 hits the most opponent production.
@@ -1017,13 +1020,18 @@ def robber_hex_nb(prm, s, topo, rng, p, mask):
     pick = -1
     if policy == 2:
         pick = randint_nb(rng, STREAM_PLAYER0 + p, n_ok if avoid_own else n_allowed)
-    # Each corner's term from selects, not branches on its owner (a branch on the
-    # board's state mispredicts often: measured); the same sums in the same order.
-    lead = leader if policy == 0 else -2  # -2: no seat and no empty corner
-    other = 0.1 if policy == 0 else 1.0
-    bonus = holding & ~(1 << p)  # the seats whose corners add 0.05
-    if policy == 0:
-        bonus &= ~(1 << leader)
+    # Each corner's terms from a table by its owner (slot q + 1; slot 0, an empty
+    # corner, adds 0.0), not from branches on it (measured: a branch on the board's
+    # state mispredicts often): v += mult * level * pips + lead_add, then v += hold_add,
+    # the same sums in the same order as the terms chosen seat by seat.
+    for q1 in range(MAX_PLAYERS + 1):
+        q = q1 - 1
+        mine = q == p
+        lead = policy == 0 and q == leader
+        x[W_ROBBER + q1] = -10.0 if mine else (1.0 if lead else (0.1 if policy == 0 else 1.0))
+        x[W_ROBBER + 5 + q1] = 0.1 if lead else 0.0
+        hold = q >= 0 and not mine and not lead and (holding >> q) & 1 == 1
+        x[W_ROBBER + 10 + q1] = 0.05 if hold else 0.0
     best = -1
     best_v = -1e18
     while hexes != 0:  # in increasing order, as the scan of all 19 visited them
@@ -1038,12 +1046,10 @@ def robber_hex_nb(prm, s, topo, rng, p, mask):
         v = 0.0
         for j in range(6):
             node = topo[T_HEX_NODES + 6 * h + j]
-            q = np.int64(s[S_NODE_OWNER + node])
-            level = s[S_NODE_LEVEL + node]  # 0 at an empty corner: its terms add 0.0
-            is_lead = q == lead
-            mult = -10.0 if q == p else (1.0 if is_lead else other)
-            v += mult * level * pips + (0.1 if is_lead else 0.0)
-            v += 0.05 * ((bonus >> (q & 7)) & 1)  # q = -1: bit 7, never a seat
+            q1 = np.int64(s[S_NODE_OWNER + node]) + 1
+            level = s[S_NODE_LEVEL + node]  # 0 at an empty corner
+            v += x[W_ROBBER + q1] * level * pips + x[W_ROBBER + 5 + q1]
+            v += x[W_ROBBER + 10 + q1]
         if v > best_v:
             best_v = v
             best = h
