@@ -308,7 +308,8 @@ def locate_nb(s, topo, prm, p, x):
 @inline_kernel
 def _add_blocks_nb(s, topo, p, n, v, block):
     # v plus ``block`` once per opponent road at node n, one addition per edge in edge
-    # order (adding 0.0 changes nothing): selects, not branches on the board's state.
+    # order (adding 0.0 changes nothing): a product with the test, 0 or 1, not a
+    # branch on the board's state.
     for k in range(3):
         e = topo[T_NODE_EDGES + 3 * n + k]
         q = s[S_EDGE_OWNER + max(e, 0)]  # e = -1 (no edge): masked below
@@ -573,7 +574,7 @@ def _plan_nb(s, topo, prm, p, x):
     """
     # The weights from conditional expressions between values read first, not from
     # nested branches on the state. LLVM still branches on the road weight's choice
-    # (a choice between two floats); arithmetic or a table in its place was slower.
+    # (a choice between two floats); arithmetic or a table in its place was not faster.
     set_left = s[S_SETTLEMENTS_LEFT + p]
     spot = (set_left > 0) & (s[S_OPEN_SPOTS + p] > 0)
     road_w = prm[P_W_ROAD]
