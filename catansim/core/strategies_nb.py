@@ -283,7 +283,9 @@ def locate_nb(s, topo, prm, p, x):
         x[m + 4 + r] = prm[P_TARGET + r]
     base = m + 1 + BASE_KEY
     for n in range(N_NODES):
+        kind = s[S_NODE_HARBOR + n]
         prod = 0.0
+        harbor_pips = 0  # a producing terrain t equals kind only at a 2:1 harbor of t
         for k in range(3):
             h = topo[T_NODE_HEXES + 3 * n + k]
             if h < 0:
@@ -293,14 +295,9 @@ def locate_nb(s, topo, prm, p, x):
                 continue
             pips = pips_nb(s[S_HEX_NUMBER + h])
             prod += pips * prm[P_TARGET + t] * x[X_SCAR + t]
+            harbor_pips += pips if t == kind else 0
         distinct = BITS5_TABLE[s[S_NODE_RESOURCES + n]]
         x[base + n] = prm[P_PIPS] * prod + prm[P_DIVERSITY] * distinct
-        kind = s[S_NODE_HARBOR + n]
-        harbor_pips = 0
-        for k in range(3):
-            h = topo[T_NODE_HEXES + 3 * n + k]
-            if h >= 0 and kind >= 0 and kind != HARBOR_ANY and s[S_HEX_TERRAIN + h] == kind:
-                harbor_pips += pips_nb(s[S_HEX_NUMBER + h])
         x[base + N_NODES + n] = harbor_pips
     x[X_BASE] = base
 
