@@ -13,6 +13,7 @@ import sys
 import time
 import warnings
 
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
@@ -21,7 +22,7 @@ from catansim.core import engine_fingerprint, prune_caches
 from catansim.errors import CatansimError, CatansimWarning
 from catansim.results import dataset as D
 from catansim.runs.experiment import parse_experiment
-from catansim.runs.runner import describe_change, run_experiment
+from catansim.runs.runner import compute_task, describe_change, plan, run_experiment
 
 SPEC = {"name": "d", "games": 12, "batch_size": 5, "seed": 2, "strategies": "default",
         "variants": {"off": {"rules": {"robber": "off"}}}}
@@ -58,6 +59,37 @@ def test_each_record_matches_its_files_recomputed_independently(ds):
     m = json.loads((ds / "manifest.json").read_text())
     assert (m["format_version"], m["engine_fingerprint"], m["players"]) == (
         2, engine_fingerprint(), 4)
+
+
+def test_each_column_has_its_encoding_and_reads_back_the_frame(ds):
+    import pyarrow.types as pt
+
+    expected = {"game": "DELTA_BINARY_PACKED", "seed": "PLAIN", "board_id": "PLAIN"}
+    for table in D.TABLES:
+        path = sorted((ds / table).glob("part-*.parquet"))[0]
+        meta = pq.ParquetFile(path).metadata
+        schema = pq.read_schema(path)
+        for i in range(meta.num_columns):
+            col = meta.row_group(0).column(i)
+            name, kind = col.path_in_schema, schema.field(col.path_in_schema).type
+            want = expected.get(name) or (
+                "BYTE_STREAM_SPLIT" if pt.is_integer(kind) else "RLE_DICTIONARY")
+            data_encodings = set(col.encodings) - {"RLE"}  # RLE: levels and indices
+            if want == "RLE_DICTIONARY":
+                assert "RLE_DICTIONARY" in col.encodings or "PLAIN_DICTIONARY" in \
+                    col.encodings or pt.is_boolean(kind), (table, name, col.encodings)
+            else:
+                assert data_encodings == {want}, (table, name, col.encodings)
+            assert col.compression == "ZSTD"
+    # Read back, each table equals the frames the runner made, value for value.
+    games, players = D.load(ds)
+    exp = parse_experiment(SPEC)
+    made = [compute_task(exp, task) for task in plan(exp)]
+    for got, frames in ((games, [g for g, _ in made]), (players, [p for _, p in made])):
+        want = pd.concat(frames, ignore_index=True).sort_values(
+            [c for c in ("variant", "game", "seat") if c in got.columns], kind="stable")
+        pd.testing.assert_frame_equal(got.reset_index(drop=True), want.reset_index(drop=True),
+                                      check_categorical=False, check_exact=True)
 
 
 def test_readers_write_nothing_and_take_no_lock(ds, tmp_path):

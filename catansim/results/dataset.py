@@ -212,18 +212,23 @@ def rewrite_records(root: Path, records: Iterable[PartRecord]) -> None:
 
 
 # Parquet encodings: the game index (consecutive) packs to almost nothing with delta
-# encoding, seeds and board ids (random 63-bit) gain nothing from a dictionary, and
-# every other column (small counts, names) keeps the default dictionary encoding;
-# zstd at its default level 1. Smaller files and less CPU than dictionaries everywhere.
+# encoding; seeds and board ids (random 63-bit) gain nothing from any encoding; the
+# other integer columns (small counts) are split into byte streams, which zstd packs
+# as small as dictionaries (the high bytes are all zero) at about half the CPU to
+# write and two thirds to read (docs/benchmarks.md, twelfth round); names and floats
+# keep dictionaries. zstd at its default level 1.
 _DELTA_COLUMNS = ("game",)
 _PLAIN_COLUMNS = ("seed", "board_id")
 
 
 def _parquet_options(t) -> dict:
-    names = t.column_names
-    encoding = {c: "DELTA_BINARY_PACKED" for c in _DELTA_COLUMNS if c in names}
-    encoding.update({c: "PLAIN" for c in _PLAIN_COLUMNS if c in names})
-    return dict(compression="zstd", use_dictionary=[c for c in names if c not in encoding],
+    import pyarrow.types as pt
+
+    encoding = {c: "DELTA_BINARY_PACKED" for c in _DELTA_COLUMNS if c in t.column_names}
+    encoding.update({c: "PLAIN" for c in _PLAIN_COLUMNS if c in t.column_names})
+    encoding.update({f.name: "BYTE_STREAM_SPLIT" for f in t.schema
+                     if pt.is_integer(f.type) and f.name not in encoding})
+    return dict(compression="zstd", use_dictionary=[c for c in t.column_names if c not in encoding],
                 column_encoding=encoding or None)
 
 
