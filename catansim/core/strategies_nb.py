@@ -418,11 +418,14 @@ def setup_road_nb(prm, s, topo, p, node, legal, x):
 
 @inline_kernel
 def _missing_nb(s, p, kind):
+    # Cards p lacks for ``kind``. Called with a constant kind, so the test on the cost
+    # folds away when compiled: a resource the build does not use adds nothing (a hand
+    # is never negative) and is not read.
     m = 0
     for r in range(5):
-        d = COST_TABLE[5 * kind + r] - s[S_HAND + 5 * p + r]
-        if d > 0:
-            m += d
+        cost = COST_TABLE[5 * kind + r]
+        if cost > 0:
+            m += max(cost - s[S_HAND + 5 * p + r], 0)
     return m
 
 
@@ -675,15 +678,15 @@ def _can_trade_bank_nb(s, p):
 
 @inline_kernel
 def _affordable_from_nb(s, p, kind, reserve):
-    # p can pay ``kind`` without touching the cards reserved for build ``reserve``.
-    # The cards short are summed, so all five resources are read without a branch
-    # each (measured: an early exit on the hand mispredicts often; LLVM splits a
-    # chain of ``&`` back into branches, not a sum); reserve -1 keeps nothing back.
-    held = reserve >= 0
+    # p can pay ``kind`` without touching the cards reserved for build ``reserve``
+    # (>= 0; with nothing reserved the plan's cards missing say it). The cards short
+    # are summed, so all five resources are read without a branch each (measured: an
+    # early exit on the hand mispredicts often; LLVM splits a chain of ``&`` back into
+    # branches, not a sum).
     short = 0
     for r in range(5):
         h = s[S_HAND + 5 * p + r]
-        h -= min(h, COST_TABLE[5 * max(reserve, 0) + r] * held)
+        h -= min(h, COST_TABLE[5 * reserve + r])
         short += max(COST_TABLE[5 * kind + r] - h, 0)
     return short == 0
 
@@ -897,8 +900,12 @@ def action_nb(prm, s, topo, rules, p, act, x):
         k = int(x[X_ORDER + i])
         if x[X_SCORE + k] <= 0:
             break
-        reserve = -1 if i == 0 or x[X_MISSING + top] == 0 else top
-        if not _affordable_from_nb(s, p, k, reserve):
+        # With nothing reserved, p can pay k exactly when the plan found no card
+        # missing for it (the same sum of cards short, of the same hand).
+        if i == 0 or x[X_MISSING + top] == 0:
+            if x[X_MISSING + k] != 0:
+                continue
+        elif not _affordable_from_nb(s, p, k, top):
             continue
         if k == K_DEV:
             _set_act_nb(act, ACT_BUY_DEV, 0, 0)
