@@ -196,14 +196,21 @@ X_BASE = 23  # offset in the work array of the node base scores in use (see loca
 SCRATCH = 24
 # The work array a game lends its players (float64[WORK_SIZE]): a decision uses the
 # first SCRATCH slots; a trade offer plans the partner's builds in the next SCRATCH;
-# the robber's choice keeps its terms per seat in the next 15 (W_ROBBER).
+# the robber's choice keeps its terms per seat in the next 3 * ROBBER_OWNERS (W_ROBBER).
 # Then MEMO_SLOTS memos of the base score of every node, which depends only on the
 # board and a few parameters, so a work array serves one board (a game allocates its
 # own): key (1, or 0 = empty), the BASE_KEY parameters, the 54 scores, then the 54
 # nodes' harbor pips (pips at the node of its 2:1 harbor's resource, 0 for none).
 MEMO_SLOTS = 4
-W_ROBBER = 2 * SCRATCH  # [15] robber_hex_nb's terms per corner owner (slot: seat + 1)
-W_BASE = W_ROBBER + 3 * (MAX_PLAYERS + 1)
+# robber_hex_nb's three terms per corner owner, a row of ROBBER_OWNERS slots each
+# (slot 0: an empty corner; slot q + 1: seat q): the production multiplier, the
+# leader's bonus, the bonus for a seat holding cards.
+ROBBER_OWNERS = MAX_PLAYERS + 1
+W_ROBBER = 2 * SCRATCH
+W_ROBBER_MULT = W_ROBBER
+W_ROBBER_LEAD = W_ROBBER + ROBBER_OWNERS
+W_ROBBER_HOLD = W_ROBBER + 2 * ROBBER_OWNERS
+W_BASE = W_ROBBER + 3 * ROBBER_OWNERS
 BASE_KEY = 8  # pips, diversity and scarcity weights and the five resource targets
 BASE_STRIDE = 1 + BASE_KEY + 2 * N_NODES
 WORK_SIZE = W_BASE + BASE_STRIDE * MEMO_SLOTS
@@ -1031,14 +1038,14 @@ def robber_hex_nb(prm, s, topo, rng, p, mask, x):
     # corner, adds 0.0), not from branches on it (measured: a branch on the board's
     # state mispredicts often): v += mult * level * pips + lead_add, then v += hold_add,
     # the same sums in the same order as the terms chosen seat by seat.
-    for q1 in range(MAX_PLAYERS + 1):
+    for q1 in range(ROBBER_OWNERS):
         q = q1 - 1
         mine = q == p
         lead = policy == 0 and q == leader
-        x[W_ROBBER + q1] = -10.0 if mine else (1.0 if lead else (0.1 if policy == 0 else 1.0))
-        x[W_ROBBER + 5 + q1] = 0.1 if lead else 0.0
+        x[W_ROBBER_MULT + q1] = -10.0 if mine else (1.0 if lead else (0.1 if policy == 0 else 1.0))
+        x[W_ROBBER_LEAD + q1] = 0.1 if lead else 0.0
         hold = q >= 0 and not mine and not lead and (holding >> q) & 1 == 1
-        x[W_ROBBER + 10 + q1] = 0.05 if hold else 0.0
+        x[W_ROBBER_HOLD + q1] = 0.05 if hold else 0.0
     best = -1
     best_v = -1e18
     while hexes != 0:  # in increasing order, as the scan of all 19 visited them
@@ -1055,8 +1062,8 @@ def robber_hex_nb(prm, s, topo, rng, p, mask, x):
             node = topo[T_HEX_NODES + 6 * h + j]
             q1 = np.int64(s[S_NODE_OWNER + node]) + 1
             level = s[S_NODE_LEVEL + node]  # 0 at an empty corner
-            v += x[W_ROBBER + q1] * level * pips + x[W_ROBBER + 5 + q1]
-            v += x[W_ROBBER + 10 + q1]
+            v += x[W_ROBBER_MULT + q1] * level * pips + x[W_ROBBER_LEAD + q1]
+            v += x[W_ROBBER_HOLD + q1]
         if v > best_v:
             best_v = v
             best = h
