@@ -10,6 +10,7 @@ _LAZY = {
     "batch_seeds": ("engine", "batch_seeds"),
     "GameSettings": ("engine", "GameSettings"),
     "Rules": ("rules", "Rules"),
+    "tune": ("tuning", "tune"),
 }
 
 

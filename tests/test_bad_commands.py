@@ -8,7 +8,7 @@ path, with what is allowed (faults of the machine: with what state the data is i
 no traceback, and nothing written anywhere under the test's folder (a dataset used
 by a row is unchanged and still loads).
 
-BAD_COMMANDS (asserted below) counts the rows: 172.
+BAD_COMMANDS (asserted below) counts the rows: 178.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import catansim
 from catansim.runs.experiment import load_experiment
 from catansim.runs.runner import run_experiment
 
-BAD_COMMANDS = 172
+BAD_COMMANDS = 178
 
 # Placeholders: T the test's folder, BIN a binary file, DIR an empty folder, FILE a text
 # file ("x"), EMPTY an empty file, EXP a good experiment, LOG a good game log, TRUNC a
@@ -318,6 +318,13 @@ CASES = {
                             ["--png: o.svg: not a .png file name; allowed: a .png file path"]),
     "openings-csv-read-only": (["openings", "--csv", "RO/o.csv"],
                                ["--csv: RO/o.csv: folder RO is not writable (read-only"]),
+    # -- tune (bad specs: tests/test_tune_errors.py)
+    "tune-no-file": (["tune"], ["SPEC: missing; allowed: a TOML tuning spec"]),
+    "tune-missing-file": (["tune", "NOWHERE/t.toml"], ["SPEC: NOWHERE/t.toml: file not found"]),
+    "tune-folder": (["tune", "DIR"], ["SPEC: DIR: is a folder"]),
+    "tune-empty-file": (["tune", "EMPTY"], ["EMPTY: name: missing"]),
+    "tune-not-toml": (["tune", "FILE"], ["FILE: invalid TOML"]),
+    "tune-out-file": (["tune", "EXP", "--out", "FILE"], ["--out: FILE: is a file, not a folder"]),
     # -- verify
     "verify-no-folder": (["verify"], ["DATASET: missing; allowed: a dataset folder"]),
     "verify-missing": (["verify", "NOWHERE/ds"], ["DATASET: NOWHERE/ds: folder not found"]),

@@ -1,0 +1,35 @@
+"""Tuning: a strategy's parameters searched against a field, judged game by game.
+
+What lives here:
+
+- ``spec``: tuning specs (TOML) read and validated into a ``TuneSpec``: the strategy
+  and the parameters to search, the field, players, rules, layouts, the budget;
+- ``space``: the search space, built at run time from ``core.strategies_nb.PARAM_FIELDS``
+  (the parameters and their allowed ranges have one home, the compiled core);
+- ``arena``: one candidate's games: the same deals for every candidate (common random
+  numbers), the candidate in every seat, locally or on Dask workers;
+- ``study``: the Optuna study (TPE sampler, Wilcoxon racing on the paired deals),
+  stored in a database (SQLite by default), resumed after any interruption;
+- ``heldout``: the answer re-measured on fresh deals against the start and every preset;
+- ``report``: the tuned preset (TOML), the tables and figures, the HTML report.
+
+Sits beside ``runs``: it plays games through the engine as a run does. May import
+``engine``, ``strategies``, ``rules``, ``board``, ``checks``, ``errors``, ``files``,
+``constants``, ``core.strategies_nb`` (the parameter list), ``core.layout`` (the
+winner's counter), ``runs`` (tournament seatings, the Dask client), ``analysis`` (the
+statistics and the cross-play tables), ``plotting`` (the style) and ``reports`` (HTML
+rendering). Never ``commands`` or ``cli``.
+"""
+
+from __future__ import annotations
+
+
+def tune(spec, out=None, **kwargs):
+    """Run a tuning spec (a path to a TOML file, a mapping or a ``TuneSpec``): see
+    ``catansim.tuning.study.tune``."""
+    from .study import tune as _tune
+
+    return _tune(spec, out, **kwargs)
+
+
+__all__ = ["tune"]

@@ -1,0 +1,345 @@
+"""The search: an Optuna study of a spec, stored in a database and resumed on rerun.
+
+Optimiser: Optuna's TPE sampler (``multivariate``, ``constant_liar`` so that several
+machines sharing one study do not sample the same point). Why TPE and not CMA-ES:
+the space mixes continuous weights, integers and word choices (``robber_policy``),
+which TPE models natively, and it copes with a noisy objective; docs/tuning.md.
+
+Evaluation: a candidate plays the training deals in racing instances of
+``spec.instance`` deals (the same deals for every candidate, every seat, every field
+table), in an order shuffled per trial; after each group of instances Optuna's
+``WilcoxonPruner`` tests the candidate's instance values against the best trial's on
+the same instances (signed-rank test, paired) and drops it once it is this sure
+(``p_threshold``) that it is worse. A dropped candidate reports the mean of what it
+played (Optuna's advice for this pruner) and is marked ``full = False``; the answer is
+the best candidate that played every training deal, re-measured on held-out deals
+(``heldout``).
+
+State: every trial, its parameters, its instance values and the games it played live
+in the study's database (``sqlite:///.../study.sqlite3`` by default; any SQLAlchemy URL
+shares one tuning across machines). A rerun of the same spec continues it: a trial
+killed mid-way (``kill -9``) stops sending its heartbeat and is marked failed and
+retried once its grace period passes; the budget counts the games of every finished
+trial.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import CatansimError, FaultError
+from .arena import play_deals
+from .spec import TuneSpec, load_spec
+
+HEARTBEAT = 5  # seconds between a running trial's heartbeats
+GRACE = 20  # seconds without a heartbeat after which a running trial counts as dead
+BATCH_GAMES = 400  # games played between two pruning decisions (at least one instance)
+STORAGE_ALLOWED = ("a database URL you can open and write, e.g. sqlite:///tune.db "
+                   "(the folder must exist) or postgresql://host/db")
+
+
+def spec_key(spec: TuneSpec) -> str:
+    """What a study's trials depend on: a resumed study must have the same."""
+    start = spec.strategy_set[spec.strategy].param_dict()
+    blob = dict(strategy=spec.strategy, start=start, space=[repr(d) for d in spec.space],
+                tables=spec.tables, players=spec.n_players, layouts=spec.layouts,
+                rules=spec.rules.to_header(), seed=spec.seed, deals=spec.deals,
+                instance=spec.instance, definitions=spec.definitions)
+    return hashlib.sha256(json.dumps(blob, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def default_storage(out: Path) -> str:
+    return f"sqlite:///{Path(out).resolve() / 'study.sqlite3'}"
+
+
+def quiet_optuna() -> None:
+    """Optuna's log lines and its notes on experimental features stay quiet: the command
+    prints one line per trial itself."""
+    import warnings
+
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+
+
+def open_storage(url: str, field: str = "storage"):
+    """Optuna's database storage at ``url`` with heartbeats; one line if it cannot open."""
+    import optuna
+
+    quiet_optuna()
+    try:
+        return optuna.storages.RDBStorage(
+            url, heartbeat_interval=HEARTBEAT, grace_period=GRACE,
+            heartbeat_stale_trial_callback=optuna.storages.RetryHeartbeatStaleTrialCallback(
+                max_retry=1))
+    except Exception as exc:  # SQLAlchemy's errors for a bad URL, a missing folder, a lock
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise CatansimError(f"{field}: cannot open {url!r} ({reason}); allowed: "
+                            f"{STORAGE_ALLOWED}") from None
+
+
+def open_study(spec: TuneSpec, url: str, field: str = "storage"):
+    """The spec's study in the storage at ``url``: created, or loaded to resume."""
+    import optuna
+
+    storage = open_storage(url, field)
+    sampler = (optuna.samplers.TPESampler(seed=spec.seed, multivariate=True, constant_liar=True,
+                                          n_startup_trials=10)
+               if spec.sampler == "tpe" else optuna.samplers.RandomSampler(seed=spec.seed))
+    pruner = optuna.pruners.WilcoxonPruner(p_threshold=spec.p_threshold, n_startup_steps=2)
+    try:
+        study = optuna.create_study(storage=storage, study_name=spec.name, sampler=sampler,
+                                    pruner=pruner, direction="maximize", load_if_exists=True)
+    except Exception as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise CatansimError(f"{field}: cannot use {url!r} ({reason}); allowed: "
+                            f"{STORAGE_ALLOWED}") from None
+    key = spec_key(spec)
+    made_by = study.user_attrs.get("spec_key")
+    if made_by is None:
+        study.set_user_attr("spec_key", key)
+        study.set_user_attr("start", spec.strategy)
+        if not study.trials:
+            # trial 0 is the starting strategy itself: the first incumbent
+            study.enqueue_trial(start_point(spec), user_attrs={"start": True})
+    elif made_by != key:
+        raise CatansimError(f"{field}: study {spec.name!r} in {url} was made by another spec "
+                            f"(key {made_by}, this spec {key}); allowed: the same spec to "
+                            "resume it, or another name or storage")
+    return study
+
+
+def start_point(spec: TuneSpec) -> dict:
+    """The starting strategy's values as a point of the space (nearest where outside)."""
+    row = spec.strategy_set[spec.strategy].param_dict()
+    return {d.name: d.nearest(row[d.name]) for d in spec.space}
+
+
+def suggest(trial, spec: TuneSpec) -> dict[str, float]:
+    """Sample every dimension; the parameter values the kernels see."""
+    import optuna.distributions as D
+
+    row = {}
+    for d in spec.space:
+        dist = d.distribution()
+        if isinstance(dist, D.CategoricalDistribution):
+            v = trial.suggest_categorical(d.name, list(dist.choices))
+        elif isinstance(dist, D.IntDistribution):
+            v = trial.suggest_int(d.name, dist.low, dist.high, step=dist.step)
+        else:
+            v = trial.suggest_float(d.name, dist.low, dist.high, log=dist.log, step=dist.step)
+        row[d.name] = d.value(v)
+    return row
+
+
+def full_trials(study) -> list:
+    """Finished trials that played every training deal, in order."""
+    from optuna.trial import TrialState
+
+    return [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+            if t.user_attrs.get("full")]
+
+
+def best_full(study):
+    """The best trial that played every training deal (None before the first)."""
+    trials = full_trials(study)
+    return max(trials, key=lambda t: t.value) if trials else None
+
+
+def games_used(study) -> int:
+    """Games of every finished trial (complete, pruned or failed after playing)."""
+    return int(sum(t.user_attrs.get("games", 0) for t in study.get_trials(deepcopy=False)
+                   if t.state.is_finished()))
+
+
+def seconds_used(study) -> float:
+    """Seconds of every finished trial (their own start to end, over all invocations)."""
+    return float(sum((t.datetime_complete - t.datetime_start).total_seconds()
+                     for t in study.get_trials(deepcopy=False)
+                     if t.state.is_finished() and t.datetime_start and t.datetime_complete))
+
+
+def make_objective(spec: TuneSpec, n_threads=None, client=None):
+    """The objective: a candidate's mean win rate over the instances it played."""
+    n_inst, inst, gpd = spec.instances, spec.instance, spec.games_per_deal
+    per_batch = max(1, BATCH_GAMES // (inst * gpd))
+
+    def objective(trial):
+        row = suggest(trial, spec)
+        best = None
+        if spec.uses_best:
+            b = best_full(trial.study)
+            best = b.user_attrs["row"] if b is not None else None
+            trial.set_user_attr("field_best", None if b is None else b.number)
+        trial.set_user_attr("row", row)
+        order = np.random.default_rng([spec.seed, trial.number]).permutation(n_inst)
+        wins = np.zeros(n_inst, dtype=np.int64)
+        played = 0
+        for i in range(0, n_inst, per_batch):
+            ks = order[i:i + per_batch]
+            deals = (ks[:, None] * inst + np.arange(inst)).reshape(-1)
+            w = play_deals(spec, row, deals, best, n_threads=n_threads, client=client)
+            wins[ks] = w.reshape(len(ks), inst).sum(axis=1)
+            for k in ks:
+                trial.report(float(wins[k]) / (inst * gpd), int(k))
+            played += len(ks)
+            trial.set_user_attr("games", played * inst * gpd)
+            trial.set_user_attr("wins", int(wins[order[:played]].sum()))
+            if played < n_inst and trial.should_prune():
+                break
+        trial.set_user_attr("full", played == n_inst)
+        return float(wins[order[:played]].sum()) / (played * inst * gpd)
+
+    return objective
+
+
+class _Budget:
+    """Stops the study when the games or trials of the budget are spent."""
+
+    def __init__(self, spec: TuneSpec, progress):
+        self.spec, self.progress = spec, progress
+
+    def spent(self, study) -> bool:
+        s = self.spec
+        if s.budget_games is not None and games_used(study) >= s.budget_games:
+            return True
+        finished = sum(t.state.is_finished() for t in study.get_trials(deepcopy=False))
+        return s.budget_trials is not None and finished >= s.budget_trials
+
+    def __call__(self, study, trial):
+        if self.progress is not None:
+            b = best_full(study)
+            value = trial.value if trial.value is not None else float("nan")
+            how = "full" if trial.user_attrs.get("full") else "dropped"
+            self.progress(f"trial {trial.number}: {value:.4f} ({how}, "
+                          f"{trial.user_attrs.get('games', 0)} games); best "
+                          + (f"{b.value:.4f} (trial {b.number})" if b is not None else "none")
+                          + f"; {games_used(study):,} games")
+        if self.spent(study):
+            study.stop()
+
+
+def search(spec: TuneSpec, study, n_threads=None, client=None, progress=None) -> None:
+    """Run trials until the budget is spent (continuing whatever the study holds)."""
+    budget = _Budget(spec, progress)
+    if budget.spent(study):
+        return
+    timeout = None
+    if spec.budget_minutes is not None:
+        timeout = spec.budget_minutes * 60 - seconds_used(study)
+        if timeout <= 0:
+            return
+    study.optimize(make_objective(spec, n_threads, client), timeout=timeout,
+                   callbacks=[budget], catch=(), gc_after_trial=False)
+
+
+@contextlib.contextmanager
+def dask_client(scheduler: str | None, client=None):
+    """A Dask client: the one given, one of the scheduler at ``scheduler``, or None."""
+    if client is not None or scheduler is None:
+        yield client
+        return
+    from ..checks import check_scheduler
+    from ..runs.runner import CONNECT_TIMEOUT, check_workers
+
+    address = check_scheduler(scheduler, "--scheduler")
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise CatansimError("--scheduler: dask.distributed is not installed; allowed: "
+                            "pip install 'catansim[dask]', or a local run") from None
+    try:
+        c = Client(address, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError) as exc:
+        raise FaultError(f"--scheduler {address}: cannot connect ({exc}); the study keeps "
+                         "what it finished; rerun to resume") from None
+    try:
+        check_workers(c, address)
+        yield c
+    finally:
+        with contextlib.suppress(Exception):
+            c.close(timeout=5)
+
+
+@dataclass
+class TuneResult:
+    """A finished tuning: the spec, the study, the tuned row and what it measured."""
+
+    spec: TuneSpec
+    study: object
+    row: dict[str, float]  # the tuned values of the searched parameters
+    start_row: dict[str, float]
+    best_trial: int
+    games: int  # training games of every finished trial
+    seconds: float  # seconds of every finished trial
+    heldout: object = None  # heldout.Heldout
+    out: Path | None = None
+
+    def params(self) -> dict[str, float]:
+        """Every parameter of the tuned strategy (the start's row with the tuned values)."""
+        return {**self.spec.strategy_set[self.spec.strategy].param_dict(), **self.row}
+
+
+def tune(spec, out=None, storage: str | None = None, n_threads: int | None = None,
+         scheduler: str | None = None, client=None, heldout: bool = True,
+         report: bool = True, progress=None) -> TuneResult:
+    """Tune a spec's strategy: search (resuming its study), re-measure, write the outputs.
+
+    Parameters
+    ----------
+    spec : path, mapping or TuneSpec
+    out : folder for the preset, the tables, the figures and the report (default
+        ``tuning/<name>``); also the default home of the study's SQLite database.
+    storage : a database URL (overrides the spec's ``storage``).
+    n_threads : threads of each ``play_batch`` call in this process.
+    scheduler, client : a Dask scheduler address, or a ``dask.distributed.Client``:
+        the candidates' games run on its workers.
+    heldout, report : also measure on held-out deals / write the report.
+    progress : a callable taking one line per finished trial (the command prints them).
+    """
+    from .heldout import measure
+    from .report import write_outputs
+
+    try:
+        import optuna  # noqa: F401
+    except ImportError:
+        raise CatansimError("tune: optuna is not installed; allowed: pip install "
+                            "'catansim[tune]'") from None
+    spec = load_spec(spec)
+    out = Path(out if out is not None else Path("tuning") / spec.name)
+    url = storage or spec.storage
+    field = "--storage" if storage else "storage"
+    if url is None:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise FaultError(f"--out: {out}: cannot create the folder ({exc.strerror}); "
+                             "nothing written") from None
+        url = default_storage(out)
+    for name in ("optuna", "sqlalchemy", "alembic"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+    study = open_study(spec, url, field)
+    with dask_client(scheduler, client) as c:
+        search(spec, study, n_threads, c, progress)
+        best = best_full(study)
+        if best is None:
+            raise CatansimError(f"budget: no candidate played all {spec.deals} training deals "
+                                f"within the budget ({games_used(study):,} games); allowed: a "
+                                "larger budget, or fewer evaluation.deals")
+        start = spec.strategy_set[spec.strategy].param_dict()
+        result = TuneResult(spec, study, dict(best.user_attrs["row"]),
+                            {d.name: start[d.name] for d in spec.space}, best.number,
+                            games_used(study), seconds_used(study), out=out)
+        if heldout:
+            result.heldout = measure(spec, result.params(), n_threads=n_threads, client=c)
+    if report:
+        write_outputs(result, out)
+    return result

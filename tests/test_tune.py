@@ -1,0 +1,228 @@
+"""``catansim tune``: common random numbers, a known optimum, the budget, resuming after
+kill -9, Dask workers, and the outputs (small budgets throughout)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+
+import numpy as np
+import pytest
+from cli_harness import popen_cli, run_cli
+
+from catansim.core import layout as L
+from catansim.engine import GameSettings, batch_seeds, play_batch
+from catansim.strategies import PRESETS
+
+optuna = pytest.importorskip("optuna")
+
+from catansim.tuning.arena import play_deals, seatings  # noqa: E402
+from catansim.tuning.spec import parse_spec  # noqa: E402
+from catansim.tuning.study import full_trials, games_used, open_study, tune  # noqa: E402
+
+# A start whose maritime trading is off: the search must turn it back on.
+NO_BANK = {
+    "name": "banker",
+    "strategy": "no_bank",
+    "strategies": {"no_bank": {"base": "default", "bank_trade": "never"}},
+    "params": {"bank_trade": "full"},
+    "field": {"tables": [["default", "default", "default"]]},
+    "sampler": "random",
+    "seed": 3,
+    "budget": {"trials": 6},
+    "evaluation": {"deals": 40, "instance": 10, "p_threshold": 1.0},
+    "heldout": {"deals": 60, "presets": ["default", "army"]},
+}
+
+
+def test_seatings_put_the_candidate_in_every_seat_with_the_whole_table():
+    table = ("army", "city", "trader")
+    rows = seatings(table, 4)
+    assert [r.index("candidate") for r in rows] == [0, 1, 2, 3]
+    for r in rows:
+        assert sorted(n for n in r if n != "candidate") == sorted(table)
+    # each opponent of a mixed table sits in more than one seat
+    assert len({r.index("army") for r in rows}) > 1
+    assert [r.index("candidate") for r in seatings(("a", "b"), 3)] == [0, 1, 2]
+
+
+def test_a_candidate_equal_to_its_field_wins_exactly_one_seat_of_each_deal():
+    """Four identical rows play the same game in every rotation: the candidate wins in
+    exactly the rotation that seats it where the game's winner sits (oracle: the same
+    seeds played by four `default` players)."""
+    spec = parse_spec({**NO_BANK, "strategy": "default", "strategies": {}})
+    wins = play_deals(spec, {}, np.arange(30), n_threads=1)
+    seeds = batch_seeds(spec.seed, 30)
+    batch = play_batch(seeds, GameSettings(strategies=("default",) * 4), n_threads=1)
+    has_winner = batch.counters[:, L.C_WINNER - L.S_COUNTERS] >= 0
+    np.testing.assert_array_equal(wins, has_winner.astype(np.int32))
+
+
+def test_deals_are_common_random_numbers_whatever_the_order_or_batch():
+    spec = parse_spec(NO_BANK)
+    row = {"bank_trade": 2.0, "dev_weight": 1.2}
+    whole = play_deals(spec, row, np.arange(20), n_threads=1)
+    order = np.random.default_rng(0).permutation(20)
+    shuffled = play_deals(spec, row, order, n_threads=1)
+    np.testing.assert_array_equal(shuffled, whole[order])
+    halves = np.concatenate([play_deals(spec, row, np.arange(10), n_threads=1),
+                             play_deals(spec, row, np.arange(10, 20), n_threads=1)])
+    np.testing.assert_array_equal(halves, whole)
+    assert whole.min() >= 0 and whole.max() <= spec.games_per_deal
+
+
+@pytest.fixture(scope="module")
+def banker(tmp_path_factory):
+    out = tmp_path_factory.mktemp("banker")
+    return tune(NO_BANK, out, n_threads=1), out
+
+
+def test_the_search_finds_the_known_optimum(banker):
+    """Maritime trades off ("never") is the start; a sweep of the three settings on the
+    same training deals (an independent oracle) says which is best, and the search,
+    which evaluates the same deals, returns it."""
+    result, _ = banker
+    spec = result.spec
+    sweep = {w: play_deals(spec, {"bank_trade": v}, np.arange(spec.deals), n_threads=1)
+             for w, v in (("never", 0.0), ("complete", 1.0), ("progress", 2.0))}
+    rates = {w: s.sum() / (spec.deals * spec.games_per_deal) for w, s in sweep.items()}
+    seen = {t.params["bank_trade"] for t in full_trials(result.study)}
+    assert seen == {"never", "complete", "progress"}
+    best = max(rates, key=rates.get)
+    assert result.row["bank_trade"] == {"never": 0.0, "complete": 1.0, "progress": 2.0}[best]
+    assert rates["never"] < rates[best] - 0.05  # trading matters: a large, known effect
+    # each full trial's value is the sweep's rate of its setting (the same deals)
+    for t in full_trials(result.study):
+        assert t.value == pytest.approx(rates[t.params["bank_trade"]])
+
+
+def test_the_outputs_load_and_agree(banker):
+    result, out = banker
+    defs = PRESETS.with_definitions({"strategies": {"no_bank": {"base": "default",
+                                                                "bank_trade": 0}}})
+    tuned = defs.with_definitions(out / "banker.toml")["banker"]
+    assert tuned.param_dict() == result.params()
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["trials"] == 6 and summary["training_games"] == games_used(result.study)
+    cell = summary["heldout_vs_copies"]["default"]
+    assert cell["games"] == 60 * 4 and cell["ci_low"] <= cell["win_rate"] <= cell["ci_high"]
+    paired = result.heldout.paired
+    h = result.heldout
+    for o in ("default", "army"):  # the paired mean is the difference of the two cells
+        diff = h.cell("banker", o)["win_rate"] - h.cell("no_bank", o)["win_rate"]
+        assert paired.loc[o, "diff"] == pytest.approx(diff)
+        assert paired.loc[o, "ci_low"] < paired.loc[o, "diff"] < paired.loc[o, "ci_high"]
+    html = (out / "report.html").read_text()
+    for title in ("Convergence", "Tuned against starting parameters", "Head to head"):
+        assert title in html
+    for png in ("convergence", "parameters", "heldout_matrix"):
+        assert (out / "figures" / f"{png}.png").stat().st_size > 1000
+    trials = (out / "trials.csv").read_text().splitlines()
+    assert len(trials) == 1 + 6
+
+
+def test_a_rerun_with_the_budget_spent_plays_nothing(banker, tmp_path):
+    result, out = banker
+    before = games_used(result.study)
+    again = tune(NO_BANK, out, n_threads=1, heldout=False, report=False)
+    assert games_used(again.study) == before and len(again.study.trials) == 6
+
+
+def test_the_games_budget_stops_the_search(tmp_path):
+    spec = {**NO_BANK, "name": "g", "budget": {"games": 500}}
+    result = tune(spec, tmp_path, n_threads=1, heldout=False, report=False)
+    per_trial = 40 * 4
+    assert 500 <= result.games < 500 + per_trial
+
+
+def test_racing_drops_a_clearly_worse_candidate_early(tmp_path):
+    """With racing on, `never` (far worse than the best) stops before the last deal."""
+    spec = {**NO_BANK, "name": "race", "evaluation": {"deals": 200, "instance": 10,
+                                                      "p_threshold": 0.1},
+            "strategy": "default", "strategies": {}, "budget": {"trials": 8}}
+    result = tune(spec, tmp_path, n_threads=1, heldout=False, report=False)
+    never = [t for t in result.study.trials if t.params.get("bank_trade") == "never"]
+    assert never and all(not t.user_attrs["full"] for t in never)
+    assert all(t.user_attrs["games"] < 200 * 4 for t in never)
+
+
+def _spec_file(tmp_path, trials: int) -> str:
+    path = tmp_path / "kill.toml"
+    path.write_text(f"""
+name = "kill"
+strategy = "default"
+sampler = "random"
+[params]
+dev_weight = [0.2, 1.5]
+city_weight = [0.5, 2.0]
+[budget]
+trials = {trials}
+[evaluation]
+deals = 80
+instance = 10
+p_threshold = 1.0
+""")
+    return str(path)
+
+
+def _finished(url: str) -> list:
+    try:
+        study = optuna.load_study(study_name="kill", storage=url)
+    except KeyError:  # the database is there, the study not yet
+        return []
+    return [t for t in study.get_trials(deepcopy=False) if t.state.is_finished()]
+
+
+def test_a_tuning_killed_with_sigkill_resumes(tmp_path):
+    spec = _spec_file(tmp_path, 10)
+    url = f"sqlite:///{tmp_path / 'kill.db'}"
+    argv = ["tune", spec, "--out", tmp_path / "out", "--storage", url, "--threads", "1",
+            "--no-heldout", "--quiet"]
+    proc = popen_cli(argv)
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            time.sleep(0.5)
+            if (tmp_path / "kill.db").exists():
+                with_values = _finished(url)
+                if len(with_values) >= 3:
+                    break
+            assert proc.poll() is None, proc.communicate()
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == -signal.SIGKILL
+    before = {t.number: t.params for t in _finished(url)}
+    assert 3 <= len(before) < 10
+    done = run_cli(argv)
+    assert done.returncode == 0, done.stderr
+    after = _finished(url)
+    assert len(after) == 10  # the budget, counting the trials before the kill
+    assert {t.number: t.params for t in after if t.number in before} == before
+    study = optuna.load_study(study_name="kill", storage=url)
+    states = {t.state.name for t in study.trials if t.number not in {a.number for a in after}}
+    assert states <= {"RUNNING", "FAIL"}  # at most the trial the kill interrupted
+
+
+def test_games_on_dask_workers_equal_the_local_games(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    spec = parse_spec({**NO_BANK, "name": "dask", "strategy": "default", "strategies": {},
+                       "budget": {"trials": 2}})
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        row = {"bank_trade": 2.0}
+        remote = play_deals(spec, row, np.arange(12), client=client)
+        local = play_deals(spec, row, np.arange(12), n_threads=1)
+        np.testing.assert_array_equal(remote, local)
+        result = tune(spec, tmp_path, client=client, heldout=False, report=False)
+    local_study = open_study(spec, f"sqlite:///{tmp_path / 'local.db'}")
+    assert len(full_trials(result.study)) == 2
+    first = full_trials(result.study)[0]
+    wins = play_deals(spec, first.user_attrs["row"], np.arange(spec.deals), n_threads=1)
+    assert first.value == pytest.approx(wins.sum() / (spec.deals * spec.games_per_deal))
+    assert local_study.user_attrs["spec_key"] == result.study.user_attrs["spec_key"]
