@@ -81,17 +81,21 @@ def banker(tmp_path_factory):
 
 def test_the_search_finds_the_known_optimum(banker):
     """Maritime trades off ("never") is the start; a sweep of the three settings on the
-    same training deals (an independent oracle) says which is best, and the search,
-    which evaluates the same deals, returns it."""
+    same training and selection deals (an independent oracle) says which is best, and the
+    search, which evaluates the same deals, returns it."""
     result, _ = banker
     spec = result.spec
-    sweep = {w: play_deals(spec, {"bank_trade": v}, np.arange(spec.deals), n_threads=1)
+    n = spec.deals + spec.selection_deals
+    sweep = {w: play_deals(spec, {"bank_trade": v}, np.arange(n), n_threads=1)
              for w, v in (("never", 0.0), ("complete", 1.0), ("progress", 2.0))}
-    rates = {w: s.sum() / (spec.deals * spec.games_per_deal) for w, s in sweep.items()}
+    rates = {w: s[:spec.deals].sum() / (spec.deals * spec.games_per_deal)
+             for w, s in sweep.items()}
+    combined = {w: s.sum() / (n * spec.games_per_deal) for w, s in sweep.items()}
     seen = {t.params["bank_trade"] for t in full_trials(result.study)}
     assert seen == {"never", "complete", "progress"}
-    best = max(rates, key=rates.get)
+    best = max(combined, key=combined.get)
     assert result.row["bank_trade"] == {"never": 0.0, "complete": 1.0, "progress": 2.0}[best]
+    assert result.selection.loc[result.best_trial, "combined"] == pytest.approx(combined[best])
     assert rates["never"] < rates[best] - 0.05  # trading matters: a large, known effect
     # each full trial's value is the sweep's rate of its setting (the same deals)
     for t in full_trials(result.study):

@@ -50,7 +50,9 @@ def command(spec, out, storage, scheduler, threads, no_heldout, quiet):
                                       "same command to resume") from None
     s = result.spec
     click.echo(f"{s.name}: trial {result.best_trial} of {len(result.study.trials)}, "
-               f"{result.games:,} training games, {result.seconds:,.0f} s of trials")
+               f"{result.games:,} training games, {result.seconds:,.0f} s of trials; "
+               f"finalists: {result.selection_games:,} games, "
+               f"{result.selection_seconds:,.0f} s")
     for name, value in result.row.items():
         click.echo(f"  {name} = {value:g} (start {result.start_row[name]:g})")
     h = result.heldout

@@ -77,7 +77,9 @@ def importance(result: TuneResult) -> pd.Series:
             copy, evaluator=optuna.importance.PedAnovaImportanceEvaluator())
     except (ValueError, RuntimeError):  # e.g. every trial with the same value
         return pd.Series(dtype=float)
-    return pd.Series(imp, name="importance")
+    out = pd.Series(imp, name="importance")
+    out.index.name = "parameter"
+    return out
 
 
 def parameters_frame(result: TuneResult) -> pd.DataFrame:
@@ -171,6 +173,8 @@ def headline(result: TuneResult) -> dict:
     spec, h = result.spec, result.heldout
     out = dict(name=spec.name, start=spec.strategy, best_trial=result.best_trial,
                training_games=result.games, search_seconds=round(result.seconds, 1),
+               selection_games=result.selection_games,
+               selection_seconds=round(result.selection_seconds, 1),
                trials=len([t for t in result.study.get_trials(deepcopy=False)
                            if t.state.is_finished()]),
                full_trials=len(full_trials(result.study)))
@@ -206,6 +210,11 @@ def _sections(result: TuneResult, trials: pd.DataFrame, imp: pd.Series,
     conv.table("best_trials", top[cols].set_index("trial"),
                "The ten best candidates that played every training deal (training deals; "
                "all trials in trials.csv)", trials.set_index("trial"))
+    if result.selection is not None:
+        conv.table("finalists", result.selection.drop(columns=["selection_seconds"]),
+                   f"The {len(result.selection)} best full candidates, each played again on "
+                   f"{spec.selection_deals:,} more deals (the same for each); the answer is the "
+                   "best on all its deals (combined, 95% Wilson interval)")
     par = Section("parameters", "Tuned against starting parameters",
                   f"The chosen candidate (trial {result.best_trial}) against the start "
                   f"({spec.strategy}); change as a share of the parameter's allowed range. "
@@ -268,8 +277,10 @@ def write_outputs(result: TuneResult, out) -> Path:
                        ("training", f"{spec.deals:,} deals (seed {spec.seed}), "
                                     f"{spec.games_per_deal} games each"),
                        ("trials", f"{summary['trials']} ({summary['full_trials']} full)"),
-                       ("games", f"{result.games:,} training games"),
-                       ("search time", f"{result.seconds:,.0f} s summed over trials")])
+                       ("games", f"{result.games:,} training games, "
+                                 f"{result.selection_games:,} selecting the finalists"),
+                       ("search time", f"{result.seconds:,.0f} s summed over trials, "
+                                       f"{result.selection_seconds:,.0f} s selecting")])
     html_text = render_html(sections, info, out)
     atomic_write_text(out / "report.html", html_text)
     return out / "report.html"

@@ -18,6 +18,8 @@ A spec (docs/tuning.md has every key)::
     deals = 600                    # training deals a candidate plays at most
     instance = 10                  # deals per racing instance (one paired value each)
     p_threshold = 0.1              # Wilcoxon racing: drop a candidate this sure to be worse
+    finalists = 5                  # the best full candidates, played again on
+    selection_deals = 600          # this many more deals; the best on all is the answer
     [heldout]
     deals = 2000                   # fresh deals for the final measurement
 
@@ -55,7 +57,7 @@ KEYS = {
     "params": "the searched parameters",
     "field": "the opponents",
     "budget": "games, minutes, trials",
-    "evaluation": "deals, instance, p_threshold",
+    "evaluation": "deals, instance, p_threshold, finalists, selection_deals",
     "heldout": "deals, presets",
     "strategies": "[strategies.NAME] tables (docs/strategies.md)",
 }
@@ -82,6 +84,8 @@ class TuneSpec:
     deals: int = 600
     instance: int = 10
     p_threshold: float = 0.1
+    finalists: int = 5
+    selection_deals: int = 600
     heldout_deals: int = 2000
     heldout_presets: tuple[str, ...] = ()
     description: str = ""
@@ -230,7 +234,7 @@ def parse_spec(data: Mapping, path: Path | None = None) -> TuneSpec:
                                 or minutes <= 0):
         ctx.fail("budget.minutes", f"{minutes!r} is not allowed; allowed: a number > 0")
     ev = _table(data.get("evaluation", {}), "evaluation", ctx,
-                ["deals", "instance", "p_threshold"])
+                ["deals", "instance", "p_threshold", "finalists", "selection_deals"])
     instance = _int(ev.get("instance", 10), "evaluation.instance", ctx, 1)
     deals = _int(ev.get("deals", 600), "evaluation.deals", ctx, instance,
                  allowed=f"an integer >= evaluation.instance ({instance})")
@@ -241,6 +245,9 @@ def parse_spec(data: Mapping, path: Path | None = None) -> TuneSpec:
     if isinstance(p, bool) or not isinstance(p, int | float) or not 0 < p <= 1:
         ctx.fail("evaluation.p_threshold", f"{p!r} is not allowed; allowed: a number in (0, 1] "
                                            "(1: no racing)")
+    finalists = _int(ev.get("finalists", 5), "evaluation.finalists", ctx, 1)
+    selection_deals = _int(ev.get("selection_deals", deals), "evaluation.selection_deals", ctx,
+                           0)
     ho = _table(data.get("heldout", {}), "heldout", ctx, ["deals", "presets"])
     heldout_deals = _int(ho.get("deals", 2000), "heldout.deals", ctx, 1)
     presets = ho.get("presets", "all")
@@ -260,7 +267,8 @@ def parse_spec(data: Mapping, path: Path | None = None) -> TuneSpec:
         layouts=tuple(layouts), rules=rules, seed=seed, heldout_seed=heldout_seed,
         sampler=sampler, storage=storage, budget_games=games,
         budget_minutes=float(minutes) if minutes is not None else None, budget_trials=trials,
-        deals=deals, instance=instance, p_threshold=float(p), heldout_deals=heldout_deals,
+        deals=deals, instance=instance, p_threshold=float(p), finalists=finalists,
+        selection_deals=selection_deals, heldout_deals=heldout_deals,
         heldout_presets=tuple(dict.fromkeys(p for p in presets if p != strategy)),
         description=desc, strategy_set=strategy_set, definitions=dict(definitions))
 

@@ -29,6 +29,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -241,6 +242,42 @@ def search(spec: TuneSpec, study, n_threads=None, client=None, progress=None) ->
                    callbacks=[budget], catch=(), gc_after_trial=False)
 
 
+def select(spec: TuneSpec, study, n_threads=None, client=None):
+    """The finalists: the ``spec.finalists`` best full trials, each also played on
+    ``spec.selection_deals`` more deals (indices after the training deals: the same
+    deals for each finalist); the answer is the best on all its deals, which shrinks the
+    winner's curse of picking the top of many noisy values. The finalists' wins are kept
+    in the study's user attributes (``selection_<trial>_<deals>``), so a rerun does not replay
+    them. A DataFrame indexed by trial, best first: training and selection win rates,
+    combined with its Wilson interval."""
+    import pandas as pd
+
+    from ..analysis.stats import wilson_ci
+
+    gpd = spec.games_per_deal
+    top = sorted(full_trials(study), key=lambda t: t.value, reverse=True)[:spec.finalists]
+    deals = np.arange(spec.deals, spec.deals + spec.selection_deals)
+    rows = []
+    for t in top:
+        key = f"selection_{t.number}_{deals.size}"
+        if key not in study.user_attrs:
+            t0 = time.monotonic()
+            wins = play_deals(spec, t.user_attrs["row"], deals, n_threads=n_threads,
+                              client=client) if deals.size else np.zeros(0)
+            study.set_user_attr(key, [int(wins.sum()), time.monotonic() - t0])
+        sel_wins, sel_seconds = study.user_attrs[key]
+        train_games = spec.deals * gpd
+        games = train_games + deals.size * gpd
+        rows.append(dict(trial=t.number, training=t.value,
+                         selection=sel_wins / (deals.size * gpd) if deals.size else np.nan,
+                         wins=t.user_attrs["wins"] + sel_wins, games=games,
+                         selection_games=deals.size * gpd, selection_seconds=sel_seconds))
+    frame = pd.DataFrame(rows).set_index("trial")
+    frame["combined"] = frame["wins"] / frame["games"]
+    frame["ci_low"], frame["ci_high"] = wilson_ci(frame["wins"], frame["games"])
+    return frame.sort_values("combined", ascending=False, kind="stable")
+
+
 @contextlib.contextmanager
 def dask_client(scheduler: str | None, client=None):
     """A Dask client: the one given, one of the scheduler at ``scheduler``, or None."""
@@ -282,6 +319,17 @@ class TuneResult:
     seconds: float  # seconds of every finished trial
     heldout: object = None  # heldout.Heldout
     out: Path | None = None
+    selection: object = None  # select(): the finalists, best first
+
+    @property
+    def selection_games(self) -> int:
+        s = self.selection
+        return 0 if s is None else int(s["selection_games"].sum())
+
+    @property
+    def selection_seconds(self) -> float:
+        s = self.selection
+        return 0.0 if s is None else float(s["selection_seconds"].sum())
 
     def params(self) -> dict[str, float]:
         """Every parameter of the tuned strategy (the start's row with the tuned values)."""
@@ -329,15 +377,17 @@ def tune(spec, out=None, storage: str | None = None, n_threads: int | None = Non
     study = open_study(spec, url, field)
     with dask_client(scheduler, client) as c:
         search(spec, study, n_threads, c, progress)
-        best = best_full(study)
-        if best is None:
+        if best_full(study) is None:
             raise CatansimError(f"budget: no candidate played all {spec.deals} training deals "
                                 f"within the budget ({games_used(study):,} games); allowed: a "
                                 "larger budget, or fewer evaluation.deals")
+        selection = select(spec, study, n_threads, c)
+        best = study.trials[int(selection.index[0])]
         start = spec.strategy_set[spec.strategy].param_dict()
         result = TuneResult(spec, study, dict(best.user_attrs["row"]),
                             {d.name: start[d.name] for d in spec.space}, best.number,
-                            games_used(study), seconds_used(study), out=out)
+                            games_used(study), seconds_used(study), out=out,
+                            selection=selection)
         if heldout:
             result.heldout = measure(spec, result.params(), n_threads=n_threads, client=c)
     if report:
