@@ -13,7 +13,8 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 # its "data" (02 puts its board set beside it); a notebook not named writes "data" itself
 DATASETS = {"02-seats-and-boards.ipynb": ("data", "data-boards"),
             "04-robber.ipynb": ("data/rule", "data/policy", "data/my-board"),
-            "05-shortages.ipynb": ("data/rule19", "data/supply", "data/my-board")}
+            "05-shortages.ipynb": ("data/rule19", "data/supply", "data/my-board"),
+            "06-tuning.ipynb": ()}  # a tuning's outputs, no dataset
 
 
 def test_there_are_notebooks():
