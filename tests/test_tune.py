@@ -118,6 +118,10 @@ def test_the_outputs_load_and_agree(banker):
         diff = h.cell("banker", o)["win_rate"] - h.cell("no_bank", o)["win_rate"]
         assert paired.loc[o, "diff"] == pytest.approx(diff)
         assert paired.loc[o, "ci_low"] < paired.loc[o, "diff"] < paired.loc[o, "ci_high"]
+    # against copies of the start, the start itself wins one seat of each deal (4 identical
+    # players): its rate is a quarter of the deals with a winner
+    assert 0.24 <= paired.loc["no_bank", "start"] <= 0.25
+    assert paired.loc["no_bank", "tuned"] == pytest.approx(h.cell("banker", "no_bank")["win_rate"])
     html = (out / "report.html").read_text()
     for title in ("Convergence", "Tuned against starting parameters", "Head to head"):
         assert title in html
@@ -230,3 +234,27 @@ def test_games_on_dask_workers_equal_the_local_games(tmp_path):
     wins = play_deals(spec, first.user_attrs["row"], np.arange(spec.deals), n_threads=1)
     assert first.value == pytest.approx(wins.sum() / (spec.deals * spec.games_per_deal))
     assert local_study.user_attrs["spec_key"] == result.study.user_attrs["spec_key"]
+
+
+def test_self_play_and_a_mixed_field_on_two_layouts_with_three_players(tmp_path):
+    """`best` in a table plays the best full candidate so far; a deal's layout is
+    layouts[i % 2]; three players seat the candidate in every seat of each table."""
+    spec = {"name": "mix", "strategy": "default", "players": 3, "seed": 8, "sampler": "random",
+            "layouts": ["variable", "random_numbers"],
+            "params": {"dev_weight": [0.2, 1.0]},
+            "field": {"tables": [["army", "city"], ["best", "best"]]},
+            "budget": {"trials": 3},
+            "evaluation": {"deals": 20, "instance": 10, "p_threshold": 1.0,
+                           "finalists": 2, "selection_deals": 0},
+            "heldout": {"deals": 20, "presets": ["army"]}}
+    result = tune(spec, tmp_path, n_threads=1, report=False)
+    trials = result.study.trials
+    assert [t.user_attrs.get("field_best") for t in trials] == [None, 0, trials[2].user_attrs[
+        "field_best"]]
+    assert trials[2].user_attrs["field_best"] in (0, 1)
+    assert all(t.user_attrs["games"] == 20 * 3 * 2 for t in trials)
+    # trial 0 (the start) against the start as "best": an independent replay agrees
+    parsed = parse_spec(spec)
+    wins = play_deals(parsed, {}, np.arange(20), best=None, n_threads=1)
+    assert trials[0].user_attrs["wins"] == int(wins.sum())
+    assert result.heldout.cell("mix", "army")["games"] == 20 * 3

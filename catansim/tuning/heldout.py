@@ -5,7 +5,7 @@ layout, split over the spec's layouts) are played with rotated seats:
 
 - the tuned strategy alone against ``players - 1`` copies of each opponent (the start
   and every preset), and each opponent alone against copies of the tuned strategy;
-- the start alone against copies of each preset, on the same deals, so that
+- the start alone against copies of itself and of each preset, on the same deals, so that
   ``tuned - start`` is a paired difference deal by deal (the mean over the deal's seats),
   with its t interval (statsmodels).
 
@@ -49,7 +49,9 @@ class Heldout:
 
 
 def _pairs(tuned: str, start: str, presets) -> dict[str, tuple[str, str]]:
-    pairs = {}
+    # the start against copies of itself: the reference of ``tuned - start`` against the
+    # start (every seat the same player: it wins a deal's game in exactly one seat)
+    pairs = {pair_name(start, start): (start, start)}
     for o in (start, *presets):
         pairs[pair_name(tuned, o)] = (tuned, o)
         pairs[pair_name(o, tuned)] = (o, tuned)
@@ -116,7 +118,7 @@ def measure(spec: TuneSpec, params: dict[str, float], n_threads=None, client=Non
     ``client`` is accepted for symmetry with the search; the held-out games run here."""
     games, players, pairs = play_heldout(spec, params, n_threads)
     table = crossplay_table((games, players))
-    opponents = [o for o in spec.heldout_presets]
+    opponents = [spec.strategy, *spec.heldout_presets]
     paired = paired_differences(players, pairs, spec.name, spec.strategy, spec.n_players,
                                 opponents)
     n_deals = -(-spec.heldout_deals // len(spec.layouts)) * len(spec.layouts)
