@@ -94,9 +94,12 @@ class GameSettings:
         if self.board is not None:
             check_instance(self.board, "board", B.Board,
                            "a catansim.board.Board (catansim.board.parse_board reads a file)")
-        if self.rules.first_turn >= self.n_players:
-            raise CatansimError(f"rule first_turn: seat {self.rules.first_turn} does not play "
-                                f"with {self.n_players} players; allowed: 0..{self.n_players - 1}")
+        for name in ("first_pick", "first_turn"):
+            seat = getattr(self.rules, name)
+            if seat is not None and seat >= self.n_players:
+                raise CatansimError(f"rule {name}: seat {seat} does not play with "
+                                    f"{self.n_players} players; allowed: "
+                                    f"0..{self.n_players - 1}")
         object.__setattr__(self, "strategies",
                            self.strategy_set.seat_names(self.strategies, self.n_players))
         if self.layout == "given":

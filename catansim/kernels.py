@@ -44,7 +44,7 @@ MAIN_PART = (
     ("board_nb", "generate_board_nb", "int rng topo board board_x"),
     ("engine_nb", "init_state_nb", "s topo rules rng int board"),
     ("engine_nb", "setup_nb", "s topo rules rng strat params openings log u8 work"),
-    ("strategies_nb", "action_nb", "prm s topo rules int act work"),
+    ("strategies_nb", "action_nb", "prm s topo rules rng int act work"),
     ("policy_nb", "random_action_nb", "s topo rules rng int act cand"),
 )
 HELPER_PART = (

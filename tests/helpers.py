@@ -155,12 +155,28 @@ class Game:
         return [int(x) for x in self.s[L.S_BANK : L.S_BANK + 5]]
 
     def set_hand(self, p, cards):
-        """Set p's hand, moving the difference between the supply and the hand."""
+        """Set p's hand, moving the difference between the supply and the hand; every
+        player's public record of it is exact, as if the cards had come in public."""
         for r, want in enumerate(cards):
             have = self.s[L.S_HAND + 5 * p + r]
             self.s[L.S_BANK + r] -= want - have
             self.s[L.S_HAND + 5 * p + r] = want
         assert min(self.bank()) >= 0, "not enough cards in the supply"
+        self.publish_hand(p)
+
+    def publish_hand(self, p):
+        """Make every observer's record of p's hand exact (``core.record_nb``)."""
+        for o in range(4):
+            for r in range(5):
+                i = (4 * o + p) * 5 + r
+                self.s[L.S_SEEN_LOW + i] = self.s[L.S_HAND + 5 * p + r]
+                self.s[L.S_SEEN_HIGH + i] = self.s[L.S_HAND + 5 * p + r]
+
+    def seen(self, o, q) -> tuple[list[int], list[int]]:
+        """Observer o's record of seat q's hand: (cards surely held, cards held at most)."""
+        i = (4 * o + q) * 5
+        return ([int(x) for x in self.s[L.S_SEEN_LOW + i : L.S_SEEN_LOW + i + 5]],
+                [int(x) for x in self.s[L.S_SEEN_HIGH + i : L.S_SEEN_HIGH + i + 5]])
 
     def set_bank(self, r, count, sink):
         """Leave ``count`` cards of resource r in the supply; the rest go to seat ``sink``'s
@@ -169,6 +185,7 @@ class Game:
         self.s[L.S_BANK + r] = count
         self.s[L.S_HAND + 5 * sink + r] += extra
         assert self.s[L.S_HAND + 5 * sink + r] >= 0
+        self.publish_hand(sink)
 
     def settle(self, p, node, city=False):
         put_settlement_nb(self.s, TOPO, p, node)

@@ -28,6 +28,8 @@ CONFIGS = {
     "official-3": (3, "variable", {}, 1000),
     "robber-off-4": (4, "variable", {"robber": "off"}, 600),
     "friendly-3": (3, "variable", {"robber": "friendly", "first_turn": 2}, 700),
+    "first-pick-2-4": (4, "variable", {"first_pick": 2}, 600),
+    "first-pick-1-turn-0-3": (3, "variable", {"first_pick": 1, "first_turn": 0}, 600),
     "friendly-bank8-4": (4, "variable", {"robber": "friendly", "bank_per_resource": 8}, 700),
     "strict-bank6-4": (4, "variable", {"shortage": "strict", "bank_per_resource": 6,
                                        "first_turn": 3}, 700),
@@ -103,8 +105,8 @@ def test_random_play_invariants(name):
     w = np.flatnonzero(win)
     assert np.all(c.winner[w] >= 0)
     assert np.all(c.vp[w, c.winner[w]] >= r.vp_to_win)
-    # only on the winner's own turn: turn t is played by seat (first_turn + t - 1) % n
-    assert np.all(c.winner[w] == (r.first_turn + c.turns[w] - 1) % n)
+    # only on the winner's own turn: turn t is played by seat (first mover + t - 1) % n
+    assert np.all(c.winner[w] == (r.first_mover + c.turns[w] - 1) % n)
     assert np.all(c.winner[cap] == -1) and np.all(c.turns[cap] == r.max_turns)
     # victory point breakdown
     parts = c.vp_settlements + c.vp_cities + c.vp_longest + c.vp_army + c.vp_cards
@@ -216,6 +218,7 @@ def test_derived_piece_fields_equal_a_recomputation_at_the_end_of_games(strategi
 REFERENCE_SETTINGS = [
     (4, "variable", {}),
     (3, "variable", {"robber": "friendly", "first_turn": 2}),
+    (4, "variable", {"first_pick": 3}),
     (4, "beginner", {"discard_limit": 12, "vp_to_win": 8}),
     (4, "random_numbers", {"bank_per_resource": 6, "shortage": "strict", "max_turns": 60}),
 ]
@@ -270,7 +273,7 @@ def test_kept_fields_equal_a_python_recomputation_at_the_end_of_games(strategies
                 assert list(_field(s, "prod_pips")[5 * q : 5 * q + 5]) == pips, (i, seed, q)
                 assert _field(s, "own_hexes")[q] == hexes, (i, seed, q)
             games += 1
-    assert games == 300
+    assert games == 75 * len(REFERENCE_SETTINGS)
 
 
 @pytest.mark.parametrize("name, index, delta", [
