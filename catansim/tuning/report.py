@@ -188,7 +188,7 @@ def headline(result: TuneResult) -> dict:
                             ci_high=round(float(c["ci_high"]), 4))
         out["heldout_vs_copies"] = cells
         out["heldout_paired_vs_start"] = {
-            o: {k: (round(float(v), 4) if isinstance(v, float) else int(v))
+            o: {k: (int(v) if k in ("deals", "games") else round(float(v), 4))
                 for k, v in r.items()} for o, r in h.paired.iterrows()}
     return out
 
