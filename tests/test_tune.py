@@ -258,3 +258,22 @@ def test_self_play_and_a_mixed_field_on_two_layouts_with_three_players(tmp_path)
     wins = play_deals(parsed, {}, np.arange(20), best=None, n_threads=1)
     assert trials[0].user_attrs["wins"] == int(wins.sum())
     assert result.heldout.cell("mix", "army")["games"] == 20 * 3
+
+
+def test_two_processes_share_one_tuning_through_its_database(tmp_path):
+    """Two commands with the same spec and --storage fill one study: the trials of both
+    count toward one budget, none lost or numbered twice."""
+    spec = _spec_file(tmp_path, 8)
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    run_cli(["tune", spec, "--out", tmp_path / "first", "--storage", url, "--threads", "1",
+             "--no-heldout", "--quiet"])  # creates the study (and its trial 0) first
+    assert len(optuna.load_study(study_name="kill", storage=url).trials) == 8
+    spec16 = _spec_file(tmp_path, 16)  # the same study, a larger budget: both continue it
+    argv = ["tune", spec16, "--storage", url, "--threads", "1", "--no-heldout", "--quiet"]
+    procs = [popen_cli([*argv, "--out", tmp_path / f"p{i}"]) for i in range(2)]
+    outs = [p.communicate(timeout=600) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    finished = _finished(url)
+    assert 16 <= len(finished) <= 17  # each stops once the shared budget is spent
+    numbers = [t.number for t in finished]
+    assert len(set(numbers)) == len(numbers) and set(range(8)) <= set(numbers)
