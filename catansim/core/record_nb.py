@@ -16,9 +16,12 @@ Development cards need no record: their number per player is public (the state's
 
 Every function below updates the records of all ``MAX_PLAYERS`` observers (seats that
 do not play see the public events too and stay consistent), so a caller never loops
-over observers. Soundness, that every true count lies in every observer's interval, is
-checked by ``engine_nb.count_violations_nb`` under rules ``check=1`` (the random-play
-invariant suite) and against the plain replay of a game log in ``tests/test_record.py``.
+over observers. The two of every card's move (``seen_add_nb``, ``seen_remove_nb``) are
+inlined into their callers: production calls them for every seat on every roll.
+
+Soundness, that every true count lies in every observer's interval, is checked by
+``engine_nb.count_violations_nb`` under rules ``check=1`` (the random-play invariant
+suite) and against the plain replay of a game log in ``tests/test_record.py``.
 
 May import: numpy, numba, ``catansim.constants`` and ``core.layout``/``core.jit``.
 """
@@ -38,7 +41,7 @@ def seen_index(o, q):
     return OBSERVER_STRIDE * o + 5 * q
 
 
-@typed_kernel("void(int32[::1], int64, int64, int64)")
+@inline_kernel
 def seen_add_nb(s, q, r, k):
     """Every observer sees seat q receive ``k`` cards of resource r (k >= 0)."""
     for o in range(MAX_PLAYERS):
@@ -47,7 +50,7 @@ def seen_add_nb(s, q, r, k):
         s[S_SEEN_HIGH + i] += k
 
 
-@typed_kernel("void(int32[::1], int64, int64, int64)")
+@inline_kernel
 def seen_remove_nb(s, q, r, k):
     """Every observer sees seat q give up ``k`` cards of resource r (k >= 0).
 
