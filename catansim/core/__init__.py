@@ -4,9 +4,11 @@ What lives here: the layout of the flat state, the rule array, event rows and th
 board vector (``layout``), random streams (``rng_nb``), board generators
 (``board_nb``), the rules (``rules_nb``), actions (``actions_nb``), the policy
 interface and the ``random`` player (``policy_nb``), the scripted player
-(``strategies_nb``), the game loop (``engine_nb``) and how kernels are compiled
-(``jit``). Kernels take arrays and scalars only (topology, rules and strategy
-parameters as arguments, never module globals).
+(``strategies_nb``), the game loop (``engine_nb``), how kernels are compiled
+(``jit``) and the two changes to Numba's own code that make them faster
+(``numba_patches``, with the Numba version they were written for). Kernels take
+arrays and scalars only (topology, rules and strategy parameters as arguments, never
+module globals).
 
 Kernels are compiled as ``core.jit`` says. An ``inline_kernel`` is inlined by Numba
 into each caller's IR: the dispatchers of one caller, and small functions called
@@ -17,11 +19,12 @@ can be typed as that literal and make a kernel it is passed to compile once more
 give such values a type (``np.int64(-1)``).
 
 **No negative indices here.** The core's functions are compiled without Python's
-negative-index wraparound (``core.jit.nonnegative_indices``: 16% of a game's
-instructions), so ``a[-1]`` in this package is not the last item but memory before
-the array. Write ``a[a.shape[0] - 1]``, and keep the sentinel -1 out of indices
-(``if ev >= 0: log[ev, ...]``). ``tests/test_bounds.py`` plays every digest game with
-Numba's bounds checks on, where such an index raises.
+negative-index wraparound (``core.numba_patches.nonnegative_indices``: 16% of a
+game's instructions), so ``a[-1]`` in this package is not the last item but memory
+before the array. Write ``a[a.shape[0] - 1]``, and keep the sentinel -1 out of
+indices (``if ev >= 0: log[ev, ...]``). ``tests/test_bounds.py`` plays every digest
+game, and the random-play invariant suite, with Numba's bounds checks on, where such
+an index raises.
 
 May import: numpy, numba and the plain-Python game facts of ``catansim.constants``
 and ``catansim.topology`` (folded to constants). Nothing else of catansim.
