@@ -30,12 +30,15 @@ May import: numpy, numba and the plain-Python game facts of ``catansim.constants
 and ``catansim.topology`` (folded to constants). Nothing else of catansim.
 
 **The engine fingerprint** (``engine_fingerprint()``, 16 hex digits) is a SHA-256
-of the sources that make the compiled games: every module of this package but this
-file (which only places the cache), plus ``constants.py`` and ``topology.py``. Two
-installations with the same fingerprint play every game identically; any edit of
-those files, even of a comment, gives a new fingerprint. A run records it in its
-dataset's manifest and in every part, refuses to resume a dataset made by another
-engine, and refuses Dask workers whose engine differs (``catansim.runs.runner``).
+of the code that makes the compiled games: every module of this package but this
+file (which only places the cache), plus ``constants.py`` and ``topology.py``, each
+as Python parses it, without comments, docstrings or layout (``code_of``). Two
+installations with the same fingerprint play every game identically; a change of
+code, even of one constant, gives a new fingerprint, and a change of a comment, a
+docstring or line breaks keeps it (and with it the kernel cache and every dataset's
+resume). A run records it in its dataset's manifest and in every part, refuses to
+resume a dataset made by another engine, and refuses Dask workers whose engine
+differs (``catansim.runs.runner``).
 
 **The kernel cache.** Numba's on-disk cache (``cache=True``) checks only the source
 file of each function, not the modules it calls or the constants it reads from
@@ -52,6 +55,7 @@ several checkouts used this week keep their caches, and a long-running Dask
 worker's folder is never removed under it.
 """
 
+import ast
 import atexit
 import hashlib
 import os
@@ -76,11 +80,25 @@ def _fingerprint_files() -> list[Path]:
     ]
 
 
+def code_of(source: str) -> str:
+    """A module's code without its comments, docstrings and layout: its syntax tree,
+    less every statement that is only a string, printed back (``ast.unparse``)."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            kept = [stmt for stmt in body if not (
+                isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+                and isinstance(stmt.value.value, str))]
+            node.body = kept or [ast.Pass()]
+    return ast.unparse(tree)
+
+
 def _source_hash() -> str:
     h = hashlib.sha256()
     for path in _fingerprint_files():
-        h.update(path.name.encode())
-        h.update(path.read_bytes())
+        h.update(path.name.encode() + b"\0")
+        h.update(code_of(path.read_text(encoding="utf-8")).encode() + b"\0")
     return h.hexdigest()[:16]
 
 
@@ -88,12 +106,13 @@ _FINGERPRINT = _source_hash()
 
 
 def engine_fingerprint() -> str:
-    """The engine fingerprint: 16 hex digits of a SHA-256 of the core's sources.
+    """The engine fingerprint: 16 hex digits of a SHA-256 of the core's code.
 
     Every module of ``catansim.core`` but ``__init__``, plus ``catansim/constants.py``
-    and ``catansim/topology.py`` (names and bytes, sorted). Equal fingerprints play
-    every game identically; a dataset records the fingerprint of the engine that
-    made it. Computed once at import, so it names the code this process runs.
+    and ``catansim/topology.py`` (names and ``code_of`` each, sorted): comments,
+    docstrings and line breaks leave it alone. Equal fingerprints play every game
+    identically; a dataset records the fingerprint of the engine that made it.
+    Computed once at import, so it names the code this process runs.
     """
     return _FINGERPRINT
 
