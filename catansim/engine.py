@@ -300,6 +300,17 @@ def _scratch():
     return new_scratch()
 
 
+def illegal_action_error(seed: int, strategies, s: np.ndarray) -> IllegalActionError:
+    """The error for the first illegal action recorded in a final state ``s`` (the
+    state fields ``illegal_*``, ``core.layout``); ``strategies`` names the seats."""
+    seat = int(s[L.S_ILLEGAL_SEAT])
+    decision = int(s[L.S_ILLEGAL_DECISION])
+    value = s[L.S_ILLEGAL_VALUE : L.S_ILLEGAL_VALUE + L.ACT_SIZE]
+    return IllegalActionError(seed, int(s[L.S_ILLEGAL_TURN]), seat, strategies[seat],
+                              L.DECISION_NAMES[decision], L.describe_choice(decision, value),
+                              int(s[L.C_ILLEGAL]))
+
+
 def game_arrays(log_rows: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The state and the event log ``play_batch_nb`` plays its games in: ``s``
     (int32[STATE_SIZE], zero) and ``log`` (int32[max(log_rows, 1), LOG_WIDTH]); with
@@ -368,7 +379,7 @@ def play_game(
     )
     events = buf[: s[L.S_LOG_LEN]].copy() if log else None
     if debug and s[L.C_ILLEGAL]:
-        raise IllegalActionError.from_state(seed, settings.strategies, s)
+        raise illegal_action_error(seed, settings.strategies, s)
     return GameResult(seed=seed, settings=settings, board=played_board, state=s, events=events)
 
 
