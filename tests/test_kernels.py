@@ -160,3 +160,23 @@ def test_the_helper_refuses_another_cache_folder(tmp_path):
     r = subprocess.run([sys.executable, "-m", "catansim.kernels"], capture_output=True,
                        text=True)
     assert r.returncode == 2 and "usage: python -m catansim.kernels helper" in r.stderr
+
+
+def test_the_kernels_are_compiled_for_the_types_the_engine_passes():
+    """``kernels`` makes its own sample arguments (it never imports the engine): their
+    Numba types are those of the arrays ``GameSettings`` and ``game_arrays`` make."""
+    import numba
+
+    from catansim.board import make_board
+    from catansim.engine import game_arrays
+
+    types = kernels._argument_types()
+    _, _, board, openings, topo, rules, strat, params = GameSettings(
+        n_players=4, strategies=("default",) * 4, layout="given",
+        board=make_board("variable", 1),
+    ).kernel_args()
+    s, log = game_arrays(log_rows=10)
+    engine = dict(s=s, log=log, topo=topo, rules=rules, strat=strat, params=params,
+                  openings=openings, prm=params[0], sid=strat[0])
+    assert {k: types[k] for k in engine} == {k: numba.typeof(v) for k, v in engine.items()}
+    assert numba.typeof(board) == types["board"]  # the board vector a game is given
