@@ -52,7 +52,7 @@ from ..constants import (
 )
 from ..core.layout import B_HARBOR, B_NUMBER, B_TERRAIN, BOARD_SIZE
 from ..errors import CatansimError
-from .layouts import Board
+from .value import Board
 
 PIPS_TABLE = np.array(PIPS, dtype=np.int16)  # pips by number, 0 for 0 and 7
 RED_NUMBERS = (6, 8)
