@@ -226,7 +226,7 @@ def write_part(root: Path, exp: Experiment, task: Task, games, players):
 
 
 def _param_names() -> dict[int, str]:
-    from ..core.strategies_nb import PARAM_INDEX
+    from ..strategies import PARAM_INDEX
 
     return {i: name for name, i in PARAM_INDEX.items()}
 
