@@ -14,7 +14,7 @@ Kernels are compiled as ``core.jit`` says. An ``inline_kernel`` is inlined by Nu
 into each caller's IR: the dispatchers of one caller, and small functions called
 several times per decision, where passing the arrays (seven machine words each in
 Numba's calling convention) is much of a call (``strategies_nb``; measured in
-``docs/benchmarks.md``). It is typed again in each caller, so a constant it returns
+``docs/history/performance.md``). It is typed again in each caller, so a constant it returns
 can be typed as that literal and make a kernel it is passed to compile once more:
 give such values a type (``np.int64(-1)``).
 
