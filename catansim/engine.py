@@ -33,9 +33,7 @@ from .kernels import OPENINGS_SIZE, free_openings, game_arrays, opening_slot
 from .rules import Rules
 from .strategies import PRESETS, StrategySet
 from .topology import EDGE_NODES, NODE_EDGES, NODE_NEIGHBOURS, TOPO
-
-DEFAULT_LOG_ROWS = 20_000
-
+from .tunables import DEFAULT_LOG_ROWS, THREAD_CHUNK_MAX, THREAD_CHUNK_MIN
 
 # Every layout a game can be played on: the layouts of ``board.LAYOUTS``, or
 # ``given`` (one fixed board for every game).
@@ -416,10 +414,6 @@ def batch_threads(n_threads: int | None = None) -> int:
                          f"cores, {cap}, plays on {cap}), or None for all"), cap)
 
 
-_CHUNK_MIN = 16
-_CHUNK_MAX = 512
-
-
 def _play_parallel(seeds, args, counters, boards, threads: int) -> None:
     """Play ``seeds`` into the rows of ``counters`` and ``boards`` on ``threads`` threads.
 
@@ -430,7 +424,7 @@ def _play_parallel(seeds, args, counters, boards, threads: int) -> None:
     """
     play_batch_nb = _compiled()
     n = seeds.size
-    chunk = min(_CHUNK_MAX, max(_CHUNK_MIN, n // (16 * threads)))
+    chunk = min(THREAD_CHUNK_MAX, max(THREAD_CHUNK_MIN, n // (16 * threads)))
     starts = iter(range(0, n, chunk))
     lock = threading.Lock()
     failed = []

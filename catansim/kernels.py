@@ -39,8 +39,7 @@ import numpy as np
 
 from .constants import MAX_PLAYERS
 from .core import layout as L
-
-HELPER_TIMEOUT = 900.0  # seconds; a cold compile on one core takes about 60
+from .tunables import HELPER_TIMEOUT
 
 # The kernels each process compiles first, and the arguments the game loop
 # (``engine_nb.play_turn_nb`` and ``_game_nb``) passes them, by the names of

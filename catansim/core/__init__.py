@@ -27,7 +27,8 @@ game, and the random-play invariant suite, with Numba's bounds checks on, where 
 an index raises.
 
 May import: numpy, numba and the plain-Python game facts of ``catansim.constants``
-and ``catansim.topology`` (folded to constants). Nothing else of catansim.
+and ``catansim.topology`` (folded to constants). Nothing else of catansim, but for
+this file, which places the kernel cache: ``catansim.tunables`` (``CACHE_KEEP_DAYS``).
 
 **The engine fingerprint** (``engine_fingerprint()``, 16 hex digits) is a SHA-256
 of the code that makes the compiled games: every module of this package but this
@@ -66,7 +67,8 @@ from pathlib import Path
 
 import numba
 
-CACHE_KEEP_DAYS = 7
+from ..tunables import CACHE_KEEP_DAYS
+
 _IN_USE = ".in-use"
 _FINGERPRINT_RE = re.compile(r"^[0-9a-f]{16}$")
 _held = []  # the open, share-locked .in-use file of this process's cache folder
