@@ -2,21 +2,21 @@
 
 Compiled code never allocates: the game's state, its random streams and its scratch
 come from the Python caller (``engine_nb.new_scratch``; allocating inside the entry
-point compiled NumPy's array constructors and their error messages into it, a fifth
-of the cold compile). Every kernel is a ``kernel``, compiled without Numba's reference
-counting (``_nrt=False``), and so is the entry point ``play_batch_nb``. With reference
-counting, every call that passes arrays pays an atomic increment and decrement per
-array; measured, that was 15% of a game.
+point would compile NumPy's array constructors and their error messages into it, a
+fifth of the cold compile). Every kernel is a ``kernel``, compiled without Numba's
+reference counting (``_nrt=False``), and so is the entry point ``play_batch_nb``. With
+reference counting, every call that passes arrays pays an atomic increment and
+decrement per array: about 15% of a game.
 
 Numba passes the ``nrt`` flag on to callees that do not set it, so every kernel
 here sets it explicitly; a kernel that tried to allocate fails to compile.
 
 No kernel has a C callback wrapper (``no_cfunc_wrapper``): Numba makes one per
 compiled function for passing it as a first-class function or a ``cfunc``, which the
-game never does, and making them took 3% of a cold compile (Numba's
-``create_cfunc_wrapper``: 2.1 of 65 s). The CPython wrapper
-stays: Python calls kernels directly (the engine API calls ``play_batch_nb``, the
-tests call many kernels), and a kernel without it would crash when called from Python.
+game never does, and making them takes 3% of a cold compile (Numba's
+``create_cfunc_wrapper``). The CPython wrapper stays: Python calls kernels directly
+(the engine API calls ``play_batch_nb``, the tests call many kernels), and a kernel
+without it would crash when called from Python.
 
 Array types in ``typed_kernel`` signatures: the state and the other scratch arrays
 are ``int32[::1]`` (C-contiguous, writable), the event log ``int32[:, ::1]``, the
@@ -48,7 +48,7 @@ def typed_kernel(signature):
 
     For small kernels called with constants: Numba compiles a new specialisation for
     every literal argument value and for each int32/int64 mix it is called with (the
-    event logger had 22), each costing a compile; with one signature every call
+    event logger would have 22), each costing a compile; with one signature every call
     converts its arguments to it instead.
     """
     return nb.njit(signature, cache=True, _nrt=False, no_cfunc_wrapper=True)
