@@ -15,7 +15,7 @@ cue: ENOSPC while a part's record is appended, a MemoryError, little available
 memory, a signal swallowed by a library that then fails (as Numba's compiler does),
 an engine change on resume (the manifest edited), a format-1 dataset.
 
-FAULT_CASES (asserted below) counts the test cases of this module: 32.
+FAULT_CASES (asserted below) counts the test cases of this module: 31.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ from catansim.results import dataset as D
 from catansim.runs.experiment import load_experiment
 from catansim.runs.runner import n_parts, run_experiment
 
-FAULT_CASES = 32
+FAULT_CASES = 31
 
 EXP = """
 name = "faults"
