@@ -2,9 +2,10 @@
 
 What lives here: the layout of the flat state, the rule array, event rows and the
 board vector (``layout``), random streams (``rng_nb``), board generators
-(``board_nb``), the rules (``rules_nb``), actions (``actions_nb``), the policy
-interface and the ``random`` player (``policy_nb``), the scripted player
-(``strategies_nb``), the game loop (``engine_nb``), how kernels are compiled
+(``board_nb``), the rules (``rules_nb``), the public record of what each player can
+know of every hand (``record_nb``), actions (``actions_nb``), the policy interface and
+the ``random`` player (``policy_nb``), the scripted player (``strategies_nb``), the
+game loop (``engine_nb``), how kernels are compiled
 (``jit``) and the two changes to Numba's own code that make them faster
 (``numba_patches``, with the Numba version they were written for). Kernels take
 arrays and scalars only (topology, rules and strategy parameters as arguments, never
