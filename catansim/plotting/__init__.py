@@ -7,9 +7,9 @@ What lives here:
 - ``figures``: one figure function per analysis; each takes the frame a
   ``catansim.analysis`` function returned and returns a matplotlib Figure.
 
-May import: ``constants``, ``topology``, ``board`` (the ``Board`` value), ``checks``,
-``errors``, ``files`` (atomic writes), matplotlib, numpy, pandas. Never the engine, the runner or
-``analysis`` (figures draw frames, they compute nothing).
+May import: ``constants``, ``topology``, ``palette`` (the colours), ``board`` (the ``Board``
+value), ``checks``, ``errors``, ``files`` (atomic writes), matplotlib, numpy, pandas. Never the
+engine, the runner or ``analysis`` (figures draw frames, they compute nothing).
 """
 
 import os
