@@ -279,6 +279,7 @@
     }
     const rh = D.board.hexes[glob[GF.robber]];
     robber.setAttribute("transform", `translate(${rh.x + 0.45},${rh.y - 0.1})`);
+    robber.setAttribute("data-hex", glob[GF.robber]);
     const ev = D.events[k];
     const turn = glob[GF.turn];
     $("position").textContent = `event ${k + 1} of ${N} · ` +
