@@ -6,7 +6,7 @@ What lives here:
   layouts ``variable`` and ``random_numbers`` drawn by the compiled core,
   ``make_board``, stable ``board_ids``;
 - ``beginner``: the "Starting Set-up for Beginners" map and its starting pieces;
-- ``userboard``: reading a user's board (JSON, TOML, compact text);
+- ``userboard``: reading a user's board (JSON, TOML, compact text), writing compact text;
 - ``metrics``: board metrics as pandas tables and vectorised ``board_features``
   (imported on its own: ``catansim.board.metrics``, it needs pandas).
 
@@ -26,10 +26,10 @@ from .layouts import (
     resource_of_terrain,
     validate_board,
 )
-from .userboard import TERRAIN_LETTERS, parse_board
+from .userboard import TERRAIN_LETTERS, compact_text, parse_board
 
 __all__ = [
     "HARBOR_CODES", "LAYOUTS", "SEEDED_LAYOUTS", "TERRAIN_LETTERS", "Board", "beginner_board",
-    "beginner_openings", "board_ids", "generate_vectors", "make_board", "parse_board",
-    "pieces_from_openings", "resource_of_terrain", "validate_board",
+    "beginner_openings", "board_ids", "compact_text", "generate_vectors", "make_board",
+    "parse_board", "pieces_from_openings", "resource_of_terrain", "validate_board",
 ]
