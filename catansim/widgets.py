@@ -191,8 +191,12 @@ class BoardExplorer(_Shown):
             f"{rows}</table>")
 
     # -- the value map ---------------------------------------------------------------------
-    def value_map(self) -> dict:
-        """Play the openings experiment of this board (progress bar), draw its value map."""
+    def value_map(self, data=None) -> dict:
+        """Play the openings experiment of this board (progress bar), draw its value map.
+
+        ``data``: keep the games in this dataset folder (rerunning reads them back, as
+        ``catansim openings --data``); default a temporary folder. Returns ``values``.
+        """
         from .analysis import openings as AO
         from .commands.openings import value_map_experiment
         from .plotting.openings import value_map_figure
@@ -221,8 +225,10 @@ class BoardExplorer(_Shown):
 
             self.value_button.disabled = True
             try:
-                run_experiment(exp, out=root / "data", progress=False, on_part=done)
-                self.values = AO.opening_values(root / "data")
+                out = root / "data" if data is None else Path(data)
+                run_experiment(exp, out=out, progress=False, on_part=done)
+                self.progress.value = total  # parts read back from ``data`` count too
+                self.values = AO.opening_values(out)
             finally:
                 self.value_button.disabled = False
         fig = value_map_figure(self.values["arms"], exp.board, kind="first", n_players=n,

@@ -79,7 +79,7 @@ def test_the_value_map_runs_the_openings_with_its_progress_bar():
     arms = values["arms"]
     assert set(arms["seat"]) == {1} and (arms["n"] == 10).all()
     assert x.progress.value == x.progress.max == 10 * (len(arms) + 1)
-    assert seen and seen[-1] == x.progress.max and seen == sorted(seen)
+    assert seen == [10 * k for k in range(1, len(arms) + 2)]  # a step per part played
     assert x.value_out.value.tobytes().startswith(PNG) and not x.value_button.disabled
 
 
