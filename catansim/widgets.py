@@ -44,7 +44,7 @@ def _show_figure(image, fig) -> None:
     import matplotlib.pyplot as plt
 
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=80, bbox_inches="tight", facecolor="white")
+    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight", facecolor="white")
     plt.close(fig)
     image.value = buf.getvalue()
 
