@@ -473,6 +473,8 @@ def test_a_three_seat_game_without_robber_or_supply_limit_in_the_browser(page, g
         text = game_view(h, e)["text"]
         page.goto(path.as_uri())
         assert len(_shown(page)["seats"]) == h["n_players"]
+        shown = page.locator("#board .robber").get_attribute("display")
+        assert shown == ("none" if h["rules"]["robber"] == "off" else "inline")
         for k in (0, len(e) // 2, len(e) - 1):
             page.locator("#slider").fill(str(k))
             _check(_shown(page), expected, text)

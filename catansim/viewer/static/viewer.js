@@ -124,7 +124,9 @@
       y2: y2 - f * (y2 - y1), stroke: "none", "stroke-width": 0.17,
       "stroke-linecap": "round", class: "road"}, board);
   });
-  const robber = el("g", {class: "robber"}, board);
+  // with the rule robber = off the robber is not in the game: not drawn
+  const robber = el("g", {class: "robber", display: D.rules.robber === "off" ? "none" : "inline"},
+    board);
   el("ellipse", {cx: 0, cy: 0.08, rx: 0.16, ry: 0.24, fill: "#333", stroke: "#eee",
     "stroke-width": 0.03}, robber);
   el("circle", {cx: 0, cy: -0.2, r: 0.12, fill: "#333", stroke: "#eee", "stroke-width": 0.03},
