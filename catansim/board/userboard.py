@@ -15,7 +15,7 @@ from ..checks import read_text
 from ..constants import HARBOR_KIND_NAMES, N_HARBORS, N_HEXES, TERRAIN_NAMES
 from ..errors import CatansimError
 from .beginner import beginner_board
-from .layouts import ALLOWED_HARBORS, ALLOWED_NUMBERS, HARBOR_CODES, Board, validate_board
+from .value import ALLOWED_HARBORS, ALLOWED_NUMBERS, HARBOR_CODES, Board, validate_board
 
 # One-letter terrain codes of the beginner map notation (G = grain fields).
 TERRAIN_LETTERS = {"F": "forest", "H": "hills", "P": "pasture", "G": "fields", "M": "mountains",

@@ -157,20 +157,26 @@ def _silent(game, ev):
     return None
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def standings(result: ReplayResult) -> list[str]:
-    """Final standings, one line per seat, best first (ties by seat)."""
+    """Final standings, one line per seat, best first (ties by seat), e.g.
+    ``1. red (seat 0, default): 10 VP — 2 settlements, 1 city, Longest Route (2 VP)``."""
     colours = seat_colours(result.n_players)
     order = sorted(range(result.n_players), key=lambda q: (-result.vp[q]["total"], q))
     lines = []
     for rank, q in enumerate(order, start=1):
         v = result.vp[q]
-        parts = [f"{v['settlements']} settlement(s)", f"{v['cities'] // 2} city(ies)"]
+        parts = [_count(v["settlements"], "settlement", "settlements"),
+                 _count(v["cities"] // 2, "city", "cities")]
         if v["longest_route"]:
-            parts.append("Longest Route 2")
+            parts.append("Longest Route (2 VP)")
         if v["largest_army"]:
-            parts.append("Largest Army 2")
+            parts.append("Largest Army (2 VP)")
         if v["vp_cards"]:
-            parts.append(f"{v['vp_cards']} VP card(s)")
+            parts.append(_count(v["vp_cards"], "VP card", "VP cards"))
         lines.append(f"{rank}. {colours[q]} (seat {q}, {result.strategies[q]}): "
                      f"{v['total']} VP — {', '.join(parts)}")
     return lines
