@@ -39,14 +39,9 @@ def _ipywidgets():
 
 def _show_figure(image, fig) -> None:
     """Show a matplotlib figure in an Image widget, as a PNG (the figure is then closed)."""
-    import io
+    from .plotting.style import figure_png
 
-    import matplotlib.pyplot as plt
-
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight", facecolor="white")
-    plt.close(fig)
-    image.value = buf.getvalue()
+    image.value = figure_png(fig, dpi=100)
 
 
 class _Shown:
