@@ -274,6 +274,12 @@ class GameResult:
 
         return make_header(self.seed, self.n_players, list(self.strategies), self.rules, self.board)
 
+    def _repr_html_(self) -> str | None:
+        """The game viewer in a notebook (``catansim.viewer``); None without events."""
+        from .viewer import game_log, inline_html
+
+        return None if self.events is None else inline_html(*game_log(self))
+
 
 def _compiled():
     from .kernels import batch_kernel

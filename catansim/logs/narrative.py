@@ -124,6 +124,35 @@ class _Narrator:
         return f"Largest Army → {game.who(ev['p'])} ({ev['knights']} knights)"
 
 
+class EventNarrator(_Narrator):
+    """The narrative one event at a time (a viewer's caption of each event).
+
+    Use as the replay's observer and read ``last`` after each event: the event's own
+    line (the turn's heading for ``turn_start``, the heading and the dice for a
+    ``roll``), or a short line for the events the story leaves out.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.last = ""
+
+    def __call__(self, game, ev):
+        n = len(self.lines)
+        super().__call__(game, ev)
+        new = self.lines[n:]
+        if new:
+            self.last = new[-1].strip()
+        elif ev["e"] == "turn_start":
+            self.last = self.turn_line or ""
+        elif ev["e"] == "turn_end":
+            self.last = f"{game.who(ev['p'])} ends turn {game.turn}"
+        elif ev["e"] == "game_end":
+            self.last = "Game over: " + ("no winner (turn limit)" if ev["winner"] is None
+                                         else f"{game.who(ev['winner'])} wins")
+        else:
+            self.last = ev["e"].replace("_", " ")
+
+
 def _silent(game, ev):
     return None
 

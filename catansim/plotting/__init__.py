@@ -12,9 +12,9 @@ What lives here:
 - ``openings``: the figures of the opening study (value maps on the board, the best
   openings, the win model).
 
-May import: ``constants``, ``topology``, ``board`` (the ``Board`` value), ``checks``,
-``errors``, ``files`` (atomic writes), matplotlib, numpy, pandas. Never the engine, the runner or
-``analysis`` (figures draw frames, they compute nothing).
+May import: ``constants``, ``topology``, ``palette`` (the colours), ``board`` (the ``Board``
+value), ``checks``, ``errors``, ``files`` (atomic writes), matplotlib, numpy, pandas. Never the
+engine, the runner or ``analysis`` (figures draw frames, they compute nothing).
 """
 
 import os
