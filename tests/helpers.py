@@ -167,16 +167,13 @@ class Game:
     def publish_hand(self, p):
         """Make every observer's record of p's hand exact (``core.record_nb``)."""
         for o in range(4):
-            for r in range(5):
-                i = (4 * o + p) * 5 + r
-                self.s[L.S_SEEN_LOW + i] = self.s[L.S_HAND + 5 * p + r]
-                self.s[L.S_SEEN_HIGH + i] = self.s[L.S_HAND + 5 * p + r]
+            i = (4 * o + p) * 5
+            self.s[L.S_SEEN_BELOW + i : L.S_SEEN_BELOW + i + 5] = 0
+            self.s[L.S_SEEN_ABOVE + i : L.S_SEEN_ABOVE + i + 5] = 0
 
     def seen(self, o, q) -> tuple[list[int], list[int]]:
         """Observer o's record of seat q's hand: (cards surely held, cards held at most)."""
-        i = (4 * o + q) * 5
-        return ([int(x) for x in self.s[L.S_SEEN_LOW + i : L.S_SEEN_LOW + i + 5]],
-                [int(x) for x in self.s[L.S_SEEN_HIGH + i : L.S_SEEN_HIGH + i + 5]])
+        return seen_record(self.s, o, q)
 
     def set_bank(self, r, count, sink):
         """Leave ``count`` cards of resource r in the supply; the rest go to seat ``sink``'s
@@ -308,6 +305,25 @@ class Game:
 
     def update_army(self, p):
         update_largest_army_nb(self.s, self.log, p)
+
+
+def seen_record(s, o, q) -> tuple[list[int], list[int]]:
+    """Observer o's record of seat q's hand in state ``s``: (cards surely held, cards held
+    at most), from the state's distances to the hand (``core.record_nb``)."""
+    i = (4 * o + q) * 5
+    hand = s[L.S_HAND + 5 * q : L.S_HAND + 5 * q + 5].astype(int)
+    return ((hand - s[L.S_SEEN_BELOW + i : L.S_SEEN_BELOW + i + 5]).tolist(),
+            (hand + s[L.S_SEEN_ABOVE + i : L.S_SEEN_ABOVE + i + 5]).tolist())
+
+
+def set_record(s, o, q, low, high):
+    """Set observer o's record of seat q in ``s`` to the interval [low, high] per resource
+    (it must hold q's hand)."""
+    i = (4 * o + q) * 5
+    hand = s[L.S_HAND + 5 * q : L.S_HAND + 5 * q + 5]
+    assert np.all(low <= hand) and np.all(hand <= high)
+    s[L.S_SEEN_BELOW + i : L.S_SEEN_BELOW + i + 5] = hand - low
+    s[L.S_SEEN_ABOVE + i : L.S_SEEN_ABOVE + i + 5] = high - hand
 
 
 def batch_scratch():

@@ -168,3 +168,28 @@ def test_first_pick_must_be_a_seat_that_plays():
         GameSettings(n_players=3, rules=Rules(first_pick=3))
     with pytest.raises(CatansimError, match="rule first_pick: 4 is out of range"):
         Rules(first_pick=4)
+
+
+def test_the_pick_and_turn_analysis_refuses_a_moved_first_pick():
+    from catansim.analysis.seat_order import first_turns
+
+    variants = {"baseline": {"rules": {"first_pick": 0, "first_turn": 0}},
+                "turn_1": {"rules": {"first_pick": 0, "first_turn": 1}}}
+    assert first_turns({"result_key": {"variants": variants}}) == {"baseline": 0, "turn_1": 1}
+    variants["pick_2"] = {"rules": {"first_pick": 2, "first_turn": 2}}
+    with pytest.raises(CatansimError, match=r"variants.pick_2.rules.first_pick: 2; allowed: 0"):
+        first_turns({"result_key": {"variants": variants}})
+
+
+def test_first_pick_on_the_command_line(tmp_path, capsys):
+    from cli_harness import run_main
+
+    from catansim.logs import read_log
+
+    log = tmp_path / "g.jsonl"
+    code, _, err = run_main(["play", "--seed", "5", "--players", "3", "--strategies",
+                             "default", "--rule", "first_pick=2", "--log", log], capsys)
+    assert code == 0, err
+    header, events = read_log(log)
+    assert header["rules"]["first_pick"] == 2 and header["rules"]["first_turn"] == 2
+    assert [e["p"] for e in events if e["e"] == "setup_settlement"] == [2, 0, 1, 1, 0, 2]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import set_record
 from scipy.stats import chi2_contingency
 
 from catansim.core import layout as L
@@ -80,12 +81,10 @@ def _deal_hidden(s, p, rng):
     s2[L.S_DECK + pos : L.S_DECK + L.N_DEV_CARDS] = cards[at:]
     # p's record: an interval that holds both positions' hands, the same in both
     for q in opponents:
-        i = (4 * p + q) * 5
-        h1 = s1[L.S_HAND + 5 * q : L.S_HAND + 5 * q + 5]
-        h2 = s2[L.S_HAND + 5 * q : L.S_HAND + 5 * q + 5]
+        h1 = s1[L.S_HAND + 5 * q : L.S_HAND + 5 * q + 5].copy()
+        h2 = s2[L.S_HAND + 5 * q : L.S_HAND + 5 * q + 5].copy()
         for t in (s1, s2):
-            t[L.S_SEEN_LOW + i : L.S_SEEN_LOW + i + 5] = np.minimum(h1, h2)
-            t[L.S_SEEN_HIGH + i : L.S_SEEN_HIGH + i + 5] = np.maximum(h1, h2)
+            set_record(t, p, q, np.minimum(h1, h2), np.maximum(h1, h2))
     return s1, s2
 
 

@@ -5,9 +5,15 @@ Over 10,000 random games across 3 and 4 players and every rule setting run throu
 the checker must count no violation after any step, the random strategy must never be
 refused, and every result record must be internally consistent. Then determinism
 (seeds, threads, single game vs batch) and the separation of the random streams.
+
+``CATANSIM_TEST_SCALE`` (a fraction, default 1) plays that share of each setting's
+games, at least ``MIN_GAMES``: ``tests/test_bounds.py`` runs the random-play tests at
+0.05 with Numba's bounds checks on.
 """
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 import pytest
@@ -48,6 +54,8 @@ CONFIGS = {
                                     "shortage": "off"}, 600),
     "cap1-4": (4, "variable", {"max_turns": 1, "bank_per_resource": 3}, 300),
 }
+SCALE = float(os.environ.get("CATANSIM_TEST_SCALE", "1"))
+MIN_GAMES = 20
 SENTINEL_FIELDS = {"c_winner", "c_longest_holder", "c_army_holder", "c_first_city",
                    "c_first_settlement", "c_start_nodes", "c_first_shortage", "c_vp_at"}
 
@@ -85,6 +93,7 @@ class Cols:
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_random_play_invariants(name):
     n_players, layout, rules, n_games = CONFIGS[name]
+    n_games = max(MIN_GAMES, round(n_games * SCALE))
     settings, counters = run_batch(n_players, layout, rules, n_games,
                                    base_seed=1000 + list(CONFIGS).index(name))
     r = settings.rules

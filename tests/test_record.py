@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import BRICK, ORE, WOOL, Game, bundle
+from helpers import BRICK, ORE, WOOL, Game, bundle, seen_record
 
 from catansim.constants import COSTS, RESOURCE_NAMES
 from catansim.core import layout as L
@@ -114,9 +114,9 @@ class PlainRecord:
 
 
 def kernel_record(state, n):
-    low = state[L.S_SEEN_LOW : L.S_SEEN_LOW + 80].reshape(4, 4, 5)[:n, :n]
-    high = state[L.S_SEEN_HIGH : L.S_SEEN_HIGH + 80].reshape(4, 4, 5)[:n, :n]
-    return low.tolist(), high.tolist()
+    """The engine's record as [observer][seat][resource] lists of low and high ends."""
+    pairs = [[seen_record(state, o, q) for q in range(n)] for o in range(n)]
+    return ([[lo for lo, _ in row] for row in pairs], [[hi for _, hi in row] for row in pairs])
 
 
 SETTINGS = [

@@ -45,8 +45,7 @@ from catansim.core import layout as L
 from catansim.core.engine_nb import play_batch_nb
 from catansim.core.policy_nb import STRATEGY_RANDOM
 from catansim.core.strategies_nb import PARAM_FIELDS, PARAM_INDEX
-from catansim.engine import GameSettings, batch_seeds
-from catansim.errors import IllegalActionError
+from catansim.engine import GameSettings, batch_seeds, illegal_action_error
 from catansim.rules import Rules
 from catansim.strategies import (
     ARCHETYPES,
@@ -190,7 +189,7 @@ def _first_illegal(seed, args, seats) -> str:
     play_one(seed, args, s, log)
     if s[L.C_ILLEGAL] == 0:
         return f"seed {seed}: {s[L.C_VIOLATIONS]} violations"
-    return str(IllegalActionError.from_state(seed, [st.name for st in seats], s))
+    return str(illegal_action_error(seed, [st.name for st in seats], s))
 
 
 def play_and_check(setting, table, n_games, base_seed, user_toml) -> int:

@@ -165,8 +165,8 @@ from .layout import (
     S_ROADS_LEFT,
     S_ROLLED,
     S_ROUTE_LEN,
-    S_SEEN_HIGH,
-    S_SEEN_LOW,
+    S_SEEN_ABOVE,
+    S_SEEN_BELOW,
     S_SETTLEMENTS_LEFT,
     S_TURN,
     S_WINNER,
@@ -186,7 +186,13 @@ from .policy_nb import (
     choose_setup_settlement_nb,
     choose_victim_nb,
 )
-from .record_nb import seen_add_nb, seen_clear_nb, seen_index, seen_remove_nb
+from .record_nb import (
+    seen_clear_nb,
+    seen_high_nb,
+    seen_index,
+    seen_low_nb,
+    seen_remove_nb,
+)
 from .rng_nb import (
     N_STREAMS,
     STREAM_CHANCE,
@@ -410,7 +416,6 @@ def setup_nb(s, topo, rules, rng, strat, params, openings, log, mask, work):
                 if r != DESERT and s[S_BANK + r] > 0:  # terrain t produces resource t
                     s[S_BANK + r] -= 1
                     s[S_HAND + 5 * p + r] += 1
-                    seen_add_nb(s, p, r, 1)
                     s[C_START_CARDS + 5 * p + r] += 1
                     if ev >= 0:
                         log[ev, LOG_CARDS + r] += 1
@@ -454,9 +459,9 @@ def count_violations_nb(s, topo, rules):
             for r in range(5):
                 i = seen_index(o, q) + r
                 held = s[S_HAND + 5 * q + r]
-                if not s[S_SEEN_LOW + i] <= held <= s[S_SEEN_HIGH + i]:
+                if not 0 <= seen_low_nb(s, o, q, r) <= held <= seen_high_nb(s, o, q, r):
                     bad += 1
-                if o == q and s[S_SEEN_LOW + i] != s[S_SEEN_HIGH + i]:
+                if o == q and s[S_SEEN_BELOW + i] + s[S_SEEN_ABOVE + i] != 0:
                     bad += 1
     cards = s[S_DECK_POS]  # drawn cards are held or played
     for p in range(n):
@@ -748,7 +753,6 @@ def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims,
         for r in range(5):
             s[S_BANK + r] -= bundle[r]
             s[S_HAND + 5 * p + r] += bundle[r]
-            seen_add_nb(s, p, r, bundle[r])
             if ev >= 0:
                 log[ev, LOG_INVENTION + r] = bundle[r]
     elif card == MONOPOLY:
@@ -765,7 +769,6 @@ def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims,
             s[S_HAND + 5 * q + r] = 0
             s[S_HAND + 5 * p + r] += taken
             seen_clear_nb(s, q, r)
-            seen_add_nb(s, p, r, taken)
             s[C_MONOPOLY_GAIN + p] += taken
             if ev >= 0:
                 log[ev, LOG_TAKEN + q] = taken
@@ -801,8 +804,7 @@ def build_action_nb(s, topo, log, p, act):
         s[S_BANK + give] += rate
         s[S_BANK + get] -= 1
         s[S_HAND + 5 * p + get] += 1
-        seen_remove_nb(s, p, give, rate)
-        seen_add_nb(s, p, get, 1)
+        seen_remove_nb(s, p, give)
         s[C_TRADES_BANK + p] += 1
         ev = log_event_nb(s, log, EV_TRADE_BANK, p, 0, 0, 0)
         if ev >= 0:
@@ -824,10 +826,8 @@ def trade_player_nb(s, topo, rules, rng, strat, params, log, p, act, work):
         for r in range(5):
             s[S_HAND + 5 * p + r] += act[ACT_RECEIVE + r] - act[ACT_GIVE + r]
             s[S_HAND + 5 * q + r] += act[ACT_GIVE + r] - act[ACT_RECEIVE + r]
-            seen_remove_nb(s, p, r, act[ACT_GIVE + r])
-            seen_add_nb(s, p, r, act[ACT_RECEIVE + r])
-            seen_remove_nb(s, q, r, act[ACT_RECEIVE + r])
-            seen_add_nb(s, q, r, act[ACT_GIVE + r])
+            seen_remove_nb(s, p, r)  # for the side that gains r, a no-op
+            seen_remove_nb(s, q, r)
         s[C_TRADES_PLAYER + p] += 1
         s[C_TRADES_PLAYER + q] += 1
         ev = log_event_nb(s, log, EV_TRADE_PLAYER, p, q, 0, 0)

@@ -133,15 +133,18 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("harbors", P * 6, "1 if the player has a harbor of kind k (0-4 2:1, 5 3:1)"),
     ("route_len", P, "length of the player's longest route"),
     # --- the public record: what each player can know of every hand (core.record_nb) ---
-    ("seen_low", P * P * R,
-     "the record of observer o: cards of resource r that seat q surely holds, at "
-     "[(P * o + q) * R + r]; o's own hand (o = q) exactly; 0 for unused seats"),
-    ("seen_high", P * P * R,
-     "the record of observer o: cards of resource r that seat q may hold at most, at "
-     "[(P * o + q) * R + r]; equal to seen_low where the public events fix the count"),
+    ("seen_below", P * P * R,
+     "the record of observer o of seat q (core.record_nb), at [(P * o + q) * R + r]: q's "
+     "cards of resource r less those o knows q surely holds; 0 where o knows the count, "
+     "always 0 for o's own hand and for unused seats"),
+    ("seen_above", P * P * R,
+     "the record of observer o of seat q, at [(P * o + q) * R + r]: the cards of resource "
+     "r q may hold at most, as far as o knows, less q's cards; 0 where o knows the count"),
     # --- scratch: meaningless between kernel calls ---
     ("route_stack", 3 * 16, "Longest Route search stack: (node, next k, edge) per depth"),
     ("route_marks", 2 * N_EDGES, "Longest Route search: roads in the trail, then roads ever used"),
+    ("view", R, "a hand as a player reckons it: a trade offer plans its partner's next build "
+     "from it"),
     # --- the game's first illegal action (c_illegal counts them all) ---
     ("illegal_turn", 1, "turn of the first illegal action (0 setup), -1 none"),
     ("illegal_seat", 1, "seat that chose it, -1 none"),
@@ -257,10 +260,11 @@ S_SETTLEMENTS_LEFT = STATE_OFFSETS["settlements_left"]
 S_CITIES_LEFT = STATE_OFFSETS["cities_left"]
 S_HARBORS = STATE_OFFSETS["harbors"]
 S_ROUTE_LEN = STATE_OFFSETS["route_len"]
-S_SEEN_LOW = STATE_OFFSETS["seen_low"]
-S_SEEN_HIGH = STATE_OFFSETS["seen_high"]
+S_SEEN_BELOW = STATE_OFFSETS["seen_below"]
+S_SEEN_ABOVE = STATE_OFFSETS["seen_above"]
 S_ROUTE_STACK = STATE_OFFSETS["route_stack"]
 S_ROUTE_MARKS = STATE_OFFSETS["route_marks"]
+S_VIEW = STATE_OFFSETS["view"]
 
 S_COUNTERS = STATE_OFFSETS["c_turns"]
 N_COUNTERS = STATE_SIZE - S_COUNTERS

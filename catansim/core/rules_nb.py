@@ -118,7 +118,7 @@ from .layout import (
     SHORTAGE_OFF,
     SHORTAGE_OFFICIAL,
 )
-from .record_nb import seen_add_nb, seen_remove_nb, seen_steal_nb
+from .record_nb import seen_remove_nb, seen_steal_nb
 
 # The game's constant tables as arrays (``constants.COSTS``, ``constants.PIPS``, and the
 # number of resources in a 5-bit mask). Numba reads a global tuple at a variable index
@@ -284,7 +284,7 @@ def pay_nb(s, p, kind):
         if c > 0:
             s[h + r] -= c
             s[S_BANK + r] += c
-            seen_remove_nb(s, p, r, c)
+            seen_remove_nb(s, p, r)
 
 
 # --- placement legality --------------------------------------------------------------
@@ -763,7 +763,6 @@ def produce_nb(s, topo, rules, log, roll, owed):
 def _receive_nb(s, q, r, owed, paid, log, ev):
     s[S_HAND + 5 * q + r] += paid
     s[S_BANK + r] -= paid
-    seen_add_nb(s, q, r, paid)
     s[C_PRODUCED + 5 * q + r] += paid
     s[C_WITHHELD + 5 * q + r] += owed - paid
     if ev >= 0:
@@ -781,7 +780,7 @@ def discard_nb(s, log, p, bundle):
     for r in range(5):
         s[S_HAND + 5 * p + r] -= bundle[r]
         s[S_BANK + r] += bundle[r]
-        seen_remove_nb(s, p, r, bundle[r])
+        seen_remove_nb(s, p, r)
         total += bundle[r]
     s[C_DISCARDED + p] += total
     ev = log_event_nb(s, log, EV_DISCARD, p, 0, 0, 0)

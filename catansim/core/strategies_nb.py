@@ -89,11 +89,10 @@ from .layout import (
     S_PROD_PIPS,
     S_ROADS_LEFT,
     S_ROBBER,
-    S_SEEN_HIGH,
-    S_SEEN_LOW,
     S_SETTLEMENTS_LEFT,
+    S_VIEW,
 )
-from .record_nb import seen_index
+from .record_nb import seen_high_nb, seen_low_nb
 from .rng_nb import STREAM_PLAYER0, randint_nb
 from .rules_nb import (
     BITS5_TABLE,
@@ -233,18 +232,21 @@ WORK_SIZE = W_BASE + BASE_STRIDE * MEMO_SLOTS
 @inline_kernel
 def _sure_hand_nb(prm, s, p, q):
     """Offset in ``s`` of the five counts p takes for seat q's hand: the cards q surely
-    holds by p's public record, or (omniscient) q's true hand. q's own hand (q = p) is the
-    same either way."""
-    omniscient = prm[P_INFORMATION] >= 0.5
-    return S_HAND + 5 * q if omniscient else S_SEEN_LOW + seen_index(p, q)
+    holds by p's public record, written to the scratch field ``view``, or (omniscient)
+    q's true hand."""
+    if prm[P_INFORMATION] >= 0.5:
+        return S_HAND + 5 * q
+    for r in range(5):
+        s[S_VIEW + r] = seen_low_nb(s, p, q, r)
+    return S_VIEW
 
 
 @inline_kernel
 def _may_hold_nb(prm, s, p, q, r):
     """Whether seat q may hold a card of resource r, as far as p can know."""
-    omniscient = prm[P_INFORMATION] >= 0.5
-    at = S_HAND + 5 * q + r if omniscient else S_SEEN_HIGH + seen_index(p, q) + r
-    return s[at] > 0
+    if prm[P_INFORMATION] >= 0.5:
+        return s[S_HAND + 5 * q + r] > 0
+    return seen_high_nb(s, p, q, r) > 0
 
 
 @inline_kernel

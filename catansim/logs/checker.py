@@ -322,6 +322,8 @@ class ReplayResult:
         The header board (robber at its start) in our numbering (``Board.from_header`` reads it).
     snapshots : list of dict
         After every ``turn_end``: ``turn, hands, vp`` (totals) and ``robber`` (ours).
+    log : (dict, list of dict) or None
+        The replayed log, header and events (a notebook shows its viewer).
     """
 
     n_players: int
@@ -344,6 +346,13 @@ class ReplayResult:
     reason: str | None
     board: dict
     snapshots: list = field(default_factory=list)
+    log: tuple | None = field(default=None, repr=False, compare=False)
+
+    def _repr_html_(self) -> str | None:
+        """The game viewer in a notebook (``catansim.viewer``), from the replayed log."""
+        from ..viewer import inline_html
+
+        return None if self.log is None else inline_html(*self.log)
 
     def pieces(self) -> dict:
         """``node_owner``, ``node_level``, ``edge_owner`` as ``draw_board(pieces=...)`` takes."""
@@ -1255,4 +1264,6 @@ def replay(header: dict, events: list[dict], check: bool = True, observer=None
     """
     r = _Replayer(header, check=check)
     r.run(events, observer)
-    return r.result()
+    result = r.result()
+    result.log = (header, list(events))
+    return result
