@@ -19,8 +19,9 @@ from catansim.strategies import PRESETS
 optuna = pytest.importorskip("optuna")
 
 from catansim.tuning.arena import play_deals, seatings  # noqa: E402
+from catansim.tuning.run import tune  # noqa: E402
 from catansim.tuning.spec import parse_spec  # noqa: E402
-from catansim.tuning.study import full_trials, games_used, open_study, tune  # noqa: E402
+from catansim.tuning.study import full_trials, games_used, open_study  # noqa: E402
 
 # A start whose maritime trading is off: the search must turn it back on.
 NO_BANK = {

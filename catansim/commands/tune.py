@@ -31,8 +31,9 @@ def command(spec, out, storage, scheduler, threads, no_heldout, quiet):
     study lives in a database: rerunning the same command resumes it.
     """
     from ..errors import Interrupted
+    from ..tuning.run import tune
     from ..tuning.spec import load_spec
-    from ..tuning.study import default_storage, tune
+    from ..tuning.study import default_storage
 
     tuned = load_spec(spec)
     if storage is not None and "://" not in storage:

@@ -4,21 +4,23 @@ What lives here:
 
 - ``spec``: tuning specs (TOML) read and validated into a ``TuneSpec``: the strategy
   and the parameters to search, the field, players, rules, layouts, the budget;
-- ``space``: the search space, built at run time from ``core.strategies_nb.PARAM_FIELDS``
-  (the parameters and their allowed ranges have one home, the compiled core);
+- ``space``: the search space, built at run time from ``PARAM_FIELDS`` of the compiled
+  core (through ``strategies``: the parameters and their ranges have one home);
 - ``arena``: one candidate's games: the same deals for every candidate (common random
   numbers), the candidate in every seat, locally or on Dask workers;
 - ``study``: the Optuna study (TPE sampler, Wilcoxon racing on the paired deals),
-  stored in a database (SQLite by default), resumed after any interruption;
+  stored in a database (SQLite by default), resumed after any interruption; the
+  finalists replayed and the answer chosen;
 - ``heldout``: the answer re-measured on fresh deals against the start and every preset;
-- ``report``: the tuned preset (TOML), the tables and figures, the HTML report.
+- ``report``: the tuned preset (TOML), the tables and figures, the HTML report;
+- ``run``: ``tune``, the steps above in order.
 
 Sits beside ``runs``: it plays games through the engine as a run does. May import
 ``engine``, ``strategies``, ``rules``, ``board``, ``checks``, ``errors``, ``files``,
-``constants``, ``core.strategies_nb`` (the parameter list), ``core.layout`` (the
-winner's counter), ``runs`` (tournament seatings, the Dask client), ``analysis`` (the
-statistics and the cross-play tables), ``plotting`` (the style) and ``reports`` (HTML
-rendering). Never ``commands`` or ``cli``.
+``constants``, ``core.layout`` (the winner's counter), ``runs`` (tournament seatings,
+the Dask client), ``analysis`` (the statistics and the cross-play tables),
+``plotting`` (the style) and ``reports`` (HTML rendering). Never ``commands`` or
+``cli``.
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ from __future__ import annotations
 
 def tune(spec, out=None, **kwargs):
     """Run a tuning spec (a path to a TOML file, a mapping or a ``TuneSpec``): see
-    ``catansim.tuning.study.tune``."""
-    from .study import tune as _tune
+    ``catansim.tuning.run.tune``."""
+    from .run import tune as _tune
 
     return _tune(spec, out, **kwargs)
 

@@ -1,8 +1,8 @@
 """The search space: which parameters of a strategy row are searched, and how.
 
-The parameters and their allowed ranges are read from
-``core.strategies_nb.PARAM_FIELDS`` when a spec is read, never copied: a parameter
-added to the compiled core can be searched at once. A searched parameter is
+The parameters and their allowed ranges are read from ``PARAM_FIELDS`` (the compiled
+core's, through ``catansim.strategies``) when a spec is read, never copied: a
+parameter added to the compiled core can be searched at once. A searched parameter is
 
 - a range ``[low, high]`` (uniform), or ``{low, high, log = true}`` (log-uniform),
   or ``{low, high, step = 1}`` (integers, or any step);
@@ -16,9 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..checks import is_int, type_name
-from ..core.strategies_nb import PARAM_FIELDS, PARAM_INDEX
 from ..errors import CatansimError
-from ..strategies import PARAM_WORDS
+from ..strategies import PARAM_FIELDS, PARAM_INDEX, PARAM_WORDS
 
 SPACE_ALLOWED = ("[low, high], {low, high, log = true}, {low, high, step = S}, "
                  "{choices = [...]} or \"full\"")

@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +36,7 @@ import numpy as np
 
 from ..errors import CatansimError, FaultError
 from .arena import play_deals
-from .spec import TuneSpec, load_spec
+from .spec import TuneSpec
 
 HEARTBEAT = 5  # seconds between a running trial's heartbeats
 GRACE = 20  # seconds without a heartbeat after which a running trial counts as dead
@@ -334,62 +333,3 @@ class TuneResult:
     def params(self) -> dict[str, float]:
         """Every parameter of the tuned strategy (the start's row with the tuned values)."""
         return {**self.spec.strategy_set[self.spec.strategy].param_dict(), **self.row}
-
-
-def tune(spec, out=None, storage: str | None = None, n_threads: int | None = None,
-         scheduler: str | None = None, client=None, heldout: bool = True,
-         report: bool = True, progress=None) -> TuneResult:
-    """Tune a spec's strategy: search (resuming its study), re-measure, write the outputs.
-
-    Parameters
-    ----------
-    spec : path, mapping or TuneSpec
-    out : folder for the preset, the tables, the figures and the report (default
-        ``tuning/<name>``); also the default home of the study's SQLite database.
-    storage : a database URL (overrides the spec's ``storage``).
-    n_threads : threads of each ``play_batch`` call in this process.
-    scheduler, client : a Dask scheduler address, or a ``dask.distributed.Client``:
-        the candidates' games run on its workers.
-    heldout, report : also measure on held-out deals / write the report.
-    progress : a callable taking one line per finished trial (the command prints them).
-    """
-    from .heldout import measure
-    from .report import write_outputs
-
-    try:
-        import optuna  # noqa: F401
-    except ImportError:
-        raise CatansimError("tune: optuna is not installed; allowed: pip install "
-                            "'catansim[tune]'") from None
-    spec = load_spec(spec)
-    out = Path(out if out is not None else Path("tuning") / spec.name)
-    url = storage or spec.storage
-    field = "--storage" if storage else "storage"
-    if url is None:
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise FaultError(f"--out: {out}: cannot create the folder ({exc.strerror}); "
-                             "nothing written") from None
-        url = default_storage(out)
-    for name in ("optuna", "sqlalchemy", "alembic"):
-        logging.getLogger(name).setLevel(logging.WARNING)
-    study = open_study(spec, url, field)
-    with dask_client(scheduler, client) as c:
-        search(spec, study, n_threads, c, progress)
-        if best_full(study) is None:
-            raise CatansimError(f"budget: no candidate played all {spec.deals} training deals "
-                                f"within the budget ({games_used(study):,} games); allowed: a "
-                                "larger budget, or fewer evaluation.deals")
-        selection = select(spec, study, n_threads, c)
-        best = study.trials[int(selection.index[0])]
-        start = spec.strategy_set[spec.strategy].param_dict()
-        result = TuneResult(spec, study, dict(best.user_attrs["row"]),
-                            {d.name: start[d.name] for d in spec.space}, best.number,
-                            games_used(study), seconds_used(study), out=out,
-                            selection=selection)
-        if heldout:
-            result.heldout = measure(spec, result.params(), n_threads=n_threads, client=c)
-    if report:
-        write_outputs(result, out)
-    return result
