@@ -515,6 +515,6 @@ def test_wilson_ci_broadcasts_one_n_over_many_counts():
     low, high = wilson_ci([1, 2, 30], 100)
     for i, k in enumerate([1, 2, 30]):
         assert (low[i], high[i]) == pytest.approx(proportion_confint(k, 100, method="wilson"))
-    low, high = wilson_ci(5, [0, 10])
+    low, high = wilson_ci([0, 5], [0, 10])
     assert np.isnan(low[0]) and np.isnan(high[0])
     assert (low[1], high[1]) == pytest.approx(proportion_confint(5, 10, method="wilson"))
