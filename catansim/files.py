@@ -45,6 +45,12 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def display_path(path) -> str:
+    """A path as text for a page or a JSON file: bytes of the name that are not UTF-8
+    (which Python keeps as surrogates) shown as U+FFFD, so the text encodes."""
+    return os.fsencode(path).decode("utf-8", "replace")
+
+
 def _tmp_path(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}.tmp")
 

@@ -8,6 +8,8 @@ and nothing stale that looks complete.
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import tracemalloc
 import warnings
@@ -15,9 +17,11 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from cli_harness import one_line, run_main
 
 import catansim
 from catansim.errors import CatansimError, CatansimWarning
+from catansim.results import dataset as D
 from catansim.runs import tournament as T
 from catansim.runs.experiment import load_experiment
 from catansim.runs.runner import run_experiment
@@ -121,3 +125,154 @@ def test_cross_play_cells_from_counts_match_the_tables(monkeypatch):
     assert lean.n_deals == 10
     with pytest.raises(CatansimError, match="keep_games=True"):
         lean.single()
+
+
+# --- data lost: a path that is not UTF-8 ------------------------------------------------
+
+
+def test_a_dataset_folder_whose_name_is_not_utf8_is_written_read_and_resumed(files, tmp_path,
+                                                                              capsys):
+    """pyarrow cannot open such a path: the files are opened by Python, so the run's parts
+    verify, load and are kept on a rerun (not deleted and played again)."""
+    out = os.fsdecode(os.path.join(os.fsencode(tmp_path), b"bad\xffname"))
+    args = ["run", files / "exp.toml", "--out", out, "--no-progress", "--no-summary"]
+    code, stdout, _ = run_main(args, capsys)
+    assert code == 0 and f"{PARTS} parts written" in stdout
+    assert run_main(["verify", out], capsys)[0] == 0
+    games, players = _quiet_load(out)
+    pd.testing.assert_frame_equal(games, _quiet_load(files / "ref")[0])
+    before = sorted(p.stat().st_mtime_ns for p in (tmp_path / os.listdir(tmp_path)[0]).rglob(
+        "*.parquet"))
+    code, stdout, _ = run_main(args, capsys)
+    assert code == 0 and "0 parts written" in stdout
+    assert before == sorted(p.stat().st_mtime_ns for p in (
+        tmp_path / os.listdir(tmp_path)[0]).rglob("*.parquet"))
+    code, stdout, err = run_main(["report", out, "--no-progress"], capsys)
+    assert code == 0, err
+
+
+# --- silent wrong results: load and verify of damaged datasets ----------------------------
+
+
+def _records(root):
+    return [json.loads(x) for x in (root / "parts.jsonl").read_text().splitlines()]
+
+
+def _write_records(root, recs):
+    (root / "parts.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+
+
+def test_a_part_swapped_for_another_part_of_the_same_size_is_left_out(ds, capsys):
+    """Its record's size matches (load checks sizes only), its games are another part's:
+    the footer's game range gives it away, in load, verify and report."""
+    recs = _records(ds)
+    a, b = recs[0], recs[2]  # baseline 0..4 and baseline 5..9
+    shutil.copy(ds / "games" / f"{a['part']}.parquet", ds / "games" / f"{b['part']}.parquet")
+    b["games"] = a["games"]
+    _write_records(ds, recs)
+    victim = ds / "games" / f"{b['part']}.parquet"
+    with pytest.warns(CatansimWarning, match=f"{victim.name}: holds games 0..4, its name says "
+                                             "5..9"):
+        games, players = catansim.load(ds)
+    base = games[games.variant == "baseline"]
+    assert not base["game"].duplicated().any() and len(base) == 25
+    assert sorted(base["game"]) == [g for g in range(30) if not 5 <= g < 10]
+    code, _, err = run_main(["verify", ds], capsys)
+    assert code == 1
+    one_line(err, str(victim), "holds games 0..4")
+    code, _, err = run_main(["report", ds, "--no-progress"], capsys)
+    assert code != 0 and "Traceback" not in err and str(victim) in err
+
+
+def _format_1(root):
+    m = json.loads((root / "manifest.json").read_text())
+    m["format_version"] = 1
+    for key in ("engine_fingerprint", "parts"):
+        m.pop(key)
+    (root / "manifest.json").write_text(json.dumps(m))
+    (root / "parts.jsonl").unlink()
+
+
+def test_format_1_datasets_with_a_cut_players_part_or_a_copied_games_part_fail_verify(ds,
+                                                                                     capsys):
+    _format_1(ds)
+    assert D.verify(ds).complete
+    players = sorted((ds / "players").glob("*.parquet"))[0]
+    t = pd.read_parquet(players)
+    t.iloc[: len(t) // 2].to_parquet(players)
+    games = sorted((ds / "games").glob("part-baseline-*.parquet"))
+    shutil.copy(games[0], games[1])
+    code, _, err = run_main(["verify", ds], capsys)
+    assert code == 1
+    line = one_line(err, "incomplete: 10 of 12 parts read", "2 bad")
+    assert players.name in line or games[1].name in line
+    with pytest.warns(CatansimWarning) as got:
+        g, p = catansim.load(ds)
+    text = " ".join(str(w.message) for w in got)
+    assert players.name in text and games[1].name in text
+    assert not g.duplicated(["variant", "game"]).any()
+    assert len(p) == 3 * len(g)  # no game without its players rows
+
+
+def test_a_manifest_whose_games_were_cut_says_so(ds, capsys):
+    m = json.loads((ds / "manifest.json").read_text())
+    m["games"] = 15
+    (ds / "manifest.json").write_text(json.dumps(m))
+    code, _, err = run_main(["verify", ds], capsys)
+    assert code == 1
+    one_line(err, "6 recorded parts do not fit its manifest (games 15, batch_size 5")
+    with pytest.warns(CatansimWarning, match="6 recorded parts do not fit its manifest"):
+        assert len(catansim.load(ds)[0]) == 30
+
+
+def test_load_takes_one_variant_name_and_refuses_unknown_ones(ds):
+    games, players = _quiet_load(ds, variants="friendly")
+    assert set(games["variant"]) == {"friendly"} and len(games) == 30
+    for bad, match in ((["nope"], "'nope' is not a variant of the dataset; allowed: baseline, "
+                                  "friendly"), ("nope", "'nope' is not"), ([], "none given")):
+        with pytest.raises(CatansimError, match=match):
+            catansim.load(ds, variants=bad)
+    with pytest.raises(CatansimError, match="'nope' is not"):
+        list(D.iter_parts(ds, variants=["nope"]))
+
+
+# --- tracebacks: manifest fields and part records ---------------------------------------
+
+
+@pytest.mark.parametrize("key, value, needle", [
+    ("batch_size", 0, "batch_size: 0 is not allowed; allowed: an integer >= 1"),
+    ("games", True, "games: True is not allowed"),
+    ("variants", [], "variants: [] is not allowed; allowed: a non-empty list"),
+    ("variants", [{"a": 1}], "variants: [{'a': 1}] is not allowed"),
+    ("result_key", {"players": 7}, "result_key.players: 7 is not allowed; allowed: 3, 4"),
+])
+def test_a_malformed_manifest_field_is_one_line_everywhere(ds, capsys, key, value, needle):
+    m = json.loads((ds / "manifest.json").read_text())
+    m[key] = value
+    (ds / "manifest.json").write_text(json.dumps(m))
+    for argv in (["verify", ds], ["report", ds, "--no-progress"]):
+        code, _, err = run_main(argv, capsys)
+        assert code != 0
+        one_line(err, "manifest.json", needle)
+    with pytest.raises(CatansimError, match=needle.replace("[", r"\[").replace("]", r"\]")):
+        catansim.load(ds)
+    assert not (ds / "report").exists()  # a refused report creates no folders
+
+
+@pytest.mark.parametrize("line", ['{"part": null}', '{"part": 5}', "[" * 100_000 + "]" * 100_000,
+                                  '{"part": 1' + "0" * 5000 + "}"])
+def test_a_malformed_part_record_is_a_bad_part_that_is_played_again(ds, files, capsys, line):
+    recs = (ds / "parts.jsonl").read_text().splitlines()
+    stem = json.loads(recs[3])["part"]
+    recs[3] = line
+    (ds / "parts.jsonl").write_text("\n".join(recs) + "\n")
+    code, _, err = run_main(["verify", ds], capsys)
+    assert code == 1 and "Traceback" not in err
+    assert "parts.jsonl:4: not a part record" in err and f"{PARTS - 1} of {PARTS}" in err
+    with pytest.warns(CatansimWarning, match="parts.jsonl:4: not a part record"):
+        assert len(catansim.load(ds)[0]) == 55
+    code, out, err = run_main(["run", files / "exp.toml", "--out", ds, "--no-progress",
+                               "--no-summary"], capsys)
+    assert code == 0 and "1 parts written" in out, err
+    assert stem in (ds / "parts.jsonl").read_text()
+    pd.testing.assert_frame_equal(_quiet_load(ds)[0], _quiet_load(files / "ref")[0])

@@ -27,7 +27,7 @@ from ..analysis import strategies as ST
 from ..analysis import variants as VA
 from ..analysis.driver import run_many
 from ..errors import CatansimError
-from ..files import atomic_write_text
+from ..files import atomic_write_text, display_path
 from ..results import dataset as D
 
 REPORT_FILE = "report.html"
@@ -378,7 +378,7 @@ def build_report(dataset, out=None, scheduler=None, progress: bool = False) -> P
     results = dict(zip(ANALYSIS_NAMES, values, strict=True))
     seconds = time.perf_counter() - t0
     sections = build_sections(results, manifest)
-    info = {"dataset": str(root), "experiment": manifest.get("experiment"),
+    info = {"dataset": display_path(root), "experiment": manifest.get("experiment"),
             "description": manifest.get("description", ""), "games": manifest["games"],
             "variants": manifest["variants"],
             "players": manifest.get("result_key", {}).get("players"),
