@@ -32,7 +32,9 @@ def _write_all(fd: int, data) -> None:
         view = view[n:]
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_folder(folder: Path) -> None:
+    """Flush a folder's entries (renames into it) to disk; a file system that cannot is
+    left alone."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:
@@ -84,7 +86,7 @@ def atomic_path(path: Path):
         if isinstance(exc, OSError):
             _name(exc, path, tmp)
         raise
-    _fsync_dir(path.parent)
+    fsync_folder(path.parent)
 
 
 def append_bytes(path: Path, data) -> None:

@@ -276,3 +276,157 @@ def test_a_malformed_part_record_is_a_bad_part_that_is_played_again(ds, files, c
     assert code == 0 and "1 parts written" in out, err
     assert stem in (ds / "parts.jsonl").read_text()
     pd.testing.assert_frame_equal(_quiet_load(ds)[0], _quiet_load(files / "ref")[0])
+
+
+# --- silent wrong results and tracebacks: reports ---------------------------------------
+
+
+def _stopped_run(toml, out, n_parts: int, **overrides):
+    """A run stopped after ``n_parts`` parts (what Ctrl-C or kill -9 leaves)."""
+    from catansim.runs.experiment import parse_experiment
+
+    seen = []
+
+    def stop(task):
+        seen.append(task)
+        if len(seen) == n_parts:
+            raise KeyboardInterrupt
+
+    exp = load_experiment(toml) if not isinstance(toml, dict) else parse_experiment(toml)
+    with pytest.raises(KeyboardInterrupt):
+        run_experiment(exp.with_overrides(**overrides) if overrides else exp, out=out,
+                       progress=False, on_part=stop)
+
+
+def test_a_report_of_an_incomplete_dataset_says_so_and_counts_the_games_present(files,
+                                                                               tmp_path,
+                                                                               capsys):
+    out = tmp_path / "part"
+    _stopped_run(files / "exp.toml", out, 4)  # 4 parts (and the one in flight) of 12
+    games, _ = _quiet_load(out)
+    present = games.groupby("variant", observed=True).size().to_dict()
+    most = max(present.values())
+    assert most < 30
+    code, stdout, err = run_main(["report", out, "--no-progress"], capsys)
+    assert code == 0
+    line = one_line(err, f"incomplete dataset: {most} of 30 games per variant are present",
+                    prefix="catansim: warning: ")
+    assert str(out) in line
+    info = json.loads((out / "report" / "report.json").read_text())
+    assert (info["games"], info["games_planned"], info["complete"]) == (most, 30, False)
+    assert info["games_present"] == present
+    page = (out / "report" / "report.html").read_text()
+    assert f"{most} of 30 planned (an incomplete dataset)" in page
+    length = pd.read_csv(out / "report" / "tables" / "game_length.csv").set_index("variant")
+    assert length["n"].to_dict() == present
+
+
+def test_an_interrupted_report_keeps_the_old_page_and_a_rerun_leaves_nothing_stale(
+        ds, capsys, monkeypatch):
+    """Built in a hidden folder and swapped in whole: a report killed while it draws
+    changes nothing; a complete one replaces every file (a stale CSV goes)."""
+    import catansim.reports.html as H
+
+    assert run_main(["report", ds, "--no-progress"], capsys)[0] == 0
+    rep = ds / "report"
+    (rep / "tables" / "stale_table.csv").write_text("x\n1\n")
+    (rep / "figures" / "stale_figure.png").write_bytes(b"old")
+    snapshot = {p.relative_to(rep): p.read_bytes() for p in rep.rglob("*") if p.is_file()}
+
+    def killed(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(H, "table_html", killed)
+    code, _, err = run_main(["report", ds, "--no-progress"], capsys)
+    assert code == 130 and "Traceback" not in err
+    assert {p.relative_to(rep): p.read_bytes() for p in rep.rglob("*") if p.is_file()} \
+        == snapshot  # no hidden build folder left, nothing changed
+    monkeypatch.undo()
+    assert run_main(["report", ds, "--no-progress"], capsys)[0] == 0
+    assert not (rep / "tables" / "stale_table.csv").exists()
+    assert not (rep / "figures" / "stale_figure.png").exists()
+    assert [p.name for p in rep.iterdir() if p.name.startswith(".")] == []
+    assert (rep / "report.html").stat().st_mtime_ns >= (rep / "report.json").stat().st_mtime_ns
+
+
+def test_a_refused_report_creates_no_folders(tmp_path, capsys):
+    ds = tmp_path / "empty"
+    (ds / "games").mkdir(parents=True)
+    # a dataset whose run wrote a manifest and no part yet
+    (ds / "manifest.json").write_text(json.dumps({
+        "format": D.FORMAT, "format_version": 2, "games": 10, "batch_size": 5,
+        "variants": ["baseline"]}))
+    code, _, err = run_main(["report", ds, "--no-progress", "--out", tmp_path / "a" / "b"],
+                            capsys)
+    assert code == 2
+    one_line(err, "no complete parts to analyse")
+    assert not (tmp_path / "a").exists() and not (ds / "report").exists()
+
+
+SMALL = """
+name = "small"
+games = 1
+players = 4
+strategies = ["default", "random", "builder", "city"]
+[variants.friendly]
+rules = { robber = "friendly" }
+"""
+
+
+@pytest.mark.parametrize("games, seed", [(1, s) for s in range(1, 5)] + [(10, 1), (3, 2)])
+def test_a_report_of_a_tiny_dataset_leaves_out_what_it_cannot_draw_in_one_line(
+        tmp_path, capsys, games, seed):
+    (tmp_path / "small.toml").write_text(SMALL)
+    out = tmp_path / "ds"
+    run_experiment(load_experiment(tmp_path / "small.toml").with_overrides(
+        games=games, seed=seed), out=out, progress=False)
+    code, stdout, err = run_main(["report", out, "--no-progress"], capsys)
+    assert code == 0, err
+    assert "Traceback" not in err and "Warning:" not in err.replace("catansim: warning:", "")
+    for line in err.splitlines():
+        assert line.startswith("catansim: warning: report: section"), line
+    page = (out / "report" / "report.html").read_text()
+    info = json.loads((out / "report" / "report.json").read_text())
+    for note in info["notes"]:
+        if " left out: " in note:
+            assert note in err
+    assert "Game anatomy" in page and "Starting position" in page
+
+
+def test_the_win_model_of_an_interrupted_huge_dataset_samples_the_games_present(tmp_path,
+                                                                                capsys):
+    """games = 10**12, two or three parts of 100 played: the stride comes from the games
+    there (every game), not the 10**12 planned (a stride of 2e7: no game at all)."""
+    out = tmp_path / "huge"
+    _stopped_run({"games": 10**12, "batch_size": 100, "seed": 3,
+                  "strategies": ["default", "random", "builder", "city"]}, out, 2)
+    present = D.games_present(out)["baseline"]  # the stopped parts and the one in flight
+    assert present in (200, 300)
+    code, _, err = run_main(["report", out, "--no-progress"], capsys)
+    assert code == 0
+    one_line(err, f"incomplete dataset: {present} of 1,000,000,000,000 games",
+             prefix="catansim: warning: ")
+    coef = pd.read_csv(out / "report" / "tables" / "win_model.csv")
+    n_fit = int(coef["n"].iloc[0])  # the seat-games fitted: all but the held-out 30%
+    assert 0.6 * 4 * present < n_fit < 0.8 * 4 * present
+
+
+def test_games_without_a_winner_say_so_in_report_and_tournament(tmp_path, capsys):
+    (tmp_path / "mt.toml").write_text(SMALL.replace("games = 1", "games = 40").replace(
+        'name = "small"', 'name = "mt"\nrules = { max_turns = 1 }'))
+    out = tmp_path / "mt"
+    run_experiment(load_experiment(tmp_path / "mt.toml"), out=out, progress=False)
+    code, _, err = run_main(["report", out, "--no-progress"], capsys)
+    assert code == 0 and err == "", err
+    page = (out / "report" / "report.html").read_text()
+    assert "The rating is left out: no game had a winner." in page
+    code, stdout, err = run_main(["tournament", "--games", "20", "--rule", "max_turns=1",
+                                  "--quiet"], capsys)
+    assert code == 0 and err == ""
+    assert "Rating: left out, no game had a winner (all 20 ended without one" in stdout
+    from catansim.analysis.strategies import fit_rating
+
+    counts = pd.Series([5], index=pd.MultiIndex.from_tuples(
+        [("a", "b", "a", "b", -1)], names=["seat_0", "seat_1", "seat_2", "seat_3", "winner"]))
+    with pytest.raises(CatansimError, match="no game had a winner"):
+        fit_rating(counts)

@@ -91,7 +91,10 @@ def command(strategies, games, players, seed, layout, rule_items, matrix, config
     click.echo(_fmt(res.summary()))
     if len(set(names)) > 1:
         rating = res.rating()
-        if len(rating):
+        if not res.summary()["wins"].sum():
+            click.echo(f"\nRating: left out, no game had a winner (all {int(stats['games'])} "
+                       "ended without one, e.g. at the turn cap)")
+        elif len(rating):
             r = rating.xs("tournament", level="variant")[
                 ["wins", "log_strength", "ci_low", "ci_high", "strength", "p_value"]]
             click.echo(f"\nRating (Plackett-Luce top-1 with seat effects, log odds of winning "

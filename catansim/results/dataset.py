@@ -583,6 +583,15 @@ def complete_parts(path, variants=None) -> list[Part]:
     return [p for p, _ in _complete(Path(path), variants)[1]]
 
 
+def games_present(path) -> dict[str, int]:
+    """Games of each variant in the complete parts (``complete_parts``; nothing is read
+    but the records): fewer than the manifest's ``games`` when a run was interrupted."""
+    out: dict[str, int] = {}
+    for part in complete_parts(path):
+        out[part.variant] = out.get(part.variant, 0) + part.n_games
+    return out
+
+
 def _categorical(df: pd.DataFrame, table: str) -> pd.DataFrame:
     for c in category_columns(table):
         if c in df.columns and not isinstance(df[c].dtype, pd.CategoricalDtype):
