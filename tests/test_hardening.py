@@ -430,3 +430,53 @@ def test_games_without_a_winner_say_so_in_report_and_tournament(tmp_path, capsys
         [("a", "b", "a", "b", -1)], names=["seat_0", "seat_1", "seat_2", "seat_3", "winner"]))
     with pytest.raises(CatansimError, match="no game had a winner"):
         fit_rating(counts)
+
+
+# --- tracebacks: huge integers and deep nesting in input files --------------------------
+
+
+BIG = "1" + "0" * 5000
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize("text, reason", [
+    (f'name = "x"\ngames = {BIG}\n', "an integer of more than 4300 digits"),
+    (f'name = "x"\ngames = 2\nseed = {BIG}\n', "an integer of more than 4300 digits"),
+    (f'name = "x"\ngames = 2\nx = {DEEP}\n', "nested too deep"),
+])
+def test_an_experiment_with_a_huge_integer_or_deep_nesting_is_one_line(tmp_path, capsys, text,
+                                                                       reason):
+    (tmp_path / "e.toml").write_text(text)
+    code, _, err = run_main(["run", tmp_path / "e.toml", "--out", tmp_path / "o"], capsys)
+    assert code == 2
+    one_line(err, "e.toml: invalid TOML", reason, "allowed: a TOML experiment file")
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("value, reason", [(BIG, "an integer of more than 4300 digits"),
+                                           (DEEP, "nested too deep")])
+def test_a_strategy_config_with_a_huge_integer_or_deep_nesting_is_one_line(tmp_path, capsys,
+                                                                           value, reason):
+    (tmp_path / "c.toml").write_text(f'[strategies.x]\nbase = "default"\nfoo = {value}\n')
+    code, _, err = run_main(["tournament", "--games", "4", "--config", tmp_path / "c.toml"],
+                            capsys)
+    assert code == 2
+    one_line(err, "--config:", "c.toml: invalid TOML", reason)
+    (tmp_path / "e.toml").write_text('name = "x"\ngames = 2\nstrategy_defs = "c.toml"\n')
+    code, _, err = run_main(["run", tmp_path / "e.toml", "--out", tmp_path / "o"], capsys)
+    assert code == 2
+    one_line(err, "e.toml: strategy_defs:", "c.toml: invalid TOML", reason)
+
+
+@pytest.mark.parametrize("line, reason", [
+    ('{"e": "x", "v": 1' + "0" * 5_000_000 + "}", "an integer of more than 4300 digits"),
+    (DEEP, "nested too deep")])
+def test_a_game_log_with_a_huge_integer_or_deep_nesting_is_one_line(tmp_path, capsys, line,
+                                                                    reason):
+    log = tmp_path / "g.jsonl"
+    assert run_main(["play", "--seed", "3", "--log", log], capsys)[0] == 0
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join([lines[0], line, *lines[1:]]) + "\n")
+    code, _, err = run_main(["replay", log], capsys)
+    assert code == 2
+    one_line(err, "g.jsonl:2: not JSON", reason)

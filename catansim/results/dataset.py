@@ -50,7 +50,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import CatansimError, CatansimWarning
+from ..errors import CatansimError, CatansimWarning, parse_problem
 from ..files import append_bytes, atomic_write_bytes
 from .schema import category_columns
 
@@ -148,9 +148,8 @@ class PartRecord:
         """Parse one record; raises ``ValueError`` (with the reason) if it is malformed."""
         if not isinstance(obj, dict):
             raise ValueError("not a JSON object")
-        if not isinstance(obj.get("part"), str):
-            raise ValueError("no valid part name")
-        part = Part.from_stem(obj["part"])
+        name = obj.get("part")
+        part = Part.from_stem(name) if isinstance(name, str) else None
         if part is None or (part.variant, part.start, part.stop) != (
                 obj.get("variant"), obj.get("start"), obj.get("stop")):
             raise ValueError("no valid part name and range")
@@ -163,17 +162,6 @@ class PartRecord:
                 raise ValueError(f"no valid {t} entry")
             files[t] = FileRecord(f["rows"], f["bytes"], f["sha256"])
         return cls(part, obj.get("engine"), files)
-
-
-def json_problem(exc: BaseException) -> str:
-    """Why a JSON text did not parse or check, in a few words (not Python's advice on
-    ``sys.set_int_max_str_digits``)."""
-    if isinstance(exc, RecursionError):
-        return "nested too deep"
-    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    if "integer string conversion" in text:
-        return "an integer of more than 4300 digits"
-    return text
 
 
 def read_records(root) -> dict[str, PartRecord]:
@@ -200,7 +188,7 @@ def read_records(root) -> dict[str, PartRecord]:
         except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
             if i == len(lines):  # no newline after it: an append cut short
                 continue
-            exc = json_problem(exc)
+            exc = parse_problem(exc)
             warnings.warn(CatansimWarning(f"{path}:{i}: not a part record ({exc}); ignored"),
                           stacklevel=2)
             continue
