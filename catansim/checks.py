@@ -157,6 +157,17 @@ def check_scheduler(value, field: str = "scheduler") -> str:
     return value.strip()
 
 
+def check_numba_threads(environ=os.environ) -> None:
+    """``NUMBA_NUM_THREADS``, if set, is an integer >= 1: Numba raises a ValueError at
+    import for 0 or less, and warns and ignores a value it cannot parse."""
+    value = environ.get("NUMBA_NUM_THREADS")
+    if value is None or value.strip() == "":
+        return
+    if not value.strip().isdigit() or int(value) < 1:
+        fail("NUMBA_NUM_THREADS", f"{value!r} is not allowed",
+             "an integer >= 1 (the threads Numba may start), or unset (all cores)")
+
+
 def parse_toml(text: str, where, allowed: str) -> dict:
     """A TOML document, or the one-line error ``WHERE: invalid TOML (REASON); allowed: ...``
     for a syntax error, an integer of more than 4300 digits (Python's limit on int

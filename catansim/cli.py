@@ -17,6 +17,7 @@ import warnings
 import click
 
 from . import commands
+from .checks import check_numba_threads
 from .errors import (
     CatansimError,
     CatansimWarning,
@@ -203,6 +204,7 @@ def main(argv=None) -> None:
     """
     with _signals_and_warnings(), _printable_paths():
         try:
+            check_numba_threads()  # before any command imports Numba
             code = cli.main(args=argv, prog_name="catansim", standalone_mode=False)
         except Interrupted as exc:
             _stopped(exc)

@@ -295,7 +295,7 @@ def _stopped_run(toml, out, n_parts: int, **overrides):
     exp = load_experiment(toml) if not isinstance(toml, dict) else parse_experiment(toml)
     with pytest.raises(KeyboardInterrupt):
         run_experiment(exp.with_overrides(**overrides) if overrides else exp, out=out,
-                       progress=False, on_part=stop)
+                       progress=False, on_part=stop, force=True)
 
 
 def test_a_report_of_an_incomplete_dataset_says_so_and_counts_the_games_present(files,
@@ -480,3 +480,137 @@ def test_a_game_log_with_a_huge_integer_or_deep_nesting_is_one_line(tmp_path, ca
     code, _, err = run_main(["replay", log], capsys)
     assert code == 2
     one_line(err, "g.jsonl:2: not JSON", reason)
+
+
+# --- tracebacks and smaller cases of the commands ---------------------------------------
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "abc"])
+def test_numba_num_threads_that_numba_cannot_take_is_one_line(capsys, monkeypatch, value):
+    monkeypatch.setenv("NUMBA_NUM_THREADS", value)
+    code, _, err = run_main(["simulate", "--games", "4"], capsys)
+    assert code == 2
+    one_line(err, f"NUMBA_NUM_THREADS: {value!r} is not allowed; allowed: an integer >= 1")
+
+
+def test_numba_num_threads_zero_in_a_fresh_process_is_one_line(tmp_path):
+    """Numba reads the variable when it is imported: a new process, as a user runs it."""
+    import subprocess
+
+    from cli_harness import ENV, PYTHON
+
+    r = subprocess.run([PYTHON, "-m", "catansim.cli", "simulate", "--games", "4"],
+                       env=dict(ENV, NUMBA_NUM_THREADS="0"), capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 2
+    one_line(r.stderr, "NUMBA_NUM_THREADS: '0' is not allowed")
+
+
+def test_openings_with_a_billion_games_does_not_name_batch_size(capsys, monkeypatch):
+    """--games beyond a part's size: the parts are cut at the default batch size, and
+    what is refused (here the disk) names --games' consequence, never batch_size."""
+    from catansim.runs import runner
+
+    monkeypatch.setattr(runner, "DISK_PER_GAME", 10**9)  # any disk is too small
+    code, _, err = run_main(["openings", "--layout", "beginner", "--games", "1000000000",
+                             "--no-progress"], capsys)
+    assert code == 1
+    line = err.strip().splitlines()[-1]
+    assert "batch_size" not in line and "too little space left on device" in line
+    assert "Traceback" not in err
+
+
+def test_a_run_too_big_for_the_disk_is_refused_up_front_unless_forced(files, tmp_path,
+                                                                      capsys):
+    out = tmp_path / "huge"
+    args = ["run", files / "exp.toml", "--out", out, "--no-progress", "--no-summary",
+            "--games", str(10**12)]
+    code, _, err = run_main(args, capsys)
+    assert code == 1
+    one_line(err, str(out), "too little space left on device", "TB more",
+                    "2,000,000,000,000 games at 130 bytes each", "--force", "nothing written")
+    assert not out.exists()
+    # a dataset's own parts say how big a game is: here, tiny parts of 5 games
+    shutil.copytree(files / "ref", out)
+    code, _, err = run_main(args, capsys)
+    per_game = sum(f.stat().st_size for f in out.rglob("*.parquet")) / 60
+    assert code == 1 and f"at {per_game:,.0f} bytes each" in err
+    assert "1,999,999,999,940 games" in err
+    # force=True (--force) starts anyway: stopped here after its first new part
+    exp = load_experiment(files / "exp.toml").with_overrides(games=10**12)
+
+    def stop(task):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_experiment(exp, out=out, progress=False, force=True, on_part=stop)
+    assert len(_quiet_load(out)[0]) > 60
+
+
+def test_play_and_simulate_say_when_they_compile(capsys, monkeypatch):
+    """A cold kernel cache makes the first game wait about a minute: every command that
+    plays says so first, in one line (the cache is warm here: it is made cold)."""
+    from catansim import kernels
+
+    monkeypatch.setattr(kernels, "kernels_cached", lambda: False)
+    for argv in (["simulate", "--games", "4"], ["tournament", "--games", "4", "--quiet"]):
+        code, out, err = run_main(argv, capsys)
+        assert code == 0 and out
+        assert err.splitlines() == [kernels.COMPILING], err
+    monkeypatch.setattr(kernels, "kernels_cached", lambda: True)
+    assert run_main(["simulate", "--games", "4"], capsys)[2] == ""
+
+
+CHILD = ("import os, subprocess, sys, time; "
+         "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(300)']); "
+         "open(os.environ['HELPER_PID'], 'w').write(str(p.pid)); time.sleep(300)")
+BENCH = """
+import signal, sys
+from catansim.errors import Interrupted, raise_interrupted
+from catansim.runs import bench
+signal.signal(signal.SIGTERM, raise_interrupted)
+bench._COMPILE_SNIPPET = sys.argv[1]
+try:
+    bench.compile_times()
+except Interrupted:
+    sys.exit(143)
+"""
+
+
+def test_sigterm_during_the_cold_compile_of_bench_leaves_no_helper_and_no_folder(tmp_path):
+    """The compile child starts a helper (as catansim.kernels does); a signal to bench
+    kills the child's whole process group and removes the temporary cache folder."""
+    import signal
+    import subprocess
+    import time
+
+    from cli_harness import ENV, PYTHON
+
+    pid_file = tmp_path / "helper.pid"
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    proc = subprocess.Popen([PYTHON, "-c", BENCH, CHILD],
+                            env=dict(ENV, TMPDIR=str(tmp), HELPER_PID=str(pid_file)))
+    try:
+        for _ in range(3000):
+            if pid_file.exists() and pid_file.read_text():
+                break
+            time.sleep(0.01)
+        helper = int(pid_file.read_text())
+        assert [p.name for p in tmp.iterdir()][0].startswith("catansim-numba-")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 143
+        for _ in range(500):
+            try:
+                os.kill(helper, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.01)
+        else:
+            os.kill(helper, signal.SIGKILL)
+            pytest.fail("the helper outlived bench")
+        assert list(tmp.iterdir()) == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -84,12 +84,12 @@ def command(layout, seed, board_file, players, seats, settlement, games, strateg
 
     from ..analysis import openings as AO
     from ..files import atomic_path, atomic_write_text
-    from ..runs.experiment import parse_experiment
+    from ..runs.experiment import DEFAULT_BATCH_SIZE, parse_experiment
     from ..runs.runner import run_experiment
 
     spec_dict = {
         "name": "openings", "games": games, "players": players, "seed": game_seed,
-        "board": spec, "strategies": names, "batch_size": games,
+        "board": spec, "strategies": names, "batch_size": min(games, DEFAULT_BATCH_SIZE),
         "description": f"catansim openings: {label}",
         "sweep": {"seat": seat_list, "settlement": int(settlement), "nodes": "all"}}
     if config is not None:

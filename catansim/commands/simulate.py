@@ -25,6 +25,7 @@ from . import _options as O
 def command(games, players, strategies, layout, board, rule_items, rotate, seed, threads, debug):
     """Play --games games in memory and print win rates (95% Wilson CIs), length, VP sources."""
     from ..analysis.summary import SUMMARY_COLUMNS, Summary, format_summary
+    from ..kernels import say_if_compiling
     from ..runs.experiment import parse_experiment
     from ..runs.runner import compute_task, plan
     from ..strategies import PRESETS
@@ -42,6 +43,7 @@ def command(games, players, strategies, layout, board, rule_items, rotate, seed,
         msg = str(exc)
         raise CatansimError(f"--{msg}" if msg.split(":")[0] in data else msg) from None
     keep_g, keep_p = SUMMARY_COLUMNS["games"], SUMMARY_COLUMNS["players"]
+    say_if_compiling()
     summary = Summary()  # counts and histograms only: memory is that of one part
     for task in plan(exp):
         g, p = compute_task(exp, task, threads, debug)

@@ -35,6 +35,7 @@ def command(strategies, games, players, seed, layout, rule_items, matrix, config
     Every deal (board, dice, deck) is played once per seat rotation, so each strategy
     sits in every seat equally often on the same boards and dice.
     """
+    from ..kernels import say_if_compiling
     from ..runs import tournament as T
 
     strategy_set = O.strategy_set(config)
@@ -55,6 +56,7 @@ def command(strategies, games, players, seed, layout, rule_items, matrix, config
     # counts accumulated as the games are played: memory flat in the number of games
     common = dict(n_players=players, seed=seed, rules=rules, layout=layout, n_threads=threads,
                   progress=not quiet, strategy_set=strategy_set, debug=debug, keep_games=False)
+    say_if_compiling()
     if matrix:
         from ..analysis import crossplay as X
 
