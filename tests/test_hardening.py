@@ -271,6 +271,8 @@ def test_a_malformed_part_record_is_a_bad_part_that_is_played_again(ds, files, c
     assert "parts.jsonl:4: not a part record" in err and f"{PARTS - 1} of {PARTS}" in err
     with pytest.warns(CatansimWarning, match="parts.jsonl:4: not a part record"):
         assert len(catansim.load(ds)[0]) == 55
+    code, _, err = run_main(["report", ds, "--no-progress"], capsys)
+    assert code == 0 and "Traceback" not in err and "parts.jsonl:4: not a part record" in err
     code, out, err = run_main(["run", files / "exp.toml", "--out", ds, "--no-progress",
                                "--no-summary"], capsys)
     assert code == 0 and "1 parts written" in out, err
@@ -547,7 +549,7 @@ def test_a_run_too_big_for_the_disk_is_refused_up_front_unless_forced(files, tmp
     assert len(_quiet_load(out)[0]) > 60
 
 
-def test_play_and_simulate_say_when_they_compile(capsys, monkeypatch):
+def test_simulate_and_tournament_say_when_they_compile(capsys, monkeypatch):
     """A cold kernel cache makes the first game wait about a minute: every command that
     plays says so first, in one line (the cache is warm here: it is made cold)."""
     from catansim import kernels

@@ -539,9 +539,12 @@ def _building(out: Path):
     try:
         yield tmp
         _swap_in(tmp, out)
-    except BaseException:
+    except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         _remove_created(created)
+        if isinstance(exc, OSError) and exc.filename is not None:  # name the file asked for
+            with contextlib.suppress(ValueError):
+                exc.filename = str(out / Path(exc.filename).relative_to(tmp))
         raise
 
 
