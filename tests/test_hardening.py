@@ -87,6 +87,17 @@ def test_tournament_memory_is_flat_in_the_number_of_games(monkeypatch, matrix):
     assert kept > 3 * large, (large, kept)
 
 
+def test_simulate_memory_is_flat_in_the_number_of_games(capsys, monkeypatch):
+    """simulate adds each part to a Summary (counts, histograms) and lets it go."""
+    from catansim.runs import experiment
+
+    monkeypatch.setattr(experiment, "DEFAULT_BATCH_SIZE", 50)  # parts of 50 games
+    run_main(["simulate", "--games", "2000"], capsys)  # imports, kernels, first-use caches
+    small = _peak(lambda: run_main(["simulate", "--games", "200"], capsys))
+    large = _peak(lambda: run_main(["simulate", "--games", "2000"], capsys))
+    assert large < 1.5 * small, (small, large)
+
+
 def test_tournament_summaries_from_counts_match_the_tables(monkeypatch):
     """The accumulated summary against pandas on the kept tables (an independent oracle)."""
     monkeypatch.setattr(T, "CHUNK_DEALS", 7)

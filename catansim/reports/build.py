@@ -127,8 +127,9 @@ def build_sections(results: dict, manifest: dict, games: int | None = None,
                 s = make(results, manifest, c)
             except Exception as exc:  # too little data for a fit or a figure
                 reason = _reason(exc)
-                s = Section(key, title, f"Left out: {reason} ({c.n_games:,} games per "
-                                        "variant).")
+                n = c.n_games
+                s = Section(key, title, f"Left out: {reason} ({n:,} game{'s' * (n != 1)} "
+                                        "per variant).")
                 notes.append(f"section {title!r} left out: {reason}")
         if s is not None:
             sections.append(s)
@@ -348,8 +349,8 @@ def _section_position(results: dict, manifest: dict, c: _Facts) -> Section | Non
                 "intersection on the board.")
     s.figure("start_pips", P.start_pips_figure(pips, fair=fair))
     if model.get("left_out"):
-        s.text(f"<p class='power'>The win model is left out: {html.escape(model['left_out'])}"
-               "</p>")
+        why = model["left_out"].removeprefix("win model: ")
+        s.text(f"<p class='power'>The win model is left out: {html.escape(why)}.</p>")
     elif model:
         coef = model["coefficients"]
         s.table("win_model", _show(coef, ["coef", "se", "ci_low", "ci_high", "p_value",
