@@ -459,7 +459,9 @@ def _check_disk(exp: Experiment, root: Path) -> None:
     still to play, against the free space of the folder (or its nearest parent)."""
     import shutil
 
-    records = D.read_records(root) if (root / D.PARTS_LOG).is_file() else {}
+    with warnings.catch_warnings():  # a bad record is named once, when the run opens it
+        warnings.simplefilter("ignore", CatansimWarning)
+        records = D.read_records(root) if (root / D.PARTS_LOG).is_file() else {}
     games_done = sum(r.part.n_games for r in records.values())
     per_game = (sum(f.bytes for r in records.values() for f in r.files.values()) / games_done
                 if games_done else DISK_PER_GAME)
