@@ -20,8 +20,10 @@ run: $(STAMP)
 # on a cold cache: about 0.5 GB apiece). TEST_WORKERS=0 runs it in this process.
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
 
+# lint-imports: the layer contracts of pyproject.toml ([tool.importlinter]).
 test: $(STAMP)
 	$(BIN)/ruff check catansim tests benchmarks notebooks
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 bench: $(STAMP)

@@ -29,31 +29,15 @@ from .checks import (
 from .constants import MAX_PLAYERS, N_EDGES, N_NODES
 from .core import layout as L
 from .errors import CatansimError, IllegalActionError
+from .kernels import OPENINGS_SIZE, free_openings, game_arrays, opening_slot
 from .rules import Rules
 from .strategies import PRESETS, StrategySet
 from .topology import EDGE_NODES, NODE_EDGES, NODE_NEIGHBOURS, TOPO
-
-DEFAULT_LOG_ROWS = 20_000
-
+from .tunables import DEFAULT_LOG_ROWS, THREAD_CHUNK_MAX, THREAD_CHUNK_MIN
 
 # Every layout a game can be played on: the layouts of ``board.LAYOUTS``, or
 # ``given`` (one fixed board for every game).
 GAME_LAYOUTS = (*B.LAYOUTS, "given")
-# Forced openings: (node1, edge1, node2, edge2) per seat, -1 free; slot (seat, k) of
-# the k-th settlement (k = 0, 1) holds its node at ``4 * seat + 2 * k``, its road after.
-OPENINGS_SIZE = L.OPENING_WIDTH * MAX_PLAYERS
-
-
-def opening_slot(seat: int, k: int) -> int:
-    """Index in an openings array of seat's ``k``-th (0 or 1) forced settlement node."""
-    return L.OPENING_WIDTH * seat + 2 * k
-
-
-def free_openings() -> np.ndarray:
-    """An openings array with every choice left to the strategies."""
-    return np.full(OPENINGS_SIZE, -1, dtype=np.int32)
-
-
 @checked_fields
 @dataclass(frozen=True)
 class GameSettings:
@@ -94,9 +78,12 @@ class GameSettings:
         if self.board is not None:
             check_instance(self.board, "board", B.Board,
                            "a catansim.board.Board (catansim.board.parse_board reads a file)")
-        if self.rules.first_turn >= self.n_players:
-            raise CatansimError(f"rule first_turn: seat {self.rules.first_turn} does not play "
-                                f"with {self.n_players} players; allowed: 0..{self.n_players - 1}")
+        for name in ("first_pick", "first_turn"):
+            seat = getattr(self.rules, name)
+            if seat is not None and seat >= self.n_players:
+                raise CatansimError(f"rule {name}: seat {seat} does not play with "
+                                    f"{self.n_players} players; allowed: "
+                                    f"0..{self.n_players - 1}")
         object.__setattr__(self, "strategies",
                            self.strategy_set.seat_names(self.strategies, self.n_players))
         if self.layout == "given":
@@ -287,6 +274,12 @@ class GameResult:
 
         return make_header(self.seed, self.n_players, list(self.strategies), self.rules, self.board)
 
+    def _repr_html_(self) -> str | None:
+        """The game viewer in a notebook (``catansim.viewer``); None without events."""
+        from .viewer import game_log, inline_html
+
+        return None if self.events is None else inline_html(*game_log(self))
+
 
 def _compiled():
     from .kernels import batch_kernel
@@ -300,13 +293,15 @@ def _scratch():
     return new_scratch()
 
 
-def game_arrays(log_rows: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """The state and the event log ``play_batch_nb`` plays its games in: ``s``
-    (int32[STATE_SIZE], zero) and ``log`` (int32[max(log_rows, 1), LOG_WIDTH]); with
-    ``log_rows`` > 0 the state asks for the events (``S_LOG_ON`` = 1)."""
-    s = np.zeros(L.STATE_SIZE, dtype=np.int32)
-    s[L.S_LOG_ON] = 1 if log_rows > 0 else 0
-    return s, np.zeros((max(log_rows, 1), L.LOG_WIDTH), dtype=np.int32)
+def illegal_action_error(seed: int, strategies, s: np.ndarray) -> IllegalActionError:
+    """The error for the first illegal action recorded in a final state ``s`` (the
+    state fields ``illegal_*``, ``core.layout``); ``strategies`` names the seats."""
+    seat = int(s[L.S_ILLEGAL_SEAT])
+    decision = int(s[L.S_ILLEGAL_DECISION])
+    value = s[L.S_ILLEGAL_VALUE : L.S_ILLEGAL_VALUE + L.ACT_SIZE]
+    return IllegalActionError(seed, int(s[L.S_ILLEGAL_TURN]), seat, strategies[seat],
+                              L.DECISION_NAMES[decision], L.describe_choice(decision, value),
+                              int(s[L.C_ILLEGAL]))
 
 
 def play_game(
@@ -368,7 +363,7 @@ def play_game(
     )
     events = buf[: s[L.S_LOG_LEN]].copy() if log else None
     if debug and s[L.C_ILLEGAL]:
-        raise IllegalActionError.from_state(seed, settings.strategies, s)
+        raise illegal_action_error(seed, settings.strategies, s)
     return GameResult(seed=seed, settings=settings, board=played_board, state=s, events=events)
 
 
@@ -428,10 +423,6 @@ def batch_threads(n_threads: int | None = None) -> int:
                          f"cores, {cap}, plays on {cap}), or None for all"), cap)
 
 
-_CHUNK_MIN = 16
-_CHUNK_MAX = 512
-
-
 def _play_parallel(seeds, args, counters, boards, threads: int) -> None:
     """Play ``seeds`` into the rows of ``counters`` and ``boards`` on ``threads`` threads.
 
@@ -442,7 +433,7 @@ def _play_parallel(seeds, args, counters, boards, threads: int) -> None:
     """
     play_batch_nb = _compiled()
     n = seeds.size
-    chunk = min(_CHUNK_MAX, max(_CHUNK_MIN, n // (16 * threads)))
+    chunk = min(THREAD_CHUNK_MAX, max(THREAD_CHUNK_MIN, n // (16 * threads)))
     starts = iter(range(0, n, chunk))
     lock = threading.Lock()
     failed = []

@@ -1,10 +1,10 @@
 """Compiling and loading the game kernels: the engine API's way to ``play_batch_nb``.
 
 What lives here: ``batch_kernel()`` (the batch kernel, ready to call), ``kernels_cached()``
-(whether this machine's kernel cache holds it) and the cold compile in two processes.
-May import: ``catansim.core``, ``catansim.constants`` and, inside functions,
-``catansim.engine`` (for the arrays the engine passes the kernel); nothing downstream
-of the engine.
+(whether this machine's kernel cache holds it), the cold compile in two processes, and
+the blank arrays the batch kernel plays in (``game_arrays``, ``free_openings``).
+May import: ``catansim.core``, ``constants``, ``topology``, ``rules`` and ``strategies``
+(the arguments a kernel is compiled for). Never the engine: it calls this module.
 
 **The cold compile.** The first game on a machine (an empty kernel cache, see
 ``catansim.core``) compiles every kernel: about a minute on one core, in Numba's
@@ -35,7 +35,11 @@ import threading
 import warnings
 from pathlib import Path
 
-HELPER_TIMEOUT = 900.0  # seconds; a cold compile on one core takes about 60
+import numpy as np
+
+from .constants import MAX_PLAYERS
+from .core import layout as L
+from .tunables import HELPER_TIMEOUT
 
 # The kernels each process compiles first, and the arguments the game loop
 # (``engine_nb.play_turn_nb`` and ``_game_nb``) passes them, by the names of
@@ -44,7 +48,7 @@ MAIN_PART = (
     ("board_nb", "generate_board_nb", "int rng topo board board_x"),
     ("engine_nb", "init_state_nb", "s topo rules rng int board"),
     ("engine_nb", "setup_nb", "s topo rules rng strat params openings log u8 work"),
-    ("strategies_nb", "action_nb", "prm s topo rules int act work"),
+    ("strategies_nb", "action_nb", "prm s topo rules rng int act work"),
     ("policy_nb", "random_action_nb", "s topo rules rng int act cand"),
 )
 HELPER_PART = (
@@ -59,6 +63,29 @@ HELPER_PART = (
 
 _lock = threading.Lock()
 _ready = False
+
+# Forced openings: (node1, edge1, node2, edge2) per seat, -1 free; slot (seat, k) of
+# the k-th settlement (k = 0, 1) holds its node at ``4 * seat + 2 * k``, its road after.
+OPENINGS_SIZE = L.OPENING_WIDTH * MAX_PLAYERS
+
+
+def opening_slot(seat: int, k: int) -> int:
+    """Index in an openings array of seat's ``k``-th (0 or 1) forced settlement node."""
+    return L.OPENING_WIDTH * seat + 2 * k
+
+
+def free_openings() -> np.ndarray:
+    """An openings array with every choice left to the strategies."""
+    return np.full(OPENINGS_SIZE, -1, dtype=np.int32)
+
+
+def game_arrays(log_rows: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The state and the event log ``play_batch_nb`` plays its games in: ``s``
+    (int32[STATE_SIZE], zero) and ``log`` (int32[max(log_rows, 1), LOG_WIDTH]); with
+    ``log_rows`` > 0 the state asks for the events (``S_LOG_ON`` = 1)."""
+    s = np.zeros(L.STATE_SIZE, dtype=np.int32)
+    s[L.S_LOG_ON] = 1 if log_rows > 0 else 0
+    return s, np.zeros((max(log_rows, 1), L.LOG_WIDTH), dtype=np.int32)
 
 
 def batch_kernel():
@@ -152,16 +179,18 @@ def compile_part(part) -> list:
 
 
 def _argument_types() -> dict:
-    """Numba types of the game loop's arguments, from the arrays the engine makes."""
+    """Numba types of the game loop's arguments, from arrays made as the engine makes
+    them (four ``default`` players, official rules, a blank board)."""
     import numba
 
     from .constants import N_HEXES
     from .core.engine_nb import new_scratch
-    from .engine import GameSettings, game_arrays
+    from .rules import Rules
+    from .strategies import PRESETS
+    from .topology import TOPO
 
-    n_players, layout, board, openings, topo, rules, strat, params = (
-        GameSettings(n_players=4, strategies=("default",) * 4).kernel_args()
-    )
+    topo, rules, openings = TOPO, Rules().to_array(), free_openings()
+    strat, params = PRESETS.seat_arrays(("default",) * MAX_PLAYERS)
     rng, act, cand, u8, victims, bundle, owed, work, board_x, b = new_scratch()
     s, log = game_arrays()
     arrays = dict(

@@ -21,7 +21,7 @@ SHORTAGE_MODES = {
     "off": L.SHORTAGE_OFF,
 }
 # Settings that may be "none" (no limit), and the words that say so.
-NULLABLE = ("bank_per_resource", "discard_limit")
+NULLABLE = ("bank_per_resource", "discard_limit", "first_turn")
 NONE_WORDS = ("none", "null", "unlimited", "off")
 
 
@@ -49,11 +49,15 @@ class Rules:
     max_turns : int
         Turn cap (counting every player's turn); a game reaching it ends without a
         winner (1..100000, default 1000).
-    first_turn : int
-        Seat that takes turn 1 (official 0: the seat that placed first in the
-        set-up); turns then go round in seat order. With it the first pick of the
-        set-up and the first move of the game can be given to different seats
-        (0..3; it must be a seat that plays).
+    first_pick : int
+        Seat that places first in the set-up (official 0; 0..3, a seat that plays). The
+        snake order runs from it: first_pick, first_pick + 1, ... round the table, then
+        back. With it "placing first" can be told apart from "being seat 0".
+    first_turn : int or None
+        Seat that takes turn 1; turns then go round in seat order. None (the official
+        rule) means ``first_pick``, the seat that placed first; a seat (0..3, one that
+        plays) gives the first move to another seat than the first pick.
+        ``first_mover`` is the seat it resolves to.
     """
 
     vp_to_win: int = 10
@@ -62,7 +66,8 @@ class Rules:
     robber: str = "official"
     shortage: str = "official"
     max_turns: int = 1000
-    first_turn: int = 0
+    first_pick: int = 0
+    first_turn: int | None = None
 
     def __post_init__(self):
         check_int(self.vp_to_win, "rule vp_to_win", 3, 20)
@@ -75,7 +80,15 @@ class Rules:
         check_choice(self.robber, "rule robber", ROBBER_MODES)
         check_choice(self.shortage, "rule shortage", SHORTAGE_MODES)
         check_int(self.max_turns, "rule max_turns", 1, 100_000)
-        check_int(self.first_turn, "rule first_turn", 0, 3, "a seat 0..3 that plays")
+        check_int(self.first_pick, "rule first_pick", 0, 3, "a seat 0..3 that plays")
+        if self.first_turn is not None:
+            check_int(self.first_turn, "rule first_turn", 0, 3,
+                      "a seat 0..3 that plays, or none (the first pick)")
+
+    @property
+    def first_mover(self) -> int:
+        """The seat that takes turn 1: ``first_turn``, or ``first_pick`` when it is None."""
+        return self.first_pick if self.first_turn is None else self.first_turn
 
     @classmethod
     def names(cls) -> list[str]:
@@ -93,7 +106,7 @@ class Rules:
             raise CatansimError(
                 f"{where} {sorted(unknown)[0]!r}: unknown rule; allowed: {', '.join(cls.names())}"
             )
-        values = base.to_header() if base is not None else {}
+        values = asdict(base) if base is not None else {}
         for name, v in mapping.items():
             if name in NULLABLE and isinstance(v, str) and v.lower() in NONE_WORDS:
                 v = None
@@ -123,8 +136,9 @@ class Rules:
                 from None
 
     def to_header(self) -> dict:
-        """The rule settings as a game-log header's ``rules`` object (every field)."""
-        return asdict(self)
+        """The rule settings as a game-log header's ``rules`` object (every field, with
+        ``first_turn`` resolved to the seat that takes turn 1)."""
+        return {**asdict(self), "first_turn": self.first_mover}
 
     def to_array(
         self, max_offers: int = 3, max_actions: int = 200, check: bool = False
@@ -137,7 +151,8 @@ class Rules:
         a[L.R_ROBBER] = ROBBER_MODES[self.robber]
         a[L.R_SHORTAGE] = SHORTAGE_MODES[self.shortage]
         a[L.R_MAX_TURNS] = self.max_turns
-        a[L.R_FIRST_TURN] = self.first_turn
+        a[L.R_FIRST_PICK] = self.first_pick
+        a[L.R_FIRST_TURN] = self.first_mover
         a[L.R_MAX_OFFERS] = max_offers
         a[L.R_MAX_ACTIONS] = max_actions
         a[L.R_CHECK] = 1 if check else 0

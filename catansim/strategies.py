@@ -36,6 +36,7 @@ from .errors import CatansimError
 PARAM_WORDS: dict[str, dict[str, float]] = {
     "robber_policy": {"leader": 0.0, "production": 1.0, "random": 2.0},
     "bank_trade": {"never": 0.0, "complete": 1.0, "progress": 2.0},
+    "information": {"public": 0.0, "omniscient": 1.0},
 }
 
 

@@ -155,12 +155,25 @@ class Game:
         return [int(x) for x in self.s[L.S_BANK : L.S_BANK + 5]]
 
     def set_hand(self, p, cards):
-        """Set p's hand, moving the difference between the supply and the hand."""
+        """Set p's hand, moving the difference between the supply and the hand; every
+        player's public record of it is exact, as if the cards had come in public."""
         for r, want in enumerate(cards):
             have = self.s[L.S_HAND + 5 * p + r]
             self.s[L.S_BANK + r] -= want - have
             self.s[L.S_HAND + 5 * p + r] = want
         assert min(self.bank()) >= 0, "not enough cards in the supply"
+        self.publish_hand(p)
+
+    def publish_hand(self, p):
+        """Make every observer's record of p's hand exact (``core.record_nb``)."""
+        for o in range(4):
+            i = (4 * o + p) * 5
+            self.s[L.S_SEEN_BELOW + i : L.S_SEEN_BELOW + i + 5] = 0
+            self.s[L.S_SEEN_ABOVE + i : L.S_SEEN_ABOVE + i + 5] = 0
+
+    def seen(self, o, q) -> tuple[list[int], list[int]]:
+        """Observer o's record of seat q's hand: (cards surely held, cards held at most)."""
+        return seen_record(self.s, o, q)
 
     def set_bank(self, r, count, sink):
         """Leave ``count`` cards of resource r in the supply; the rest go to seat ``sink``'s
@@ -169,6 +182,7 @@ class Game:
         self.s[L.S_BANK + r] = count
         self.s[L.S_HAND + 5 * sink + r] += extra
         assert self.s[L.S_HAND + 5 * sink + r] >= 0
+        self.publish_hand(sink)
 
     def settle(self, p, node, city=False):
         put_settlement_nb(self.s, TOPO, p, node)
@@ -291,6 +305,25 @@ class Game:
 
     def update_army(self, p):
         update_largest_army_nb(self.s, self.log, p)
+
+
+def seen_record(s, o, q) -> tuple[list[int], list[int]]:
+    """Observer o's record of seat q's hand in state ``s``: (cards surely held, cards held
+    at most), from the state's distances to the hand (``core.record_nb``)."""
+    i = (4 * o + q) * 5
+    hand = s[L.S_HAND + 5 * q : L.S_HAND + 5 * q + 5].astype(int)
+    return ((hand - s[L.S_SEEN_BELOW + i : L.S_SEEN_BELOW + i + 5]).tolist(),
+            (hand + s[L.S_SEEN_ABOVE + i : L.S_SEEN_ABOVE + i + 5]).tolist())
+
+
+def set_record(s, o, q, low, high):
+    """Set observer o's record of seat q in ``s`` to the interval [low, high] per resource
+    (it must hold q's hand)."""
+    i = (4 * o + q) * 5
+    hand = s[L.S_HAND + 5 * q : L.S_HAND + 5 * q + 5]
+    assert np.all(low <= hand) and np.all(hand <= high)
+    s[L.S_SEEN_BELOW + i : L.S_SEEN_BELOW + i + 5] = hand - low
+    s[L.S_SEEN_ABOVE + i : L.S_SEEN_ABOVE + i + 5] = high - hand
 
 
 def batch_scratch():

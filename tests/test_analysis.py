@@ -505,3 +505,16 @@ def test_the_analysis_layer_imports_no_engine_runner_or_matplotlib():
             "print(bad); sys.exit(1 if bad else 0)")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_wilson_ci_broadcasts_one_n_over_many_counts():
+    from statsmodels.stats.proportion import proportion_confint
+
+    from catansim.analysis.stats import wilson_ci
+
+    low, high = wilson_ci([1, 2, 30], 100)
+    for i, k in enumerate([1, 2, 30]):
+        assert (low[i], high[i]) == pytest.approx(proportion_confint(k, 100, method="wilson"))
+    low, high = wilson_ci(5, [0, 10])
+    assert np.isnan(low[0]) and np.isnan(high[0])
+    assert (low[1], high[1]) == pytest.approx(proportion_confint(5, 10, method="wilson"))

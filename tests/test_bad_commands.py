@@ -187,8 +187,8 @@ CASES = {
     "replay-png-read-only": (["replay", "LOG", "--png", "RO/f.png"],
                              ["--png: RO/f.png: folder RO is not writable"]),
     "replay-extra": (["replay", "LOG", "extra"], ["extra: unexpected argument"]),
-    "replay-unknown-option": (["replay", "LOG", "--nocheck"], ["--nocheck: unknown option; "
-                                                               "allowed: --png, --no-check"]),
+    "replay-unknown-option": (["replay", "LOG", "--nocheck"],
+                              ["--nocheck: unknown option; allowed: --png, --html, --no-check"]),
     # -- board
     "board-layout-typo": (["board", "--layout", "varible"], ["--layout: 'varible' is not "
                                                              "allowed"]),

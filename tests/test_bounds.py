@@ -7,7 +7,12 @@ checks by default. Here every game of the stored digests (every strategy mix and
 setting, the stress strategies, the logged games) is played again in a process whose
 kernels are compiled afresh with Numba's bounds checks on (``NUMBA_BOUNDSCHECK=1``,
 where any index outside ``[0, size)`` raises IndexError), and the games must come out
-exactly as stored: no index out of bounds, and the checks change nothing.
+exactly as stored: no index out of bounds, and the checks change nothing. Then the
+random-play invariant suite (``tests/test_invariants.py``, every rule setting with the
+in-kernel state checker on) runs in such a process on a twentieth of its games.
+
+Both children share one fresh kernel cache: Numba's cache does not key machine code by
+the bounds-check flag, so the user's cache would hand them unchecked kernels.
 """
 
 from __future__ import annotations
@@ -17,9 +22,11 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 from test_digests import GOLDEN_DIR, STORED
+from test_invariants import CONFIGS
 
 CHILD = textwrap.dedent("""
     import importlib.util, json, sys
@@ -37,14 +44,28 @@ CHILD = textwrap.dedent("""
 """)
 
 
+INVARIANTS = textwrap.dedent("""
+    import sys
+    import numba, pytest
+    assert numba.config.BOUNDSCHECK, "NUMBA_BOUNDSCHECK is not on"
+    sys.exit(pytest.main(["-q", "-n", "0", "-p", "no:cacheprovider", sys.argv[1],
+                          "-k", "test_random_play_invariants"]))
+""")
+TESTS = Path(__file__).resolve().parent
+
+
 @pytest.fixture(scope="module")
-def checked_digests(tmp_path_factory):
+def checked_env(tmp_path_factory):
     cache = tmp_path_factory.mktemp("boundscheck-cache")  # never the user's kernels
-    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(cache))
+    return dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(cache))
+
+
+@pytest.fixture(scope="module")
+def checked_digests(checked_env):
     r = subprocess.run(
         [sys.executable, "-c", CHILD, str(GOLDEN_DIR / "digests.py"),
          json.dumps(STORED["counter_fields"])],
-        capture_output=True, text=True, env=env, timeout=1800)
+        capture_output=True, text=True, env=checked_env, timeout=1800)
     assert r.returncode == 0, r.stderr[-3000:]
     return json.loads(r.stdout.strip().splitlines()[-1])
 
@@ -57,3 +78,13 @@ def test_every_digest_game_stays_inside_its_arrays_and_plays_as_stored(checked_d
         "stress", "logset") or ":" not in k}
     changed = sorted(k for k, v in checked_digests.items() if stored[k] != v)
     assert not changed, f"changed under bounds checks: {', '.join(changed)}"
+
+
+def test_the_random_play_invariants_hold_with_bounds_checks_on(checked_env):
+    # Run after the digests, so the bounds-checked kernels come from their shared cache.
+    env = dict(checked_env, CATANSIM_TEST_SCALE="0.05")
+    r = subprocess.run([sys.executable, "-c", INVARIANTS, str(TESTS / "test_invariants.py")],
+                       capture_output=True, text=True, env=env, cwd=TESTS.parent, timeout=1800)
+    assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
+    summary = r.stdout.strip().splitlines()[-1]
+    assert f"{len(CONFIGS)} passed" in summary and "failed" not in summary, summary

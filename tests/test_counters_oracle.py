@@ -27,6 +27,7 @@ SETTINGS = [
     (4, {"bank_per_resource": 4}),
     (4, {"bank_per_resource": 6, "shortage": "strict", "first_turn": 2}),
     (3, {"bank_per_resource": 5, "shortage": "off", "first_turn": 1}),
+    (4, {"bank_per_resource": 6, "first_pick": 3}),
     (4, {"bank_per_resource": 3, "robber": "off", "max_turns": 60}),
     (4, {"bank_per_resource": 7, "robber": "friendly", "discard_limit": None}),
 ]
@@ -98,7 +99,7 @@ def test_new_counters_match_the_checker(n, rules):
         header = make_header(g.seed, n, g.strategies, g.rules, g.board)
         obs = Observer(n)
         replay(header, event_rows_to_dicts(g.events, n), observer=obs)
-        assert obs.turn_seats == [(r.first_turn + t) % n for t in range(g.turns)]
+        assert obs.turn_seats == [(r.first_mover + t) % n for t in range(g.turns)]
         vp_at = g.field("c_vp_at").reshape(4, L.N_VP_CHECKPOINTS)[:n]
         for k, t in enumerate(L.VP_CHECKPOINTS):
             want = obs.vp_at.get(t, [-1] * n)
@@ -137,3 +138,58 @@ def test_first_turn_keeps_the_setup_and_moves_only_the_turns():
     assert np.array_equal(base.field("c_start_nodes"), moved.field("c_start_nodes"))
     first = [e for e in event_rows_to_dicts(moved.events, 4) if e["e"] == "turn_start"][0]
     assert first["p"] == 1
+
+
+@pytest.mark.parametrize("n, pick", [(4, 0), (4, 2), (3, 1), (3, 2)])
+def test_first_pick_starts_the_snake_and_takes_turn_1(n, pick):
+    g = play_game(33, n, strategies=["default"], rules=Rules(first_pick=pick), log=True)
+    events = event_rows_to_dicts(g.events, n)
+    placers = [e["p"] for e in events if e["e"] == "setup_settlement"]
+    order = [(pick + i) % n for i in range(n)]
+    assert placers == order + order[::-1]
+    first = [e for e in events if e["e"] == "turn_start"][0]
+    assert first["p"] == pick  # first_turn follows the first pick unless set
+
+
+def test_first_turn_set_apart_from_first_pick():
+    r = Rules(first_pick=2, first_turn=0)
+    assert (r.first_pick, r.first_mover) == (2, 0)
+    assert Rules(first_pick=3).first_mover == 3
+    assert Rules.from_mapping({"first_pick": 1}, base=Rules(first_pick=2)).first_mover == 1
+    assert Rules.from_strings(["first_pick=2", "first_turn=none"]).first_mover == 2
+    g = play_game(33, 4, strategies=["default"], rules=r, log=True)
+    events = event_rows_to_dicts(g.events, 4)
+    assert [e["p"] for e in events if e["e"] == "setup_settlement"][0] == 2
+    assert [e for e in events if e["e"] == "turn_start"][0]["p"] == 0
+
+
+def test_first_pick_must_be_a_seat_that_plays():
+    with pytest.raises(CatansimError, match="rule first_pick: seat 3 does not play with 3"):
+        GameSettings(n_players=3, rules=Rules(first_pick=3))
+    with pytest.raises(CatansimError, match="rule first_pick: 4 is out of range"):
+        Rules(first_pick=4)
+
+
+def test_the_pick_and_turn_analysis_refuses_a_moved_first_pick():
+    from catansim.analysis.seat_order import first_turns
+
+    variants = {"baseline": {"rules": {"first_pick": 0, "first_turn": 0}},
+                "turn_1": {"rules": {"first_pick": 0, "first_turn": 1}}}
+    assert first_turns({"result_key": {"variants": variants}}) == {"baseline": 0, "turn_1": 1}
+    variants["pick_2"] = {"rules": {"first_pick": 2, "first_turn": 2}}
+    with pytest.raises(CatansimError, match=r"variants.pick_2.rules.first_pick: 2; allowed: 0"):
+        first_turns({"result_key": {"variants": variants}})
+
+
+def test_first_pick_on_the_command_line(tmp_path, capsys):
+    from cli_harness import run_main
+
+    from catansim.logs import read_log
+
+    log = tmp_path / "g.jsonl"
+    code, _, err = run_main(["play", "--seed", "5", "--players", "3", "--strategies",
+                             "default", "--rule", "first_pick=2", "--log", log], capsys)
+    assert code == 0, err
+    header, events = read_log(log)
+    assert header["rules"]["first_pick"] == 2 and header["rules"]["first_turn"] == 2
+    assert [e["p"] for e in events if e["e"] == "setup_settlement"] == [2, 0, 1, 1, 0, 2]

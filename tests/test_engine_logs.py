@@ -32,6 +32,8 @@ CONFIGS = {
     "turn-limit": (4, "variable", {"max_turns": 40, "vp_to_win": 12}),
     "first-turn-3": (4, "variable", {"first_turn": 3, "bank_per_resource": 9}),
     "first-turn-1-3p": (3, "variable", {"first_turn": 1, "robber": "friendly"}),
+    "first-pick-2": (4, "variable", {"first_pick": 2}),
+    "first-pick-2-turn-0-3p": (3, "variable", {"first_pick": 2, "first_turn": 0}),
     # Supplies of 1 to 3 cards: shortages on most rolls, Invention with fewer than 2 cards
     # left (bank-2 holds the game of `catansim play --seed 4 --rule bank_per_resource=2`).
     "bank-1": (4, "variable", {"bank_per_resource": 1, "max_turns": 300}),

@@ -114,7 +114,7 @@ def test_header_keys_and_rule_nulls():
     assert h["strategies"] == ["random", "random", "builder"]
     assert h["rules"] == {"vp_to_win": 10, "bank_per_resource": None, "discard_limit": None,
                           "robber": "friendly", "shortage": "official", "max_turns": 1000,
-                          "first_turn": 0}
+                          "first_pick": 0, "first_turn": 0}
     assert h["board"] == board.to_header()
     assert "null" in json.dumps(h["rules"])
 
@@ -194,12 +194,13 @@ def test_read_missing_file(tmp_path):
         read_log(tmp_path / "nope.jsonl")
 
 
-def test_a_version_1_header_without_first_turn_is_read_as_seat_0(tmp_path):
+def test_a_version_1_header_without_first_pick_and_turn_is_read_as_seat_0(tmp_path):
     from catansim.engine import play_game
     from catansim.logs import replay
 
     g = play_game(3, 4, strategies=["default"])
     header = make_header(g.seed, 4, g.strategies, g.rules, g.board)
     del header["rules"]["first_turn"]  # as written before the setting existed
+    del header["rules"]["first_pick"]
     res = replay(header, event_rows_to_dicts(g.events, 4))
     assert res.winner == g.winner and res.turns == g.turns

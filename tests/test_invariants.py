@@ -5,9 +5,15 @@ Over 10,000 random games across 3 and 4 players and every rule setting run throu
 the checker must count no violation after any step, the random strategy must never be
 refused, and every result record must be internally consistent. Then determinism
 (seeds, threads, single game vs batch) and the separation of the random streams.
+
+``CATANSIM_TEST_SCALE`` (a fraction, default 1) plays that share of each setting's
+games, at least ``MIN_GAMES``: ``tests/test_bounds.py`` runs the random-play tests at
+0.05 with Numba's bounds checks on.
 """
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 import pytest
@@ -28,6 +34,8 @@ CONFIGS = {
     "official-3": (3, "variable", {}, 1000),
     "robber-off-4": (4, "variable", {"robber": "off"}, 600),
     "friendly-3": (3, "variable", {"robber": "friendly", "first_turn": 2}, 700),
+    "first-pick-2-4": (4, "variable", {"first_pick": 2}, 600),
+    "first-pick-1-turn-0-3": (3, "variable", {"first_pick": 1, "first_turn": 0}, 600),
     "friendly-bank8-4": (4, "variable", {"robber": "friendly", "bank_per_resource": 8}, 700),
     "strict-bank6-4": (4, "variable", {"shortage": "strict", "bank_per_resource": 6,
                                        "first_turn": 3}, 700),
@@ -46,6 +54,8 @@ CONFIGS = {
                                     "shortage": "off"}, 600),
     "cap1-4": (4, "variable", {"max_turns": 1, "bank_per_resource": 3}, 300),
 }
+SCALE = float(os.environ.get("CATANSIM_TEST_SCALE", "1"))
+MIN_GAMES = 20
 SENTINEL_FIELDS = {"c_winner", "c_longest_holder", "c_army_holder", "c_first_city",
                    "c_first_settlement", "c_start_nodes", "c_first_shortage", "c_vp_at"}
 
@@ -83,6 +93,7 @@ class Cols:
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_random_play_invariants(name):
     n_players, layout, rules, n_games = CONFIGS[name]
+    n_games = max(MIN_GAMES, round(n_games * SCALE))
     settings, counters = run_batch(n_players, layout, rules, n_games,
                                    base_seed=1000 + list(CONFIGS).index(name))
     r = settings.rules
@@ -103,8 +114,8 @@ def test_random_play_invariants(name):
     w = np.flatnonzero(win)
     assert np.all(c.winner[w] >= 0)
     assert np.all(c.vp[w, c.winner[w]] >= r.vp_to_win)
-    # only on the winner's own turn: turn t is played by seat (first_turn + t - 1) % n
-    assert np.all(c.winner[w] == (r.first_turn + c.turns[w] - 1) % n)
+    # only on the winner's own turn: turn t is played by seat (first mover + t - 1) % n
+    assert np.all(c.winner[w] == (r.first_mover + c.turns[w] - 1) % n)
     assert np.all(c.winner[cap] == -1) and np.all(c.turns[cap] == r.max_turns)
     # victory point breakdown
     parts = c.vp_settlements + c.vp_cities + c.vp_longest + c.vp_army + c.vp_cards
@@ -216,6 +227,7 @@ def test_derived_piece_fields_equal_a_recomputation_at_the_end_of_games(strategi
 REFERENCE_SETTINGS = [
     (4, "variable", {}),
     (3, "variable", {"robber": "friendly", "first_turn": 2}),
+    (4, "variable", {"first_pick": 3}),
     (4, "beginner", {"discard_limit": 12, "vp_to_win": 8}),
     (4, "random_numbers", {"bank_per_resource": 6, "shortage": "strict", "max_turns": 60}),
 ]
@@ -270,7 +282,7 @@ def test_kept_fields_equal_a_python_recomputation_at_the_end_of_games(strategies
                 assert list(_field(s, "prod_pips")[5 * q : 5 * q + 5]) == pips, (i, seed, q)
                 assert _field(s, "own_hexes")[q] == hexes, (i, seed, q)
             games += 1
-    assert games == 300
+    assert games == 75 * len(REFERENCE_SETTINGS)
 
 
 @pytest.mark.parametrize("name, index, delta", [

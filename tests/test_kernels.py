@@ -33,14 +33,14 @@ COLD = textwrap.dedent("""
         helper_hits[dispatcher.py_func.__name__] = sum(dispatcher.stats.cache_hits.values())
     # the linkage of the core functions in the LLVM modules of the batch kernel (compiled
     # here, so its module is at hand) and of setup_nb (another kernel compiled here)
-    from catansim.core import jit
+    from catansim.core import numba_patches as P
     from catansim.core.engine_nb import play_batch_nb, setup_nb
     def linkage(dispatcher):
         module = next(iter(dispatcher.overloads.values())).library._final_module
         return collections.Counter(
-            ("private " if f.name.endswith(jit._PRIVATE_SUFFIX) else "") + f.linkage.name
+            ("private " if f.name.endswith(P.PRIVATE_SUFFIX) else "") + f.linkage.name
             for f in module.functions
-            if f.name.startswith(jit._CORE_PREFIX) and not f.is_declaration)
+            if f.name.startswith(P.CORE_PREFIX) and not f.is_declaration)
     print(json.dumps(dict(compiled=compiled, helper_hits=helper_hits,
                           counters=res.counters.tolist(),
                           linkage=dict(batch=linkage(play_batch_nb), setup=linkage(setup_nb)))))
@@ -85,9 +85,9 @@ def test_the_games_are_the_same_as_with_one_process(cold_compile):
 
 def test_the_batch_kernel_holds_private_copies_of_the_core_and_no_other_kernel_does(
         cold_compile):
-    from catansim.core import jit
+    from catansim.core import numba_patches
 
-    assert jit.INTERNAL_CALLEES  # in place with this Numba
+    assert numba_patches.APPLIED["internal_callees"]  # in place with this Numba
     batch, setup = cold_compile["linkage"]["batch"], cold_compile["linkage"]["setup"]
     # the batch kernel itself stays external; what LLVM did not inline of its callees
     # (the road search, the robber, production, ...) is internal, under its private name
@@ -162,28 +162,21 @@ def test_the_helper_refuses_another_cache_folder(tmp_path):
     assert r.returncode == 2 and "usage: python -m catansim.kernels helper" in r.stderr
 
 
-def _probe(module, **options):
-    """``a[i]``, compiled by Numba (with ``options``) as a function of ``module``."""
-    import numba as nb
+def test_the_kernels_are_compiled_for_the_types_the_engine_passes():
+    """``kernels`` makes its own sample arguments (it never imports the engine): their
+    Numba types are those of the arrays ``GameSettings`` and ``game_arrays`` make."""
+    import numba
 
-    namespace = {"__name__": module}
-    exec("def at(a, i):\n    return a[i]\n", namespace)
-    return nb.njit(**options)(namespace["at"])
+    from catansim.board import make_board
+    from catansim.engine import game_arrays
 
-
-def test_the_core_indexes_without_wraparound_and_every_other_function_with_it():
-    from catansim.core import jit
-
-    assert jit.NONNEGATIVE_INDICES  # in place with this Numba
-    whole = np.arange(10, dtype=np.int64)
-    view = whole[1:]  # so that the item before view[0] is memory the test owns
-    # Python's indexing everywhere but in catansim.core: -1 is the last item ...
-    assert _probe("catansim.analysis.probe")(view, -1) == 9
-    assert _probe("catansim_core.probe")(view, -1) == 9
-    assert _probe("catansim.core_probe")(view, -1) == 9
-    # ... and in the core an index is an offset: -1 is the item before view[0]
-    assert _probe("catansim.core.probe")(view, -1) == 0
-    assert _probe("catansim.core.probe")(view, 3) == 4
-    # Numba's bounds checks see that offset: a negative index is out of bounds there
-    with pytest.raises(IndexError):
-        _probe("catansim.core.probe", boundscheck=True)(view, -1)
+    types = kernels._argument_types()
+    _, _, board, openings, topo, rules, strat, params = GameSettings(
+        n_players=4, strategies=("default",) * 4, layout="given",
+        board=make_board("variable", 1),
+    ).kernel_args()
+    s, log = game_arrays(log_rows=10)
+    engine = dict(s=s, log=log, topo=topo, rules=rules, strat=strat, params=params,
+                  openings=openings, prm=params[0], sid=strat[0])
+    assert {k: types[k] for k in engine} == {k: numba.typeof(v) for k, v in engine.items()}
+    assert numba.typeof(board) == types["board"]  # the board vector a game is given

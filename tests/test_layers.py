@@ -1,102 +1,127 @@
-"""The data path holds: what each package imports is what its docstring's "May import"
-paragraph allows (every import, at the top of a module or inside a function).
-
-The paragraph names what may be imported in double backticks (``results``,
-``core.layout``, ``catansim.constants``) or says "anything"/"everything"; what
-follows "Never" is forbidden (in backticks or as the words below). So the layers the
-README and the docstrings describe are checked, not only stated.
+"""The data path holds: the import-linter contracts of ``pyproject.toml``
+(``[tool.importlinter]``, run by ``make test`` as ``lint-imports``) are kept, and each
+kind of breach breaks one of them. Then what contracts cannot say: the compiled core
+imports numpy and numba and nothing else outside the standard library, and each
+package's docstring names every module that lives there.
 """
 
 from __future__ import annotations
 
 import ast
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1] / "catansim"
-UNITS = sorted(p.stem if p.is_file() else p.name for p in ROOT.iterdir()
-               if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists())
-# how the "Never" prose names a unit
-WORDS = {"engine": "engine", "runner": "runs", "analysis": "analysis", "plotting": "plotting",
-         "reports": "reports", "results": "results", "matplotlib": "matplotlib",
-         "kernels": "kernels"}
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "catansim"
+LINT = ("import sys; from importlinter.cli import lint_imports_command; "
+        "sys.exit(lint_imports_command(['--no-cache']))")
 
 
-def _unit(dotted: str) -> str:
-    parts = dotted.split(".")
-    return parts[1] if parts[0] == "catansim" and len(parts) > 1 else parts[0]
+def lint_imports(root: Path) -> subprocess.CompletedProcess:
+    """``lint-imports`` over the catansim under ``root`` with its ``pyproject.toml``."""
+    env = dict(os.environ, PYTHONPATH=str(root))
+    return subprocess.run([sys.executable, "-c", LINT], capture_output=True, text=True,
+                          cwd=root, env=env, timeout=300)
 
 
-def imports_of(unit: str) -> set[str]:
-    """The catansim units and the top-level outside packages ``unit`` imports."""
-    path = ROOT / unit
-    files = sorted(path.rglob("*.py")) if path.is_dir() else [ROOT / f"{unit}.py"]
+@pytest.fixture(scope="module")
+def copy_of_catansim(tmp_path_factory):
+    """A copy of catansim and its pyproject.toml, to break."""
+    root = tmp_path_factory.mktemp("layers")
+    shutil.copy(ROOT / "pyproject.toml", root)
+    shutil.copytree(PACKAGE, root / "catansim", ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def test_every_contract_is_kept():
+    r = lint_imports(ROOT)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    assert re.search(r"Contracts: (\d+) kept, 0 broken", r.stdout)
+
+
+BREACHES = {
+    "an upward import": ("core/layout.py", "from .. import engine",
+                         "Data path: a package imports only the layers below it"),
+    "an import cycle": ("board/value.py", "from . import layouts",
+                        "No import cycle among the modules of a package"),
+    "the engine in an analysis": ("analysis/stats.py", "from ..engine import play_batch",
+                                  "Analyses and tables never reach the engine"),
+    "the runner in results": ("results/tables.py", "from ..runs import runner",
+                              "Analyses and tables never reach the engine, the runner"),
+    "an analysis in a figure": ("plotting/style.py", "from ..analysis import stats",
+                                "Data path: a package imports only the layers below it"),
+    "matplotlib in a report": ("reports/html.py", "import matplotlib",
+                               "Only plotting imports matplotlib"),
+    "a kernel in the runner": ("runs/bench.py", "from ..core import engine_nb",
+                               "The compiled kernels are called through the engine API"),
+    "an error in the core": ("core/rng_nb.py", "from ..errors import CatansimError",
+                             "The compiled core imports nothing of catansim but"),
+    "the rules kernels in the checker": ("logs/checker.py", "from ..core import rules_nb",
+                                         "The log checker knows the game only from the log"),
+}
+
+
+@pytest.mark.parametrize("breach", list(BREACHES))
+def test_a_breach_breaks_its_contract(copy_of_catansim, breach):
+    file, line, contract = BREACHES[breach]
+    path = copy_of_catansim / "catansim" / file
+    original = path.read_text()
+    try:
+        path.write_text(original + f"\n\ndef _breach():\n    {line}\n")  # inside a function
+        r = lint_imports(copy_of_catansim)
+    finally:
+        path.write_text(original)
+    assert r.returncode == 1, r.stdout[-2000:] + r.stderr[-2000:]
+    broken = re.findall(r"^(.+) BROKEN(?: \(\d+ ignored imports?\))?$", r.stdout, re.M)
+    assert any(name.startswith(contract) for name in broken), (contract, broken)
+
+
+def _imported_packages(path: Path) -> set[str]:
+    """Top-level names of what the modules under ``path`` import (absolute imports)."""
     found = set()
-    for f in files:
-        package = ["catansim", *f.relative_to(ROOT).parts[:-1]]
+    for f in path.rglob("*.py"):
         for node in ast.walk(ast.parse(f.read_text())):
             if isinstance(node, ast.Import):
-                found |= {_unit(a.name) for a in node.names}
-            elif isinstance(node, ast.ImportFrom):
-                if node.level == 0:
-                    found.add(_unit(node.module))
-                    continue
-                base = package[:len(package) - (node.level - 1)]
-                if node.module:
-                    found.add(_unit(".".join([*base, node.module])))
-                else:  # from .. import strategies
-                    found |= {_unit(".".join([*base, a.name])) for a in node.names}
-    return found - {unit, "__future__", "__version__", "catansim"}
-
-
-def rule_of(unit: str):
-    """(allowed, forbidden) from the docstring, allowed None for "anything"."""
-    path = ROOT / unit / "__init__.py" if (ROOT / unit).is_dir() else ROOT / f"{unit}.py"
-    doc = ast.get_docstring(ast.parse(path.read_text())) or ""
-    if "May import" not in doc:
-        return None
-    para = doc[doc.index("May import"):].split("\n\n")[0]
-    allowed_text, _, never_text = para.partition("Never")
-    named = {_unit(t) for t in re.findall(r"``([\w.]+)``", allowed_text)}
-    anything = re.search(r"\b(anything|everything)\b", allowed_text) is not None
-    never = {_unit(t) for t in re.findall(r"``([\w.]+)``", never_text)}
-    never |= {unit_ for word, unit_ in WORDS.items() if re.search(rf"\b{word}\b", never_text)}
-    return (None if anything else named), never
-
-
-RULED = [u for u in UNITS if rule_of(u) is not None]
-
-
-def test_the_packages_of_the_data_path_state_their_rule():
-    assert {"analysis", "board", "core", "logs", "plotting", "reports", "results", "runs",
-            "files", "kernels"} <= set(RULED)
-
-
-@pytest.mark.parametrize("unit", RULED)
-def test_imports_follow_the_docstring(unit):
-    allowed, never = rule_of(unit)
-    got = imports_of(unit)
-    ours = got & set(UNITS)
-    assert not (got & never), f"catansim.{unit} imports what it never may: {got & never}"
-    if allowed is not None:
-        extra = ours - allowed
-        assert not extra, f"catansim.{unit} imports {sorted(extra)}, not in its May import"
+                found |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                found.add(node.module.split(".")[0])
+    return found
 
 
 def test_the_compiled_core_imports_numpy_numba_and_the_game_facts_only():
     """Beyond the standard library the kernels' modules import numpy and numba only
-    (``core/__init__`` places the cache with the standard library)."""
-    import sys
-
-    outside = imports_of("core") - set(UNITS) - set(sys.stdlib_module_names)
+    (``core/__init__`` places the cache with the standard library); within catansim
+    the contracts allow ``constants`` and ``topology``. A contract can forbid a named
+    package, not everything but two."""
+    outside = _imported_packages(PACKAGE / "core") - set(sys.stdlib_module_names)
     assert outside == {"numpy", "numba"}, outside
 
 
-def test_the_rule_reader_sees_a_breach():
-    """The checks above can fail: a module importing what its package never may."""
-    allowed, never = rule_of("analysis")
-    assert "runs" in never and "engine" in never and "matplotlib" in never
-    assert "results" in allowed and "plotting" not in allowed
-    assert {"numpy", "scipy"} <= imports_of("analysis")
+def _docstring(package: Path) -> str:
+    return ast.get_docstring(ast.parse((package / "__init__.py").read_text())) or ""
+
+
+PACKAGES = sorted(p.parent for p in PACKAGE.glob("*/__init__.py"))
+# the packages that list what lives there (in commands and studies each module is one
+# command or study, listed by ``catansim --help`` and ``catansim study --help``)
+LISTING = [p for p in PACKAGES if "What lives here" in _docstring(p)]
+
+
+def test_the_packages_of_the_data_path_list_their_modules_and_what_they_may_import():
+    assert {p.name for p in LISTING} >= {"analysis", "board", "core", "logs", "plotting",
+                                          "reports", "results", "runs"}
+    stated = {p.name for p in PACKAGES if "May import" in _docstring(p)}
+    assert stated >= {p.name for p in LISTING} | {"commands", "studies"}
+
+
+@pytest.mark.parametrize("package", LISTING, ids=lambda p: p.name)
+def test_a_package_docstring_names_every_module_that_lives_there(package):
+    modules = {p.stem for p in package.glob("*.py") if not p.stem.startswith("_")}
+    named = set(re.findall(r"``(\w+)``", _docstring(package)))
+    assert not modules - named, f"catansim.{package.name}: not described: {modules - named}"

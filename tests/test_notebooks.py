@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,12 @@ DATASETS = {"02-seats-and-boards.ipynb": ("data", "data-boards"),
 
 def test_there_are_notebooks():
     assert [p.name for p in NOTEBOOKS][:1] == ["01-quickstart.ipynb"]
+
+
+def test_the_notebooks_readme_describes_every_notebook():
+    text = (ROOT / "notebooks" / "README.md").read_text()
+    described = set(re.findall(r"^- `([\w-]+\.ipynb)`:", text, re.M))
+    assert described == {p.name for p in NOTEBOOKS}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

@@ -180,7 +180,27 @@ def test_narrative_tells_the_game():
     assert "Turn 1 — red (seat 0) rolls 3+3 = 6" in text
     assert "steals wheat from orange" in text
     assert "red (seat 0) wins on turn 9." in text
-    assert "1. red (seat 0, scripted): 4 VP" in text
+    assert "1. red (seat 0, scripted): 4 VP — 3 settlements, 0 cities, 1 VP card" in text
+
+
+def test_standings_count_in_words_and_name_the_bonus_points():
+    from types import SimpleNamespace
+
+    from catansim.constants import seat_colours
+    from catansim.logs import standings
+
+    def vp(total, settlements, cities, route=0, army=0, cards=0):
+        return dict(total=total, settlements=settlements, cities=2 * cities,
+                    longest_route=route, largest_army=army, vp_cards=cards)
+
+    res = SimpleNamespace(n_players=3, strategies=["a", "b", "c"], vp=[
+        vp(10, 1, 2, route=2, cards=3), vp(7, 2, 1, army=2), vp(2, 2, 0)])
+    c = seat_colours(3)
+    assert standings(res) == [
+        f"1. {c[0]} (seat 0, a): 10 VP — 1 settlement, 2 cities, Longest Route (2 VP), "
+        "3 VP cards",
+        f"2. {c[1]} (seat 1, b): 7 VP — 2 settlements, 1 city, Largest Army (2 VP)",
+        f"3. {c[2]} (seat 2, c): 2 VP — 2 settlements, 0 cities"]
 
 
 # --- LOG_B: custom openings; red's road runs up to white's settlement ------------

@@ -212,7 +212,7 @@ def test_play_batch_debug_replays_the_first_game_with_an_illegal_action(broken_s
 def test_each_decision_is_named_with_its_value(decision, value, text):
     from catansim.core import layout as L
     from catansim.core.engine_nb import illegal_array_nb, illegal_nb
-    from catansim.errors import IllegalActionError
+    from catansim.engine import illegal_action_error
 
     s = play_game(0, log=False).state.copy()
     s[L.S_TURN] = 41
@@ -220,7 +220,7 @@ def test_each_decision_is_named_with_its_value(decision, value, text):
     choice[: len(value)] = value
     assert illegal_array_nb(s, 3, getattr(L, decision), choice, 12)
     assert not illegal_nb(s, 1, L.D_MONOPOLY, 4)  # only the first is recorded
-    err = IllegalActionError.from_state(99, ("a", "b", "c", "d"), s)
+    err = illegal_action_error(99, ("a", "b", "c", "d"), s)
     assert str(err) == (f"illegal action: seed 99, turn 41, seat 3 (d), {text}; "
                         "2 illegal actions in this game")
 

@@ -12,25 +12,26 @@ behaviour (``strategies_nb.PARAM_FIELDS``):
   threshold: ``robber_policy`` is rounded (0.49, 0.5, 1.49, 1.5), ``bank_trade``
   is "complete" below 1.5 (0.01, 1.49, 1.5), ``accept`` and ``knight_eager`` switch
   at 0.5 (0.49, 0.5), ``offers`` around the engine cap of 3 (1, 3, 4),
-  ``scarcity_weight`` 1 (its own branch), ``accept_vp_limit`` 3 and 10, and
-  ``monopoly_min`` 2;
+  ``scarcity_weight`` 1 (its own branch), ``accept_vp_limit`` 3 and 10,
+  ``monopoly_min`` 2, and ``information`` public and omniscient (0.49, 0.5);
 
-76 values of the 26 parameters in all, each a ``make_strategy`` row on ``default``
+82 values of the 27 parameters in all, each a ``make_strategy`` row on ``default``
 playing every seat. With them play the 7 presets (6 archetypes and ``random``), each
 in every seat, 4 mixed tables (archetypes, ``random``, parameter extremes and user
 strategies side by side) and 2 user strategies, one from ``make_strategy`` and one
-from a TOML table through ``load_strategies``: 89 tables.
+from a TOML table through ``load_strategies``: 95 tables.
 
-Every table plays 24 games under each of 19 rule settings: the robber official, off
+Every table plays 24 games under each of 20 rule settings: the robber official, off
 and friendly; the shortage rule official, strict and off; supplies of 1, 2 and 3
 cards per resource (with each robber and shortage rule), 4, 19 and unlimited;
-discard limit 0, 7 and none; 3 and 20 VP to win; turn caps of 1 and 30; the
-variable, random-numbers and beginner layouts. Tables alternate between 3 and 4
-players so that each plays both. That is 89 x 19 x 24 = 40,584 games, with the
+discard limit 0, 7 and none; 3 and 20 VP to win; turn caps of 1 and 30; the set-up
+started by seat 2 (``first_pick``); the variable, random-numbers and beginner layouts.
+Tables alternate between 3 and 4 players so that each plays both. That is
+95 x 20 x 24 = 45,600 games, with the
 in-kernel state checker on (``Rules.to_array(check=True)``): 0 invariant violations
 and 0 illegal actions, and every game ends by a win of the player whose turn it is or
 at the turn cap. ``test_the_suite_covers_what_its_docstring_says`` holds these
-numbers. The same sweep with 400 games per table and setting (676,400 games) is
+numbers. The same sweep with 400 games per table and setting (760,000 games) is
 ``test_the_big_sweep`` (``-m slow``).
 """
 
@@ -44,8 +45,7 @@ from catansim.core import layout as L
 from catansim.core.engine_nb import play_batch_nb
 from catansim.core.policy_nb import STRATEGY_RANDOM
 from catansim.core.strategies_nb import PARAM_FIELDS, PARAM_INDEX
-from catansim.engine import GameSettings, batch_seeds
-from catansim.errors import IllegalActionError
+from catansim.engine import GameSettings, batch_seeds, illegal_action_error
 from catansim.rules import Rules
 from catansim.strategies import (
     ARCHETYPES,
@@ -69,6 +69,7 @@ THRESHOLDS: dict[str, tuple] = {
     "scarcity_weight": (1.0,),
     "accept_vp_limit": (3, 10),
     "monopoly_min": (2,),
+    "information": ("public", "omniscient", 0.49, 0.5),
 }
 
 
@@ -153,6 +154,7 @@ SETTINGS: dict[str, tuple[str, dict]] = {
     "vp-20": ("variable", {"vp_to_win": 20, "max_turns": 300}),
     "cap-1": ("variable", {"max_turns": 1}),
     "cap-30-beginner": ("beginner", {"max_turns": 30, "robber": "friendly"}),
+    "first-pick-2": ("variable", {"first_pick": 2}),
 }
 
 
@@ -187,7 +189,7 @@ def _first_illegal(seed, args, seats) -> str:
     play_one(seed, args, s, log)
     if s[L.C_ILLEGAL] == 0:
         return f"seed {seed}: {s[L.C_VIOLATIONS]} violations"
-    return str(IllegalActionError.from_state(seed, [st.name for st in seats], s))
+    return str(illegal_action_error(seed, [st.name for st in seats], s))
 
 
 def play_and_check(setting, table, n_games, base_seed, user_toml) -> int:
@@ -217,7 +219,7 @@ def play_and_check(setting, table, n_games, base_seed, user_toml) -> int:
     assert np.all(win | cap), where
     assert np.all((turns >= 1) & (turns <= rules.max_turns)), where
     w = np.flatnonzero(win)
-    assert np.all(winner[w] == (turns[w] - 1) % n), where  # on the winner's own turn
+    assert np.all(winner[w] == (rules.first_mover + turns[w] - 1) % n), where  # its own turn
     assert np.all(vp[w, winner[w]] >= rules.vp_to_win), where
     assert np.all(winner[cap] == -1) and np.all(turns[cap] == rules.max_turns), where
     return int(win.sum())
@@ -243,8 +245,8 @@ def test_every_table_is_legal_under_the_setting(setting, user_toml):
 
 def test_the_suite_covers_what_its_docstring_says():
     """The counts in the module docstring; they may grow, never shrink."""
-    assert len(PARAM_VALUES) >= 76 and len(TABLES) >= 89 and len(SETTINGS) >= 19
-    assert GAMES >= 24 and len(TABLES) * len(SETTINGS) * GAMES >= 40_584
+    assert len(PARAM_VALUES) >= 82 and len(TABLES) >= 95 and len(SETTINGS) >= 20
+    assert GAMES >= 24 and len(TABLES) * len(SETTINGS) * GAMES >= 45_600
     assert len(set(VARIANTS)) == len(PARAM_VALUES)  # no value counted twice
     # every parameter at both ends of its range, every word, both sides of a threshold
     names = [f[0] for f in PARAM_FIELDS]
@@ -256,7 +258,7 @@ def test_the_suite_covers_what_its_docstring_says():
                        ("robber_policy", 0.5), ("robber_policy", 1.5)):
         values = [v for p, v in PARAM_VALUES if p == name and not isinstance(v, str)]
         assert any(v < edge for v in values) and any(v >= edge for v in values), name
-    assert len({p for p, _ in PARAM_VALUES}) == len(names) == 26
+    assert len({p for p, _ in PARAM_VALUES}) == len(names) == 27
     # every preset, user strategies, mixed tables; both player counts for every table
     seats = {getattr(s, "name", s) for table in TABLES.values() for s in table}
     assert set(ARCHETYPES) | {"random", "user_made", "user_toml"} <= seats

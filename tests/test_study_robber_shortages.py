@@ -24,6 +24,21 @@ STUDIES = {
 }
 
 
+def test_study_help_lists_every_study_with_its_question(capsys):
+    from cli_harness import run_main
+
+    from catansim.studies import studies
+
+    code, out, _ = run_main(["study", "--help"], capsys)
+    assert code == 0
+    listed = out[out.index("Studies:"):]
+    found = studies()
+    assert set(found) >= {"openings", "robber", "seats-and-boards", "shortages"}
+    for study in found.values():
+        assert re.search(rf"^  {re.escape(study.name)}\s+{re.escape(study.title[:30])}",
+                         listed, re.M), study.name
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = {}

@@ -22,7 +22,19 @@ What lives here:
   verdicts only where significant after correction;
 - ``variants``: paired comparisons of every headline measure against the baseline;
 - ``position``: starting pips and nodes, a logistic regression with calibration;
-- ``summary``: the run summary printed by ``catansim run`` and ``catansim simulate``.
+- ``summary``: the run summary printed by ``catansim run`` and ``catansim simulate``;
+- ``contrasts``: rule effects on common random numbers: per-game outcomes, paired
+  contrasts between any two arms of a dataset, per-arm summaries and ratio shares;
+- ``robber``: the robber's outcomes (what it takes, whom it hits) and whether
+  trailing players catch up;
+- ``shortages``: the supply-shortage rule's outcomes: how often, when and of what
+  the supply runs short, and who loses the cards;
+- ``seat_order``: who wins from which seat, pooled over the rotations of a table,
+  and the set-up and turn orders apart;
+- ``board_balance``: each board's seat effect, how much of it is real, and which
+  board features predict it;
+- ``openings``: the value of starting positions: forced-opening arms against the
+  free-choice baseline, game by game.
 
 May import: ``catansim.results`` (schema, dataset reader), ``constants``, ``errors``,
 ``topology`` and ``core.layout`` (a board vector's slices: the features of an opening),

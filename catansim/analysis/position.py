@@ -13,6 +13,7 @@ import pandas as pd
 from ..constants import N_NODES
 from ..errors import CatansimError
 from ..results import dataset as D
+from ..tunables import MODEL_CAP
 from . import stats as S
 from .driver import Analysis, Chunk, Context, reads_source, run, variant_check
 from .measures import RES, START_COLS
@@ -110,7 +111,6 @@ def win_by_start_node(source, **kw) -> pd.DataFrame:
 # --- logistic regression --------------------------------------------------------------------
 
 FEATURES = ("start_pips_1", "start_pips_2", "start_kinds", "seat")
-MODEL_CAP = 200_000  # seat-games fitted at most; a larger dataset is sampled by game
 TEST_SHARE = 0.3  # held out for calibration, by game seed
 
 

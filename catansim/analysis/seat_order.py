@@ -347,9 +347,18 @@ def order_analysis(first_turn: dict) -> Analysis:
 
 
 def first_turns(manifest: dict) -> dict[str, int]:
-    """Variant -> its rule ``first_turn``, from a dataset's manifest."""
-    return {v: int(spec.get("rules", {}).get("first_turn", 0))
-            for v, spec in manifest.get("result_key", {}).get("variants", {}).items()}
+    """Variant -> its rule ``first_turn``, from a dataset's manifest.
+
+    The set-up must start with seat 0 in every variant (rule ``first_pick`` 0, as in
+    datasets written before it existed): the analysis takes seat s to pick s-th.
+    """
+    variants = manifest.get("result_key", {}).get("variants", {})
+    for v, spec in variants.items():
+        pick = int(spec.get("rules", {}).get("first_pick", 0))
+        if pick != 0:
+            raise CatansimError(f"variants.{v}.rules.first_pick: {pick}; allowed: 0 (the "
+                                "pick and turn analysis moves only first_turn)")
+    return {v: int(spec.get("rules", {}).get("first_turn", 0)) for v, spec in variants.items()}
 
 
 @reads_source

@@ -139,12 +139,11 @@ def wilson_ci(successes, n, confidence: float = CONFIDENCE) -> tuple[np.ndarray,
     """
     from statsmodels.stats.proportion import proportion_confint
 
-    k = np.atleast_1d(np.asarray(successes, dtype=np.int64))
-    m = np.atleast_1d(np.asarray(n, dtype=np.int64))
-    kk, mm = np.broadcast_arrays(k, m)
-    bad = np.flatnonzero((kk < 0) | (kk > mm))
+    k, m = np.broadcast_arrays(np.atleast_1d(np.asarray(successes, dtype=np.int64)),
+                               np.atleast_1d(np.asarray(n, dtype=np.int64)))
+    bad = np.flatnonzero((k < 0) | (k > m))
     if bad.size:
-        raise CatansimError(f"wilson_ci: {kk.flat[bad[0]]} successes of {mm.flat[bad[0]]}; "
+        raise CatansimError(f"wilson_ci: {k.flat[bad[0]]} successes of {m.flat[bad[0]]}; "
                             "allowed: 0 <= successes <= n")
     lo = np.full(k.shape, np.nan)
     hi = np.full(k.shape, np.nan)

@@ -24,7 +24,7 @@ from ..constants import (
 )
 from ..core.layout import OPENING_WIDTH
 from ..errors import CatansimError
-from .layouts import HARBOR_CODES, Board
+from .value import HARBOR_CODES, Board
 
 
 def _beginner_data() -> dict:

@@ -33,7 +33,7 @@ from ..constants import N_HEXES, N_RESOURCES, PIPS, RESOURCE_NAMES, Terrain
 from ..core import board_nb as K
 from ..core.layout import B_NUMBER, B_TERRAIN, BOARD_SIZE
 from ..errors import CatansimError
-from .layouts import Board
+from .value import Board
 
 OPENING_FEATURES = K.OPENING_FEATURES
 BALANCED_MAX_SPREAD = K.BALANCED_MAX_SPREAD

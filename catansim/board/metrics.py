@@ -52,7 +52,8 @@ from ..constants import (
 )
 from ..core.layout import B_HARBOR, B_NUMBER, B_TERRAIN, BOARD_SIZE
 from ..errors import CatansimError
-from .layouts import Board
+from ..tunables import FEATURE_CHUNK
+from .value import Board
 
 PIPS_TABLE = np.array(PIPS, dtype=np.int16)  # pips by number, 0 for 0 and 7
 RED_NUMBERS = (6, 8)
@@ -72,7 +73,6 @@ def _slot_land_hexes() -> np.ndarray:
 
 
 SLOT_LAND_HEXES = _slot_land_hexes()  # (9, 3)
-FEATURE_CHUNK = 65536  # boards per block, to bound the (54, 3, n) temporaries
 
 
 def _features_block(v: np.ndarray) -> dict[str, np.ndarray]:

@@ -12,10 +12,10 @@ import tomllib
 from pathlib import Path
 
 from ..checks import read_text
-from ..constants import N_HARBORS, N_HEXES, TERRAIN_NAMES
+from ..constants import HARBOR_KIND_NAMES, N_HARBORS, N_HEXES, TERRAIN_NAMES
 from ..errors import CatansimError
 from .beginner import beginner_board
-from .layouts import ALLOWED_HARBORS, ALLOWED_NUMBERS, HARBOR_CODES, Board, validate_board
+from .value import ALLOWED_HARBORS, ALLOWED_NUMBERS, HARBOR_CODES, Board, validate_board
 
 # One-letter terrain codes of the beginner map notation (G = grain fields).
 TERRAIN_LETTERS = {"F": "forest", "H": "hills", "P": "pasture", "G": "fields", "M": "mountains",
@@ -167,3 +167,21 @@ def _board_from_obj(obj, where: str) -> Board:
     return _board_from_lists(obj["terrains"], obj["numbers"], obj.get("harbors"), where)
 
 
+_ROWS = (3, 4, 5, 4, 3)  # hexes per row, top to bottom (our hex order)
+
+
+def compact_text(board: Board) -> str:
+    """The board as compact text, which ``parse_board`` reads back to the same board.
+
+    Rows of 3, 4, 5, 4 and 3 hexes separated by ``/`` (a terrain letter and the number,
+    ``D`` for the desert), then ``|`` and the 9 harbor kinds, e.g.
+    ``"M10 P2 F9 / G12 H6 P4 H10 / ... | any wool any any brick wood any wheat ore"``.
+    """
+    letter = {name: k for k, name in TERRAIN_LETTERS.items()}
+    tokens = [letter[TERRAIN_NAMES[t]] + (str(int(n)) if n else "")
+              for t, n in zip(board.terrain, board.number, strict=True)]
+    rows, start = [], 0
+    for size in _ROWS:
+        rows.append(" ".join(tokens[start:start + size]))
+        start += size
+    return " / ".join(rows) + " | " + " ".join(HARBOR_KIND_NAMES[h] for h in board.harbor)

@@ -224,6 +224,13 @@ def debug():
                              "game's seed, turn, seat, decision and value (a strategy bug).")
 
 
+def html():
+    return click.option("--html", "html_path", default=None,
+                        type=OutFile("an .html file path in an existing folder", ".html"),
+                        help="Write the game viewer to this file: one self-contained page "
+                             "(docs/viewer.md).")
+
+
 def config():
     return click.option("--config", type=InFile("a TOML file of strategy tables"), default=None,
                         help="TOML file defining more strategies ([strategies.<name>] tables, "

@@ -84,17 +84,10 @@ def command(layout, seed, board_file, players, seats, settlement, games, strateg
 
     from ..analysis import openings as AO
     from ..files import atomic_path, atomic_write_text
-    from ..runs.experiment import DEFAULT_BATCH_SIZE, parse_experiment
     from ..runs.runner import run_experiment
 
-    spec_dict = {
-        "name": "openings", "games": games, "players": players, "seed": game_seed,
-        "board": spec, "strategies": names, "batch_size": min(games, DEFAULT_BATCH_SIZE),
-        "description": f"catansim openings: {label}",
-        "sweep": {"seat": seat_list, "settlement": int(settlement), "nodes": "all"}}
-    if config is not None:
-        spec_dict["strategy_defs"] = str(Path(config).resolve())
-    exp = parse_experiment(spec_dict, path=None)
+    exp = value_map_experiment(spec, label, players, seat_list, int(settlement), games, names,
+                               game_seed, config)
     arms = len(exp.variants) - 1
     click.echo(f"{label}: {arms} arms ({len(seat_list)} seats x their nodes) + the baseline, "
                f"{games:,} paired games each", err=True)
@@ -135,6 +128,30 @@ def command(layout, seed, board_file, players, seats, settlement, games, strateg
                + (f"; {rep.parts_skipped} parts already in {root}" if rep.parts_skipped else "")
                + f"); analysed in {analysed:.1f} s; {total:.1f} s in all")
     click.echo(f"wrote {png}" + (f" and {csv}" if csv else ""))
+
+
+def value_map_experiment(board: str, label: str, players: int, seats, settlement: int,
+                         games: int, strategies, game_seed: int = 0, config=None):
+    """The experiment that measures a board's openings: the baseline, then every node of
+    every seat in ``seats`` with that seat's ``settlement`` (1 or 2) forced there.
+
+    ``board`` is an experiment's board value (``beginner``, ``LAYOUT:SEED`` or a board
+    file); ``label`` describes it; ``config`` is a TOML file of more strategies.
+    """
+    from pathlib import Path
+
+    from ..runs.experiment import parse_experiment
+    from ..tunables import DEFAULT_BATCH_SIZE
+
+    spec_dict = {
+        "name": "openings", "games": games, "players": players, "seed": game_seed,
+        "board": board, "strategies": list(strategies),
+        "batch_size": min(games, DEFAULT_BATCH_SIZE),  # --games may exceed a part's limit
+        "description": f"catansim openings: {label}",
+        "sweep": {"seat": list(seats), "settlement": int(settlement), "nodes": "all"}}
+    if config is not None:
+        spec_dict["strategy_defs"] = str(Path(config).resolve())
+    return parse_experiment(spec_dict, path=None)
 
 
 def _cpu(resource) -> float:

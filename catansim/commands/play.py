@@ -39,13 +39,14 @@ def result_line(game) -> str:
 @click.option("--log", "log_path", default=None,
               type=O.OutFile("a file path in an existing folder"),
               help="Write the game's log to this file.")
+@O.html()
 @O.games("Play N games with seeds SEED..SEED+N-1.", 1)
 @click.option("--log-dir", default=None, type=O.OutDir("a folder path (created if missing)"),
               help="With --games: write one log per game, DIR/game-<seed>.jsonl.")
 @O.config()
 @O.debug()
 def command(seed, players, strategies, layout, board_file, rule_items, opening_items,
-            log_path, games, log_dir, config, debug):
+            log_path, html_path, games, log_dir, config, debug):
     """Play one game (or N games) with the engine and write the event log(s)."""
     from ..logs import event_rows_to_dicts, make_header, write_log
 
@@ -57,6 +58,9 @@ def command(seed, players, strategies, layout, board_file, rule_items, opening_i
     if log_path is not None and games > 1:
         raise CatansimError("--log: one file holds one game; allowed: --games 1 (use "
                             "--log-dir DIR for several games)")
+    if html_path is not None and games > 1:
+        raise CatansimError("--html: one page shows one game; allowed: --games 1 (then "
+                            "catansim replay LOG --html PAGE for each log of --log-dir)")
     rules = O.parse_rules(rule_items)
 
     from ..engine import GameSettings, openings_from_strings, play_game
@@ -73,7 +77,7 @@ def command(seed, players, strategies, layout, board_file, rule_items, opening_i
     settings = GameSettings(n_players=players, strategies=names, layout=layout, board=board,
                             rules=rules, openings=openings, strategy_set=strategy_set)
 
-    want_log = log_path is not None or log_dir is not None
+    want_log = log_path is not None or log_dir is not None or html_path is not None
     option = "--log" if log_path is not None else "--log-dir"
     if log_dir is not None:
         with O.writing("--log-dir", log_dir):
@@ -84,10 +88,18 @@ def command(seed, players, strategies, layout, board_file, rule_items, opening_i
         click.echo(result_line(game))
         if not want_log:
             continue
-        path = Path(log_path) if log_path is not None else Path(log_dir) / f"game-{s}.jsonl"
         header = make_header(game.seed, game.n_players, game.strategies, game.rules, game.board)
+        events = event_rows_to_dicts(game.events, game.n_players)
+        if html_path is not None:
+            from ..viewer import write_viewer
+
+            with O.writing("--html", html_path):
+                click.echo(f"  wrote {write_viewer(html_path, header, events)}")
+        if log_path is None and log_dir is None:
+            continue
+        path = Path(log_path) if log_path is not None else Path(log_dir) / f"game-{s}.jsonl"
         done = f"{written} logs written" if written else "nothing written"
         with O.writing(option, path, done):  # atomic: a log at path is always complete
-            write_log(path, header, event_rows_to_dicts(game.events, game.n_players))
+            write_log(path, header, events)
         written += 1
         click.echo(f"  wrote {path}")

@@ -1,4 +1,4 @@
-"""``catansim replay``: check a game log, tell it turn by turn, optionally draw it."""
+"""``catansim replay``: check a game log, tell it turn by turn, optionally draw or view it."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ from . import _options as O
 @click.option("--png", "png_path", default=None,
               type=O.OutFile("a .png file path in an existing folder", ".png"),
               help="Draw the final board with its pieces and the robber to this PNG.")
+@O.html()
 @click.option("--no-check", is_flag=True, help="Replay without checking the rules.")
 @click.option("--quiet", is_flag=True, help="Print only the result and the final standings.")
-def command(log_file, png_path, no_check, quiet):
+def command(log_file, png_path, html_path, no_check, quiet):
     """Print a game log as a turn-by-turn narrative and the final standings.
 
     Every rule is checked first (unless --no-check); a log that breaks one is
@@ -54,4 +55,10 @@ def command(log_file, png_path, no_check, quiet):
         with O.writing("--png", png_path):
             path = save_board_png(board, png_path, pieces=result.pieces(), robber=result.robber,
                                   colours=seat_colours(result.n_players), title=title)
+        click.echo(f"wrote {path}")
+    if html_path is not None:
+        from ..viewer import write_viewer
+
+        with O.writing("--html", html_path):
+            path = write_viewer(html_path, header, events)
         click.echo(f"wrote {path}")

@@ -8,7 +8,18 @@ from ..studies import SCALES
 from . import _options as O
 
 
-@click.command("study")
+class _StudyCommand(click.Command):
+    """The help ends with every study, by name and question."""
+
+    def format_epilog(self, ctx, formatter):
+        from ..studies import studies
+
+        with formatter.section("Studies"):
+            formatter.write_dl([(s.name, s.title) for s in studies().values()])
+        super().format_epilog(ctx, formatter)
+
+
+@click.command("study", cls=_StudyCommand)
 @click.argument("name", required=False)
 @click.option("--scale", type=O.OneOf(SCALES), default="full", show_default=True,
               help="small: few games (a quick look, the tests); full: the games of the "

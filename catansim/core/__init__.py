@@ -2,37 +2,45 @@
 
 What lives here: the layout of the flat state, the rule array, event rows and the
 board vector (``layout``), random streams (``rng_nb``), board generators
-(``board_nb``), the rules (``rules_nb``), actions (``actions_nb``), the policy
-interface and the ``random`` player (``policy_nb``), the scripted player
-(``strategies_nb``), the game loop (``engine_nb``) and how kernels are compiled
-(``jit``). Kernels take arrays and scalars only (topology, rules and strategy
-parameters as arguments, never module globals).
+(``board_nb``), the rules (``rules_nb``), the public record of what each player can
+know of every hand (``record_nb``), actions (``actions_nb``), the policy interface and
+the ``random`` player (``policy_nb``), the scripted player (``strategies_nb``), the
+game loop (``engine_nb``), how kernels are compiled
+(``jit``) and the two changes to Numba's own code that make them faster
+(``numba_patches``, with the Numba version they were written for). Kernels take
+arrays and scalars only (topology, rules and strategy parameters as arguments, never
+module globals).
 
 Kernels are compiled as ``core.jit`` says. An ``inline_kernel`` is inlined by Numba
 into each caller's IR: the dispatchers of one caller, and small functions called
 several times per decision, where passing the arrays (seven machine words each in
 Numba's calling convention) is much of a call (``strategies_nb``; measured in
-``docs/benchmarks.md``). It is typed again in each caller, so a constant it returns
+``docs/history/performance.md``). It is typed again in each caller, so a constant it returns
 can be typed as that literal and make a kernel it is passed to compile once more:
 give such values a type (``np.int64(-1)``).
 
 **No negative indices here.** The core's functions are compiled without Python's
-negative-index wraparound (``core.jit.nonnegative_indices``: 16% of a game's
-instructions), so ``a[-1]`` in this package is not the last item but memory before
-the array. Write ``a[a.shape[0] - 1]``, and keep the sentinel -1 out of indices
-(``if ev >= 0: log[ev, ...]``). ``tests/test_bounds.py`` plays every digest game with
-Numba's bounds checks on, where such an index raises.
+negative-index wraparound (``core.numba_patches.nonnegative_indices``: 16% of a
+game's instructions), so ``a[-1]`` in this package is not the last item but memory
+before the array. Write ``a[a.shape[0] - 1]``, and keep the sentinel -1 out of
+indices (``if ev >= 0: log[ev, ...]``). ``tests/test_bounds.py`` plays every digest
+game, and the random-play invariant suite, with Numba's bounds checks on, where such
+an index raises.
 
 May import: numpy, numba and the plain-Python game facts of ``catansim.constants``
-and ``catansim.topology`` (folded to constants). Nothing else of catansim.
+and ``catansim.topology`` (folded to constants). Nothing else of catansim, but for
+this file, which places the kernel cache: ``catansim.tunables`` (``CACHE_KEEP_DAYS``).
 
 **The engine fingerprint** (``engine_fingerprint()``, 16 hex digits) is a SHA-256
-of the sources that make the compiled games: every module of this package but this
-file (which only places the cache), plus ``constants.py`` and ``topology.py``. Two
-installations with the same fingerprint play every game identically; any edit of
-those files, even of a comment, gives a new fingerprint. A run records it in its
-dataset's manifest and in every part, refuses to resume a dataset made by another
-engine, and refuses Dask workers whose engine differs (``catansim.runs.runner``).
+of the code that makes the compiled games: every module of this package but this
+file (which only places the cache), plus ``constants.py`` and ``topology.py``, each
+as Python parses it, without comments, docstrings or layout (``code_of``). Two
+installations with the same fingerprint play every game identically; a change of
+code, even of one constant, gives a new fingerprint, and a change of a comment, a
+docstring or line breaks keeps it (and with it the kernel cache and every dataset's
+resume). A run records it in its dataset's manifest and in every part, refuses to
+resume a dataset made by another engine, and refuses Dask workers whose engine
+differs (``catansim.runs.runner``).
 
 **The kernel cache.** Numba's on-disk cache (``cache=True``) checks only the source
 file of each function, not the modules it calls or the constants it reads from
@@ -49,6 +57,7 @@ several checkouts used this week keep their caches, and a long-running Dask
 worker's folder is never removed under it.
 """
 
+import ast
 import atexit
 import hashlib
 import os
@@ -59,7 +68,8 @@ from pathlib import Path
 
 import numba
 
-CACHE_KEEP_DAYS = 7
+from ..tunables import CACHE_KEEP_DAYS
+
 _IN_USE = ".in-use"
 _FINGERPRINT_RE = re.compile(r"^[0-9a-f]{16}$")
 _held = []  # the open, share-locked .in-use file of this process's cache folder
@@ -73,11 +83,25 @@ def _fingerprint_files() -> list[Path]:
     ]
 
 
+def code_of(source: str) -> str:
+    """A module's code without its comments, docstrings and layout: its syntax tree,
+    less every statement that is only a string, printed back (``ast.unparse``)."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            kept = [stmt for stmt in body if not (
+                isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+                and isinstance(stmt.value.value, str))]
+            node.body = kept or [ast.Pass()]
+    return ast.unparse(tree)
+
+
 def _source_hash() -> str:
     h = hashlib.sha256()
     for path in _fingerprint_files():
-        h.update(path.name.encode())
-        h.update(path.read_bytes())
+        h.update(path.name.encode() + b"\0")
+        h.update(code_of(path.read_text(encoding="utf-8")).encode() + b"\0")
     return h.hexdigest()[:16]
 
 
@@ -85,12 +109,13 @@ _FINGERPRINT = _source_hash()
 
 
 def engine_fingerprint() -> str:
-    """The engine fingerprint: 16 hex digits of a SHA-256 of the core's sources.
+    """The engine fingerprint: 16 hex digits of a SHA-256 of the core's code.
 
     Every module of ``catansim.core`` but ``__init__``, plus ``catansim/constants.py``
-    and ``catansim/topology.py`` (names and bytes, sorted). Equal fingerprints play
-    every game identically; a dataset records the fingerprint of the engine that
-    made it. Computed once at import, so it names the code this process runs.
+    and ``catansim/topology.py`` (names and ``code_of`` each, sorted): comments,
+    docstrings and line breaks leave it alone. Equal fingerprints play every game
+    identically; a dataset records the fingerprint of the engine that made it.
+    Computed once at import, so it names the code this process runs.
     """
     return _FINGERPRINT
 

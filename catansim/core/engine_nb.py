@@ -123,6 +123,7 @@ from .layout import (
     R_BANK,
     R_CHECK,
     R_DISCARD_LIMIT,
+    R_FIRST_PICK,
     R_FIRST_TURN,
     R_MAX_ACTIONS,
     R_MAX_TURNS,
@@ -164,6 +165,8 @@ from .layout import (
     S_ROADS_LEFT,
     S_ROLLED,
     S_ROUTE_LEN,
+    S_SEEN_ABOVE,
+    S_SEEN_BELOW,
     S_SETTLEMENTS_LEFT,
     S_TURN,
     S_WINNER,
@@ -182,6 +185,13 @@ from .policy_nb import (
     choose_setup_road_nb,
     choose_setup_settlement_nb,
     choose_victim_nb,
+)
+from .record_nb import (
+    seen_clear_nb,
+    seen_high_nb,
+    seen_index,
+    seen_low_nb,
+    seen_remove_nb,
 )
 from .rng_nb import (
     N_STREAMS,
@@ -351,9 +361,11 @@ def setup_nb(s, topo, rules, rng, strat, params, openings, log, mask, work):
     for i in range(MAX_PLAYERS * 2):
         if openings[2 * i] >= 0 or openings[2 * i + 1] >= 0:
             forced = True
+    first = np.int64(rules[R_FIRST_PICK])
     for i in range(2 * n):
         rnd = 0 if i < n else 1
-        p = i if i < n else 2 * n - 1 - i
+        p = first + (i if i < n else 2 * n - 1 - i)
+        p = p - n if p >= n else p
         s[S_CUR] = p
         slot = 2 * p + rnd
         node = openings[OPENING_WIDTH * p + 2 * rnd]
@@ -423,9 +435,10 @@ def count_violations_nb(s, topo, rules):
     development cards; no negative hands or supply; piece counts within limits and
     equal to the pieces on the board; stored route lengths and the fields derived from
     the pieces (``node_open``, ``node_roads``, ``open_spots``, ``net_nodes``,
-    ``prod_pips``, ``own_hexes``) equal a recomputation; the bonus tiles held only by
-    qualifying players; while the game runs, the player whose turn it is is below the
-    winning total.
+    ``prod_pips``, ``own_hexes``) equal a recomputation; every observer's public record
+    holds every true hand, and each player's record of its own hand is exact; the bonus
+    tiles held only by qualifying players; while the game runs, the player whose turn it
+    is is below the winning total.
     """
     n = np.int64(s[S_N_PLAYERS])
     bad = 0
@@ -439,6 +452,17 @@ def count_violations_nb(s, topo, rules):
                 bad += 1
         if total != rules[R_BANK]:
             bad += 1
+    # The public record never contradicts a hand, and each player's record of its own
+    # hand is exact (core.record_nb).
+    for o in range(n):
+        for q in range(n):
+            for r in range(5):
+                i = seen_index(o, q) + r
+                held = s[S_HAND + 5 * q + r]
+                if not 0 <= seen_low_nb(s, o, q, r) <= held <= seen_high_nb(s, o, q, r):
+                    bad += 1
+                if o == q and s[S_SEEN_BELOW + i] + s[S_SEEN_ABOVE + i] != 0:
+                    bad += 1
     cards = s[S_DECK_POS]  # drawn cards are held or played
     for p in range(n):
         for k in range(5):
@@ -744,6 +768,7 @@ def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims,
             taken = s[S_HAND + 5 * q + r]
             s[S_HAND + 5 * q + r] = 0
             s[S_HAND + 5 * p + r] += taken
+            seen_clear_nb(s, q, r)
             s[C_MONOPOLY_GAIN + p] += taken
             if ev >= 0:
                 log[ev, LOG_TAKEN + q] = taken
@@ -779,6 +804,7 @@ def build_action_nb(s, topo, log, p, act):
         s[S_BANK + give] += rate
         s[S_BANK + get] -= 1
         s[S_HAND + 5 * p + get] += 1
+        seen_remove_nb(s, p, give)
         s[C_TRADES_BANK + p] += 1
         ev = log_event_nb(s, log, EV_TRADE_BANK, p, 0, 0, 0)
         if ev >= 0:
@@ -800,6 +826,8 @@ def trade_player_nb(s, topo, rules, rng, strat, params, log, p, act, work):
         for r in range(5):
             s[S_HAND + 5 * p + r] += act[ACT_RECEIVE + r] - act[ACT_GIVE + r]
             s[S_HAND + 5 * q + r] += act[ACT_GIVE + r] - act[ACT_RECEIVE + r]
+            seen_remove_nb(s, p, r)  # for the side that gains r, a no-op
+            seen_remove_nb(s, q, r)
         s[C_TRADES_PLAYER + p] += 1
         s[C_TRADES_PLAYER + q] += 1
         ev = log_event_nb(s, log, EV_TRADE_PLAYER, p, q, 0, 0)

@@ -132,9 +132,19 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("cities_left", P, "city pieces not on the board"),
     ("harbors", P * 6, "1 if the player has a harbor of kind k (0-4 2:1, 5 3:1)"),
     ("route_len", P, "length of the player's longest route"),
+    # --- the public record: what each player can know of every hand (core.record_nb) ---
+    ("seen_below", P * P * R,
+     "the record of observer o of seat q (core.record_nb), at [(P * o + q) * R + r]: q's "
+     "cards of resource r less those o knows q surely holds; 0 where o knows the count, "
+     "always 0 for o's own hand and for unused seats"),
+    ("seen_above", P * P * R,
+     "the record of observer o of seat q, at [(P * o + q) * R + r]: the cards of resource "
+     "r q may hold at most, as far as o knows, less q's cards; 0 where o knows the count"),
     # --- scratch: meaningless between kernel calls ---
     ("route_stack", 3 * 16, "Longest Route search stack: (node, next k, edge) per depth"),
     ("route_marks", 2 * N_EDGES, "Longest Route search: roads in the trail, then roads ever used"),
+    ("view", R, "a hand as a player reckons it: a trade offer plans its partner's next build "
+     "from it"),
     # --- the game's first illegal action (c_illegal counts them all) ---
     ("illegal_turn", 1, "turn of the first illegal action (0 setup), -1 none"),
     ("illegal_seat", 1, "seat that chose it, -1 none"),
@@ -250,8 +260,11 @@ S_SETTLEMENTS_LEFT = STATE_OFFSETS["settlements_left"]
 S_CITIES_LEFT = STATE_OFFSETS["cities_left"]
 S_HARBORS = STATE_OFFSETS["harbors"]
 S_ROUTE_LEN = STATE_OFFSETS["route_len"]
+S_SEEN_BELOW = STATE_OFFSETS["seen_below"]
+S_SEEN_ABOVE = STATE_OFFSETS["seen_above"]
 S_ROUTE_STACK = STATE_OFFSETS["route_stack"]
 S_ROUTE_MARKS = STATE_OFFSETS["route_marks"]
+S_VIEW = STATE_OFFSETS["view"]
 
 S_COUNTERS = STATE_OFFSETS["c_turns"]
 N_COUNTERS = STATE_SIZE - S_COUNTERS
@@ -312,8 +325,10 @@ RULE_FIELDS: tuple[tuple[str, str], ...] = (
     ("robber", "ROBBER_OFFICIAL, ROBBER_OFF or ROBBER_FRIENDLY"),
     ("shortage", "SHORTAGE_OFFICIAL, SHORTAGE_STRICT or SHORTAGE_OFF"),
     ("max_turns", "turn cap: the game ends with no winner after this many turns"),
-    ("first_turn", "seat that takes turn 1 (official 0: the seat that placed first in the "
-     "set-up); turns then go round in seat order"),
+    ("first_pick", "seat that places first in the set-up (official 0); the snake order "
+     "runs from it: first_pick, first_pick + 1, ..., then back"),
+    ("first_turn", "seat that takes turn 1 (official: first_pick, the seat that placed first "
+     "in the set-up); turns then go round in seat order"),
     ("max_offers", "player-trade offers a player may make per turn (engine bound)"),
     ("max_actions", "actions a player may take per turn (engine bound)"),
     ("check", "1: verify the state invariants after every step (tests); 0 off"),
@@ -326,6 +341,7 @@ R_DISCARD_LIMIT = RULE_INDEX["discard_limit"]
 R_ROBBER = RULE_INDEX["robber"]
 R_SHORTAGE = RULE_INDEX["shortage"]
 R_MAX_TURNS = RULE_INDEX["max_turns"]
+R_FIRST_PICK = RULE_INDEX["first_pick"]
 R_FIRST_TURN = RULE_INDEX["first_turn"]
 R_MAX_OFFERS = RULE_INDEX["max_offers"]
 R_MAX_ACTIONS = RULE_INDEX["max_actions"]

@@ -119,7 +119,7 @@ def random_action_nb(s, topo, rules, rng, p, act, cand):
 def choose_action_nb(sid, prm, s, topo, rules, rng, work, p, act, cand):
     """Fill ``act`` with the next action-phase action (``ACT_END`` ends the turn)."""
     if sid != STRATEGY_RANDOM:
-        action_nb(prm, s, topo, rules, p, act, work)
+        action_nb(prm, s, topo, rules, rng, p, act, work)
     else:
         random_action_nb(s, topo, rules, rng, p, act, cand)
 
@@ -218,7 +218,7 @@ def _invention_option_nb(s, want, a, b):
 def choose_monopoly_nb(sid, prm, s, topo, rules, rng, work, p):
     """The resource to name for Monopoly."""
     if sid != STRATEGY_RANDOM:
-        return monopoly_nb(prm, s, topo, p)
+        return monopoly_nb(prm, s, topo, rules, p)
     return randint_nb(rng, STREAM_PLAYER0 + p, 5)
 
 

@@ -118,6 +118,7 @@ from .layout import (
     SHORTAGE_OFF,
     SHORTAGE_OFFICIAL,
 )
+from .record_nb import seen_remove_nb, seen_steal_nb
 
 # The game's constant tables as arrays (``constants.COSTS``, ``constants.PIPS``, and the
 # number of resources in a 5-bit mask). Numba reads a global tuple at a variable index
@@ -280,8 +281,10 @@ def pay_nb(s, p, kind):
     h = S_HAND + 5 * p
     for r in range(5):
         c = COST_TABLE[5 * kind + r]
-        s[h + r] -= c
-        s[S_BANK + r] += c
+        if c > 0:
+            s[h + r] -= c
+            s[S_BANK + r] += c
+            seen_remove_nb(s, p, r)
 
 
 # --- placement legality --------------------------------------------------------------
@@ -777,6 +780,7 @@ def discard_nb(s, log, p, bundle):
     for r in range(5):
         s[S_HAND + 5 * p + r] -= bundle[r]
         s[S_BANK + r] += bundle[r]
+        seen_remove_nb(s, p, r)
         total += bundle[r]
     s[C_DISCARDED + p] += total
     ev = log_event_nb(s, log, EV_DISCARD, p, 0, 0, 0)
@@ -865,6 +869,7 @@ def move_robber_nb(s, log, p, h, victim, stolen):
     if stolen >= 0:
         s[S_HAND + 5 * victim + stolen] -= 1
         s[S_HAND + 5 * p + stolen] += 1
+        seen_steal_nb(s, p, victim, stolen, hand_size_nb(s, p), hand_size_nb(s, victim))
         s[C_STOLEN + victim] += 1
         s[C_STEALS + p] += 1
     log_event_nb(s, log, EV_ROBBER, p, h, victim, stolen)

@@ -63,6 +63,7 @@ from .actions_nb import (
 )
 from .jit import inline_kernel, kernel, typed_kernel
 from .layout import (
+    R_BANK,
     R_DISCARD_LIMIT,
     R_MAX_OFFERS,
     S_ARMY,
@@ -89,7 +90,9 @@ from .layout import (
     S_ROADS_LEFT,
     S_ROBBER,
     S_SETTLEMENTS_LEFT,
+    S_VIEW,
 )
+from .record_nb import seen_high_nb, seen_low_nb
 from .rng_nb import STREAM_PLAYER0, randint_nb
 from .rules_nb import (
     BITS5_TABLE,
@@ -150,6 +153,10 @@ PARAM_FIELDS: tuple[tuple[str, float, float, str], ...] = (
     ("route_weight", 0.0, 5.0, "bonus for roads that extend its longest route"),
     ("army_weight", 0.0, 5.0,
      "extra development-card priority while Largest Army is within reach"),
+    ("information", 0.0, 1.0,
+     "what the player reads of other hands: 0 public, the public record (cards counted from "
+     "public events, core.record_nb); 1 omniscient, every hand and development card as if "
+     "face up (to measure what seeing cards is worth)"),
 )
 PARAM_INDEX = {name: i for i, (name, _, _, _) in enumerate(PARAM_FIELDS)}
 N_USED_PARAMS = len(PARAM_FIELDS)
@@ -176,6 +183,7 @@ P_MONOPOLY_MIN = 22
 P_BLOCK = 23
 P_ROUTE = 24
 P_ARMY = 25
+P_INFORMATION = 26
 
 # Build kinds the planner ranks, and their costs (wood, brick, wool, wheat, ore).
 K_ROAD = BUILD_ROAD
@@ -196,7 +204,8 @@ X_BASE = 23  # offset in the work array of the node base scores in use (see loca
 SCRATCH = 24
 # The work array a game lends its players (float64[WORK_SIZE]): a decision uses the
 # first SCRATCH slots; a trade offer plans the partner's builds in the next SCRATCH;
-# the robber's choice keeps its terms per seat in the next 3 * ROBBER_OWNERS (W_ROBBER).
+# the robber's choice keeps its terms per seat in the next 3 * ROBBER_OWNERS (W_ROBBER);
+# then where the turn's trade offers start asking (W_OFFER_START, set at the first).
 # Then MEMO_SLOTS memos of the base score of every node, which depends only on the
 # board and a few parameters, so a work array serves one board (a game allocates its
 # own): key (1, or 0 = empty), the BASE_KEY parameters, the 54 scores, then the 54
@@ -210,10 +219,54 @@ W_ROBBER = 2 * SCRATCH
 W_ROBBER_MULT = W_ROBBER
 W_ROBBER_LEAD = W_ROBBER + ROBBER_OWNERS
 W_ROBBER_HOLD = W_ROBBER + 2 * ROBBER_OWNERS
-W_BASE = W_ROBBER + 3 * ROBBER_OWNERS
+W_OFFER_START = W_ROBBER + 3 * ROBBER_OWNERS
+W_BASE = W_OFFER_START + 1
 BASE_KEY = 8  # pips, diversity and scarcity weights and the five resource targets
 BASE_STRIDE = 1 + BASE_KEY + 2 * N_NODES
 WORK_SIZE = W_BASE + BASE_STRIDE * MEMO_SLOTS
+
+
+# --- what p reads of another hand --------------------------------------------------------
+
+
+@inline_kernel
+def _sure_hand_nb(prm, s, p, q):
+    """Offset in ``s`` of the five counts p takes for seat q's hand: the cards q surely
+    holds by p's public record, written to the scratch field ``view``, or (omniscient)
+    q's true hand."""
+    if prm[P_INFORMATION] >= 0.5:
+        return S_HAND + 5 * q
+    for r in range(5):
+        s[S_VIEW + r] = seen_low_nb(s, p, q, r)
+    return S_VIEW
+
+
+@inline_kernel
+def _may_hold_nb(prm, s, p, q, r):
+    """Whether seat q may hold a card of resource r, as far as p can know."""
+    if prm[P_INFORMATION] >= 0.5:
+        return s[S_HAND + 5 * q + r] > 0
+    return seen_high_nb(s, p, q, r) > 0
+
+
+@inline_kernel
+def _held_knights_nb(prm, s, p, q):
+    """The Knights p reckons q holds unplayed: its own exactly; an opponent's, as many as
+    its unplayed development cards (a public count: their kinds are hidden), or
+    (omniscient) exactly."""
+    if q == p or prm[P_INFORMATION] >= 0.5:
+        return s[S_DEV_HAND + 5 * q + KNIGHT]
+    held = 0
+    for k in range(5):
+        held += s[S_DEV_HAND + 5 * q + k]
+    return held
+
+
+@inline_kernel
+def _pick_tie_nb(rng, p, ties):
+    """True with probability 1 / ``ties``: the ``ties``-th of equal candidates replaces the
+    one kept, so each is chosen with equal chance (from p's own random stream)."""
+    return randint_nb(rng, STREAM_PLAYER0 + p, ties) == 0
 
 
 # --- board knowledge ---------------------------------------------------------------------
@@ -424,15 +477,15 @@ def setup_road_nb(prm, s, topo, p, node, legal, x):
 
 
 @inline_kernel
-def _missing_nb(s, p, kind):
-    # Cards p lacks for ``kind``. Called with a constant kind, so the test on the cost
-    # folds away when compiled: a resource the build does not use adds nothing (a hand
-    # is never negative) and is not read.
+def _missing_nb(s, hand, kind):
+    # Cards the hand at offset ``hand`` of s lacks for ``kind``. Called with a constant
+    # kind, so the test on the cost folds away when compiled: a resource the build does
+    # not use adds nothing (a hand is never negative) and is not read.
     m = 0
     for r in range(5):
         cost = COST_TABLE[5 * kind + r]
         if cost > 0:
-            m += max(cost - s[S_HAND + 5 * p + r], 0)
+            m += max(cost - s[hand + r], 0)
     return m
 
 
@@ -558,19 +611,23 @@ def best_road_nb(s, topo, prm, p, x, want_spot):
 
 
 @kernel
-def _army_in_reach_nb(s, p):
-    # Knights played plus held would take Largest Army within two more cards.
+def _army_in_reach_nb(s, p, held_knights):
+    # Knights played plus ``held_knights`` would take Largest Army within two more cards.
     holder = s[S_ARMY]
     if holder == p:
         return False
-    mine = s[S_KNIGHTS + p] + s[S_DEV_HAND + 5 * p + KNIGHT]
+    mine = s[S_KNIGHTS + p] + held_knights
     need = 3 if holder < 0 else s[S_KNIGHTS + holder] + 1
     return mine + 2 >= need
 
 
 @inline_kernel
-def _plan_nb(s, topo, prm, p, x):
+def _plan_nb(s, topo, prm, p, x, hand, held_knights):
     """Rank the four builds for p; return the top kind (-1 if none is wanted).
+
+    p's cards are the five counts at offset ``hand`` of ``s`` and its unplayed Knights
+    ``held_knights``: p's own (``plan_nb``), or what another player reckons of them
+    (a trade offer plans the partner's next build).
 
     Writes ``x[X_MISSING + k]`` (cards p still lacks for kind k) and ``x[X_SCORE + k]``
     = weight_k / (1 + missing_penalty * missing_k), where weight_k is the kind's build
@@ -596,14 +653,14 @@ def _plan_nb(s, topo, prm, p, x):
     w_dev = 0.0
     if s[S_DECK_POS] < N_DEV_CARDS:
         w_dev = prm[P_W_DEV]
-        if prm[P_ARMY] > 0 and _army_in_reach_nb(s, p):
+        if prm[P_ARMY] > 0 and _army_in_reach_nb(s, p, held_knights):
             w_dev += prm[P_ARMY]
     # Every read of the hand before the first store to x: Numba tells LLVM nothing of
     # which arrays may overlap, so a store to x between reads makes it read them again.
-    m_road = _missing_nb(s, p, K_ROAD)
-    m_set = _missing_nb(s, p, K_SETTLEMENT)
-    m_city = _missing_nb(s, p, K_CITY)
-    m_dev = _missing_nb(s, p, K_DEV)
+    m_road = _missing_nb(s, hand, K_ROAD)
+    m_set = _missing_nb(s, hand, K_SETTLEMENT)
+    m_city = _missing_nb(s, hand, K_CITY)
+    m_dev = _missing_nb(s, hand, K_DEV)
     # np.int64: inlined, a literal -1 typed the result as that constant on one pass, and
     # _offer_nb compiled a second time for it (tests/test_kernels.py)
     best = np.int64(-1)
@@ -630,11 +687,11 @@ def _plan_nb(s, topo, prm, p, x):
 
 @kernel
 def plan_nb(s, topo, prm, p, x):
-    """``_plan_nb`` as a kernel of its own, for callers of a few calls a game (discard,
-    free road, trade acceptance, the tests). The action decision and ``_offer_nb``'s
-    partner plans (about 250 calls a game) inline ``_plan_nb`` instead, as a call passes
-    each array as seven machine words (see the module's docstring)."""
-    return _plan_nb(s, topo, prm, p, x)
+    """``_plan_nb`` of p's own hand as a kernel of its own, for callers of a few calls a
+    game (discard, free road, trade acceptance, the tests). The action decision and
+    ``_offer_nb``'s partner plans (about 250 calls a game) inline ``_plan_nb`` instead,
+    as a call passes each array as seven machine words (see the module's docstring)."""
+    return _plan_nb(s, topo, prm, p, x, S_HAND + 5 * p, s[S_DEV_HAND + 5 * p + KNIGHT])
 
 
 @inline_kernel
@@ -708,12 +765,14 @@ def _set_act_nb(act, kind, a, b):
 
 
 @inline_kernel
-def _offer_nb(prm, s, topo, rules, p, kind, act, x):
+def _offer_nb(prm, s, topo, rules, rng, p, kind, act, x):
     """Fill ``act`` with a player-trade offer toward ``kind``; return False if none.
 
     p offers one card it does not need for ``kind`` for one card of the resource it
-    misses most, to an opponent who holds that card beyond its own next build and
-    lacks the card offered.
+    misses most, to an opponent who, as far as p can know (``information``), holds that
+    card beyond its own next build and lacks the card offered. The opponents are asked
+    in turn from a place drawn from p's random stream at its first offer of the turn,
+    so no seat is asked first for its index.
     """
     made = s[S_OFFERS]
     if made >= rules[R_MAX_OFFERS] or made >= prm[P_OFFERS]:
@@ -737,24 +796,21 @@ def _offer_nb(prm, s, topo, rules, p, kind, act, x):
     if spare == 0:
         return False
     n = np.int64(s[S_N_PLAYERS])
-    # The candidates (opponents holding the wanted card) as bits q, without a branch
-    # per seat (measured: such branches on the hands mispredict often).
+    # The candidates (opponents who may hold the wanted card) as bits q.
     cands = 0
     n_cand = 0
     for q in range(n):
-        c = np.int64((q != p) & (s[S_HAND + 5 * q + want] > 0))
+        c = np.int64((q != p) & _may_hold_nb(prm, s, p, q, want))
         cands |= c << q
         n_cand += c
     if n_cand == 0:
         return False
-    # Ask the candidates in turn, starting with the (made mod n)-th: a partner is
-    # worth asking if it has the wanted card to spare and lacks one of p's spare cards
-    # for its own next build (the table talk of a real game).
+    # The turn's first offer draws where the asking starts (0..5: uniform modulo 1, 2
+    # or 3 candidates); the turn's later offers go on from there, one place a offer.
+    if made == 0:
+        x[W_OFFER_START] = randint_nb(rng, STREAM_PLAYER0 + p, 6)
+    start = (int(x[W_OFFER_START]) + made) % n_cand
     y = x[SCRATCH:]
-    # made mod n_cand and (start + i) mod n_cand without a division (n_cand <= 3)
-    start = made
-    while start >= n_cand:
-        start -= n_cand
     partner = -1
     give = -1
     for i in range(n_cand):
@@ -765,20 +821,21 @@ def _offer_nb(prm, s, topo, rules, p, kind, act, x):
         for _ in range(pick):  # the pick-th candidate in seat order
             c &= c - 1
         q = trailing_zeros(c)
+        hq = _sure_hand_nb(prm, s, p, q)
         # Bits, not a chain of ``&`` and ``|`` on booleans, which LLVM splits back
-        # into a branch each (measured: such branches on the hands mispredict often).
-        low = 0  # bit r: q holds fewer of r than some build costs
+        # into a branch each.
+        low = 0  # bit r: q may hold fewer of r than some build costs
         for r in range(5):
-            low |= np.int64(s[S_HAND + 5 * q + r] < MOST_COST_TABLE[r]) << r
+            low |= np.int64(s[hq + r] < MOST_COST_TABLE[r]) << r
         if spare & low == 0:
             continue
-        qk = _plan_nb(s, topo, prm, q, y)
-        if qk < 0 or s[S_HAND + 5 * q + want] <= COST_TABLE[5 * qk + want]:
+        qk = _plan_nb(s, topo, prm, q, y, hq, _held_knights_nb(prm, s, p, q))
+        if qk < 0 or s[hq + want] <= COST_TABLE[5 * qk + want]:
             continue
         give_v = 0
         for r in range(5):
             surplus = s[S_HAND + 5 * p + r] - COST_TABLE[5 * kind + r]
-            lack = COST_TABLE[5 * qk + r] - s[S_HAND + 5 * q + r]
+            lack = COST_TABLE[5 * qk + r] - s[hq + r]
             take = (r != want) & (surplus > 0) & (lack > 0) & (surplus > give_v)
             give_v = surplus if take else give_v
             give = r if take else give
@@ -818,15 +875,14 @@ def _knight_wanted_nb(prm, s, topo, rules, p):
 
 
 @kernel
-def _monopoly_pick_nb(s, p):
-    # The resource opponents hold most of; ties go to the one p lacks most.
+def _monopoly_pick_nb(s, rules, p):
+    # The resource opponents hold most of; ties go to the one p lacks most. What all
+    # opponents hold together is public: every card is in the supply or a hand, so they
+    # hold the supply's size less the supply and p's own cards.
     best = 0
     best_v = -1.0
     for r in range(5):
-        held = 0
-        for q in range(np.int64(s[S_N_PLAYERS])):
-            if q != p:
-                held += s[S_HAND + 5 * q + r]
+        held = rules[R_BANK] - s[S_BANK + r] - s[S_HAND + 5 * p + r]
         v = held - 0.01 * s[S_HAND + 5 * p + r]
         if v > best_v:
             best_v = v
@@ -842,7 +898,7 @@ def _dev_to_play_nb(prm, s, topo, rules, p, x, top):
     if can_play_dev_nb(s, p, KNIGHT) and _knight_wanted_nb(prm, s, topo, rules, p):
         return KNIGHT
     if can_play_dev_nb(s, p, MONOPOLY):
-        _, held = _monopoly_pick_nb(s, p)
+        _, held = _monopoly_pick_nb(s, rules, p)
         if held >= prm[P_MONOPOLY_MIN]:
             return MONOPOLY
     if can_play_dev_nb(s, p, INVENTION):
@@ -871,7 +927,7 @@ def pre_roll_nb(prm, s, topo, rules, p):
 
 
 @kernel
-def action_nb(prm, s, topo, rules, p, act, x):
+def action_nb(prm, s, topo, rules, rng, p, act, x):
     """Fill ``act`` with p's next action-phase action.
 
     In order: a development card worth playing now; the best-ranked build p can pay
@@ -884,7 +940,7 @@ def action_nb(prm, s, topo, rules, p, act, x):
     if total < 2 and not dev_free:
         _set_act_nb(act, ACT_END, 0, 0)
         return
-    top = _plan_nb(s, topo, prm, p, x)
+    top = _plan_nb(s, topo, prm, p, x, S_HAND + 5 * p, s[S_DEV_HAND + 5 * p + KNIGHT])
     if dev_free:
         card = _dev_to_play_nb(prm, s, topo, rules, p, x, top)
         if card >= 0:
@@ -938,7 +994,7 @@ def action_nb(prm, s, topo, rules, p, act, x):
                 return
     # Nothing to build: trade toward the top build.
     if x[X_MISSING + top] > 0:
-        if x[X_MISSING + top] <= 2 and _offer_nb(prm, s, topo, rules, p, top, act, x):
+        if x[X_MISSING + top] <= 2 and _offer_nb(prm, s, topo, rules, rng, p, top, act, x):
             return
         mode = prm[P_BANK_TRADE]
         if mode > 0 and _can_trade_bank_nb(s, p):
@@ -996,17 +1052,19 @@ def discard_nb(prm, s, topo, p, k, out, x):
 def robber_hex_nb(prm, s, topo, rng, p, mask, x):
     """Where p moves the robber, among ``mask`` (``x``: the work array, as scratch).
 
-    Policy 0 hits the leader (most visible VP, then most cards): the hex where the
-    leader's buildings produce most. Policy 1 hits the most opponent production.
-    Policy 2 picks a random hex. Hexes with p's own buildings are avoided whenever
-    another hex is allowed (else every policy chooses among them as usual); among
-    equals, hexes with victims holding cards win.
+    Policy 0 hits the leader (most visible VP, then most cards; among equals, one drawn
+    from p's random stream): the hex where the leader's buildings produce most. Policy 1
+    hits the most opponent production. Policy 2 picks a random hex. Hexes with p's own
+    buildings are avoided whenever another hex is allowed (else every policy chooses
+    among them as usual); hexes with victims holding cards count a little more, and
+    among equal hexes one is drawn from p's random stream.
     """
     n = np.int64(s[S_N_PLAYERS])
     policy = int(prm[P_ROBBER] + 0.5)
     leader = -1
     lead_v = -1
-    holding = 0  # bit q: q holds cards
+    ties = 0
+    holding = 0  # bit q: q holds cards (hand sizes are public)
     for q in range(n):
         size = hand_size_nb(s, q)
         if size > 0:
@@ -1017,6 +1075,11 @@ def robber_hex_nb(prm, s, topo, rng, p, mask, x):
         if v > lead_v:
             lead_v = v
             leader = q
+            ties = 1
+        elif v == lead_v:
+            ties += 1
+            if policy == 0 and _pick_tie_nb(rng, p, ties):
+                leader = q
     own = s[S_OWN_HEXES + p]  # bit h: p has a building at hex h
     # The allowed hexes as bits, counted without a branch per hex (measured: these
     # branches on the board's state were a fifth of the function's mispredictions).
@@ -1048,7 +1111,8 @@ def robber_hex_nb(prm, s, topo, rng, p, mask, x):
         x[W_ROBBER_HOLD + q1] = 0.05 if hold else 0.0
     best = -1
     best_v = -1e18
-    while hexes != 0:  # in increasing order, as the scan of all 19 visited them
+    ties = 0
+    while hexes != 0:
         h = trailing_zeros(hexes)
         hexes &= hexes - 1
         if policy == 2:
@@ -1067,17 +1131,24 @@ def robber_hex_nb(prm, s, topo, rng, p, mask, x):
         if v > best_v:
             best_v = v
             best = h
+            ties = 1
+        elif v == best_v:
+            ties += 1
+            if _pick_tie_nb(rng, p, ties):
+                best = h
     return best
 
 
 @kernel
 def victim_nb(prm, s, rng, p, victims, n_victims):
-    """Whom p robs: the leader (policy 0) or the largest hand; random for policy 2."""
+    """Whom p robs: the leader (policy 0) or the largest hand, among equals one drawn from
+    p's random stream; random for policy 2."""
     policy = int(prm[P_ROBBER] + 0.5)
     if policy == 2:
         return victims[randint_nb(rng, STREAM_PLAYER0 + p, n_victims)]
     best = victims[0]
     best_v = -1
+    ties = 0
     for i in range(n_victims):
         q = np.int64(victims[i])
         size = hand_size_nb(s, q)
@@ -1087,6 +1158,11 @@ def victim_nb(prm, s, rng, p, victims, n_victims):
         if v > best_v:
             best_v = v
             best = q
+            ties = 1
+        elif v == best_v:
+            ties += 1
+            if _pick_tie_nb(rng, p, ties):
+                best = q
     return best
 
 
@@ -1135,9 +1211,9 @@ def invention_nb(prm, s, topo, p, out, x):
 
 
 @kernel
-def monopoly_nb(prm, s, topo, p):
+def monopoly_nb(prm, s, topo, rules, p):
     """The resource opponents hold most of (ties: the one p holds least of)."""
-    r, _ = _monopoly_pick_nb(s, p)
+    r, _ = _monopoly_pick_nb(s, rules, p)
     return r
 
 

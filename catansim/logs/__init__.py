@@ -11,7 +11,8 @@ What lives here:
 
 May import: ``constants``, ``topology``, ``checks``, ``errors``, ``files`` (atomic
 writes), ``rules`` (the header's rule keys), ``board`` (headers) and ``core.layout``
-(event codes, for ``format`` only).
+(event codes, for ``format`` only), and ``viewer`` in ``ReplayResult._repr_html_`` only
+(a notebook shows a replayed log in the game viewer).
 The checker never imports the engine or the compiled kernels: it knows the game
 only from the log.
 """

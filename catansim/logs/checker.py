@@ -37,7 +37,7 @@ from ..constants import (
 )
 from ..constants import TERRAIN_RESOURCE as TERRAIN_CODE_RESOURCE
 from ..errors import CatansimError
-from .format import EVENT_NAMES, RULE_KEYS
+from .format import EVENT_NAMES, LATER_RULE_KEYS, RULE_KEYS
 
 # Terrain name -> the resource name it produces (None for the desert).
 TERRAIN_RESOURCE = {t: (RESOURCE_NAMES[r] if r >= 0 else None)
@@ -322,6 +322,8 @@ class ReplayResult:
         The header board (robber at its start) in our numbering (``Board.from_header`` reads it).
     snapshots : list of dict
         After every ``turn_end``: ``turn, hands, vp`` (totals) and ``robber`` (ours).
+    log : (dict, list of dict) or None
+        The replayed log, header and events (a notebook shows its viewer).
     """
 
     n_players: int
@@ -344,6 +346,13 @@ class ReplayResult:
     reason: str | None
     board: dict
     snapshots: list = field(default_factory=list)
+    log: tuple | None = field(default=None, repr=False, compare=False)
+
+    def _repr_html_(self) -> str | None:
+        """The game viewer in a notebook (``catansim.viewer``), from the replayed log."""
+        from ..viewer import inline_html
+
+        return None if self.log is None else inline_html(*self.log)
 
     def pieces(self) -> dict:
         """``node_owner``, ``node_level``, ``edge_owner`` as ``draw_board(pieces=...)`` takes."""
@@ -386,7 +395,8 @@ class _Replayer:
         self.route_len = [0] * n
 
         # Turn flow.
-        snake = list(range(n)) + list(reversed(range(n)))
+        order = [(self.first_pick + i) % n for i in range(n)]  # from the first pick
+        snake = order + order[::-1]
         self.setup_queue = [(p, k // n) for k, p in enumerate(snake)]  # (seat, round)
         self.setup_step = "settlement"  # or "road"
         self.setup_node: int | None = None
@@ -431,16 +441,20 @@ class _Replayer:
         if unknown:
             raise LogError(f"header.rules: unknown rule {unknown[0]!r}: a variant this checker "
                            "cannot check")
-        # first_turn came after version 1's first six keys: missing means seat 0.
-        missing = [k for k in RULE_KEYS if k not in rules and k != "first_turn"]
+        # first_pick and first_turn came after version 1's first keys: a missing
+        # first_pick is seat 0, a missing first_turn the first pick.
+        missing = [k for k in RULE_KEYS if k not in rules and k not in LATER_RULE_KEYS]
         if missing:
             raise LogError(f"header.rules: missing {missing[0]!r}; every rule key is required "
-                           f"({', '.join(RULE_KEYS)}; first_turn may be left out)")
+                           f"({', '.join(RULE_KEYS)}; {' and '.join(LATER_RULE_KEYS)} may be "
+                           "left out)")
         self.rules = dict(rules)
-        self.first_turn = _int_rule(rules, "first_turn") if "first_turn" in rules else 0
-        if not 0 <= self.first_turn < self.n:
-            raise LogError(f"header.rules.first_turn: {self.first_turn}; allowed: "
-                           f"0..{self.n - 1}")
+        self.first_pick = _int_rule(rules, "first_pick") if "first_pick" in rules else 0
+        self.first_turn = (_int_rule(rules, "first_turn") if rules.get("first_turn") is not None
+                           else self.first_pick)
+        for name, seat in (("first_pick", self.first_pick), ("first_turn", self.first_turn)):
+            if not 0 <= seat < self.n:
+                raise LogError(f"header.rules.{name}: {seat}; allowed: 0..{self.n - 1}")
         self.vp_to_win = _int_rule(rules, "vp_to_win")
         bank = rules["bank_per_resource"]
         self.bank_size = UNLIMITED if bank is None else _int_rule(rules, "bank_per_resource")
@@ -1250,4 +1264,6 @@ def replay(header: dict, events: list[dict], check: bool = True, observer=None
     """
     r = _Replayer(header, check=check)
     r.run(events, observer)
-    return r.result()
+    result = r.result()
+    result.log = (header, list(events))
+    return result

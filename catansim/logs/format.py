@@ -23,6 +23,9 @@ LOG_FORMAT = "catansim-log"
 LOG_VERSION = 1
 # The header's rules object has exactly the rule settings of ``catansim.rules.Rules``.
 RULE_KEYS = tuple(Rules.names())
+# Rule keys that came after the format's first version; a reader takes a missing one
+# as the official rule (first_pick 0; first_turn the first pick).
+LATER_RULE_KEYS = ("first_pick", "first_turn")
 # Event names of the format, in the order of the engine's event codes (``core.layout``).
 EVENT_NAMES = tuple(L.EVENT_NAMES.values())
 _LOG_ALLOWED = "a catansim game log (JSON Lines, docs/game-log.md)"
@@ -258,10 +261,12 @@ def check_header(header: dict) -> None:
         raise CatansimError(f"header.strategies: {strategies!r} is not allowed; allowed: "
                             f"{n} strategy names, one per seat")
     rules = header.get("rules")
-    if not isinstance(rules, dict) or set(rules) != set(RULE_KEYS):
+    required = set(RULE_KEYS) - set(LATER_RULE_KEYS)
+    if not isinstance(rules, dict) or not required <= set(rules) <= set(RULE_KEYS):
         have = sorted(rules) if isinstance(rules, dict) else type_name(rules)
         raise CatansimError(f"header.rules: {have} is not allowed; allowed: an object with "
-                            f"the keys {', '.join(RULE_KEYS)}")
+                            f"the keys {', '.join(RULE_KEYS)} ({' and '.join(LATER_RULE_KEYS)} "
+                            "may be left out)")
     if not isinstance(header.get("board"), dict):
         raise CatansimError(f"header.board: {type_name(header.get('board'))} is not allowed; "
                             "allowed: a board object (docs/game-log.md)")

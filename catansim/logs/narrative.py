@@ -124,24 +124,59 @@ class _Narrator:
         return f"Largest Army → {game.who(ev['p'])} ({ev['knights']} knights)"
 
 
+class EventNarrator(_Narrator):
+    """The narrative one event at a time (a viewer's caption of each event).
+
+    Use as the replay's observer and read ``last`` after each event: the event's own
+    line (the turn's heading for ``turn_start``, the heading and the dice for a
+    ``roll``), or a short line for the events the story leaves out.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.last = ""
+
+    def __call__(self, game, ev):
+        n = len(self.lines)
+        super().__call__(game, ev)
+        new = self.lines[n:]
+        if new:
+            self.last = new[-1].strip()
+        elif ev["e"] == "turn_start":
+            self.last = self.turn_line or ""
+        elif ev["e"] == "turn_end":
+            self.last = f"{game.who(ev['p'])} ends turn {game.turn}"
+        elif ev["e"] == "game_end":
+            self.last = "Game over: " + ("no winner (turn limit)" if ev["winner"] is None
+                                         else f"{game.who(ev['winner'])} wins")
+        else:
+            self.last = ev["e"].replace("_", " ")
+
+
 def _silent(game, ev):
     return None
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def standings(result: ReplayResult) -> list[str]:
-    """Final standings, one line per seat, best first (ties by seat)."""
+    """Final standings, one line per seat, best first (ties by seat), e.g.
+    ``1. red (seat 0, default): 10 VP — 2 settlements, 1 city, Longest Route (2 VP)``."""
     colours = seat_colours(result.n_players)
     order = sorted(range(result.n_players), key=lambda q: (-result.vp[q]["total"], q))
     lines = []
     for rank, q in enumerate(order, start=1):
         v = result.vp[q]
-        parts = [f"{v['settlements']} settlement(s)", f"{v['cities'] // 2} city(ies)"]
+        parts = [_count(v["settlements"], "settlement", "settlements"),
+                 _count(v["cities"] // 2, "city", "cities")]
         if v["longest_route"]:
-            parts.append("Longest Route 2")
+            parts.append("Longest Route (2 VP)")
         if v["largest_army"]:
-            parts.append("Largest Army 2")
+            parts.append("Largest Army (2 VP)")
         if v["vp_cards"]:
-            parts.append(f"{v['vp_cards']} VP card(s)")
+            parts.append(_count(v["vp_cards"], "VP card", "VP cards"))
         lines.append(f"{rank}. {colours[q]} (seat {q}, {result.strategies[q]}): "
                      f"{v['total']} VP — {', '.join(parts)}")
     return lines

@@ -5,11 +5,16 @@ What lives here:
 - ``board``: board drawings (terrains, numbers, harbors, pieces, heat maps);
 - ``style``: the one style of every figure (palette, sizes, title and note with n);
 - ``figures``: one figure function per analysis; each takes the frame a
-  ``catansim.analysis`` function returned and returns a matplotlib Figure.
+  ``catansim.analysis`` function returned and returns a matplotlib Figure;
+- ``rule_effects``: the figures of the robber and shortage studies (paired
+  contrasts, catch-up curves, shares, sweeps);
+- ``seats_boards``: the figures of the seat-order and board-balance analyses;
+- ``openings``: the figures of the opening study (value maps on the board, the best
+  openings, the win model).
 
-May import: ``constants``, ``topology``, ``board`` (the ``Board`` value), ``checks``,
-``errors``, ``files`` (atomic writes), matplotlib, numpy, pandas. Never the engine, the runner or
-``analysis`` (figures draw frames, they compute nothing).
+May import: ``constants``, ``topology``, ``palette`` (the colours), ``board`` (the ``Board``
+value), ``checks``, ``errors``, ``files`` (atomic writes), matplotlib, numpy, pandas. Never the
+engine, the runner or ``analysis`` (figures draw frames, they compute nothing).
 """
 
 import os

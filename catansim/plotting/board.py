@@ -16,6 +16,7 @@ from matplotlib.colors import Normalize
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Patch, Polygon, RegularPolygon
 
+from .. import palette as P
 from .. import topology as T
 from ..board import Board
 from ..constants import (
@@ -32,24 +33,13 @@ from ..constants import (
 from ..errors import CatansimError
 from ..files import atomic_path
 
-# Conventional CATAN terrain colours, by terrain code.
-TERRAIN_COLOURS = (
-    "#2f7d32",  # forest
-    "#c4622d",  # hills
-    "#a5d46a",  # pasture
-    "#f0c541",  # fields
-    "#8a8f98",  # mountains
-    "#e6d5a4",  # desert
-)
-SEA_COLOUR = "#4f8fc9"
+SEA_COLOUR, SEA_HEX_COLOUR = P.SEA_COLOUR, P.SEA_HEX_COLOUR
+TERRAIN_COLOURS, SEAT_COLOURS = P.TERRAIN_COLOURS, P.SEAT_COLOURS
+DISC_COLOUR, RED_NUMBER_COLOUR = P.DISC_COLOUR, P.RED_NUMBER_COLOUR
 # A hex or node a heat map has no value for (NaN): drawn in these colours, not in the
 # colour map's "bad" colour, which is transparent (a blank hex showed the sea behind it).
 BLANK_HEX_COLOUR = "#efe9dc"
 BLANK_NODE_COLOUR, BLANK_NODE_EDGE = "white", "#777777"
-SEA_HEX_COLOUR = "#6aa6da"
-DISC_COLOUR = "#f7efdc"
-RED_NUMBER_COLOUR = "#c62828"
-SEAT_COLOURS = {"red": "#d32f2f", "blue": "#1e5bd6", "white": "#fafafa", "orange": "#f08a24"}
 _OUTLINE = "#1a1a1a"
 _SQRT3 = np.sqrt(3.0)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
@@ -68,3 +69,11 @@ def finish(fig, title: str, note: str | None = None):
 
 def fmt_n(n) -> str:
     return f"{int(n):,}"
+
+
+def figure_png(fig, dpi: int | None = None) -> bytes:
+    """The figure as PNG bytes (white background); a pyplot figure is closed after."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi or DPI, bbox_inches="tight", facecolor="white")
+    plt.close(fig)
+    return buf.getvalue()

@@ -7,7 +7,9 @@ What lives here, in data-path order:
 - ``tables``: the tables of a played batch, as pandas frames or pyarrow Tables;
 - ``dataset``: the dataset folder: atomic Parquet parts, the manifest, ``load`` and
   ``iter_parts`` (one part at a time, only the columns asked for) and
-  ``iter_game_ranges`` (the parts of every variant for the same games together).
+  ``iter_game_ranges`` (the parts of every variant for the same games together);
+- ``arms``: the names of forced-opening arms (the variants of a ``[sweep]``), read
+  back into what they force.
 
 No statistics live here: analyses (the run summary included) are ``catansim.analysis``.
 

@@ -278,7 +278,7 @@ def render_docs() -> str:
         "The manifest holds `format_version` (2), the experiment file's text, the",
         "settings that decide every game (`result_key` and its SHA-256 `result_hash`),",
         "`engine_fingerprint` (`catansim.core.engine_fingerprint()`: a hash of the",
-        "compiled core's sources), `catansim_version`, `games`, `batch_size`, `players`",
+        "compiled core's code), `catansim_version`, `games`, `batch_size`, `players`",
         "and the variants. A run resumes a dataset only with the same settings (a refusal",
         "names each key that changed, e.g. `variants.baseline.rules.robber: 'official' ->",
         "'friendly'`) and the same engine fingerprint (a refusal names both).",

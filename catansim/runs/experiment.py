@@ -43,11 +43,11 @@ from ..checks import (
 from ..errors import CatansimError
 from ..results.schema import DEFAULT_VARIANT as BASELINE
 from ..strategies import PRESETS, StrategySet
+from ..tunables import DEFAULT_BATCH_SIZE
 
 LAYOUTS = tuple(BOARD_LAYOUTS)
 NAME_RE = re.compile(r"^[A-Za-z0-9_]+$")
 DATASET_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
-DEFAULT_BATCH_SIZE = 20_000
 MAX_GAMES = 10**12
 # A part's memory is about 2.5 KB per game (runner.MEMORY_PER_GAME): 2.8 GB at the cap.
 MAX_BATCH_SIZE = 10**6

@@ -51,21 +51,12 @@ from ..errors import (
 from ..results import dataset as D
 from ..results.dataset import Part as Task
 from ..results.dataset import load
+from ..tunables import BASE_MEMORY, CONNECT_TIMEOUT, DISK_PER_GAME, MEMORY_PER_GAME
 from .experiment import Experiment
 
 __all__ = ["RunReport", "Task", "compute_tables", "compute_task", "describe_change", "load",
            "n_parts", "plan", "play_task", "prepare_dataset", "run_experiment"]
 
-CONNECT_TIMEOUT = "20s"  # to reach a Dask scheduler
-# Memory of a local run, measured (catansim run, 4 default players): about 0.3 GB
-# plus 2.5 KB per game of a part (the kernel's arrays and the part's tables, with
-# the next part playing while one is written). A run checks it against the memory
-# available before it starts.
-BASE_MEMORY = 300 * 2**20
-MEMORY_PER_GAME = 2600
-# Bytes on disk per game (both tables, zstd), measured: 120 with 4 players and 100 with
-# 3 (parts of 20,000 games); a dataset's own records, when it has some, say better.
-DISK_PER_GAME = 130
 
 
 def plan(exp: Experiment) -> Iterator[Task]:
@@ -228,7 +219,7 @@ def write_part(root: Path, exp: Experiment, task: Task, games, players):
 
 
 def _param_names() -> dict[int, str]:
-    from ..core.strategies_nb import PARAM_INDEX
+    from ..strategies import PARAM_INDEX
 
     return {i: name for name, i in PARAM_INDEX.items()}
 

@@ -31,8 +31,8 @@ from ..errors import CatansimError
 from ..results import games_frame, players_frame
 from ..rules import Rules
 from ..strategies import PRESETS, StrategySet
+from ..tunables import CHUNK_DEALS
 
-CHUNK_DEALS = 1_000  # deals per play_batch call: memory is that of one chunk of deals
 TOURNAMENT = "tournament"  # the variant name of a tournament's games
 
 

@@ -395,15 +395,15 @@ def _render(sections, out: Path, items: list[tuple[str, str]], title: str) -> st
     return page.replace(f"catansim report: {title}", f"catansim study: {title}")
 
 
-def write(out: Path, res: dict, scale: str, items) -> Path:
-    """Write report.html, tables, figures and README.md into ``out``; returns the report."""
+def write(out: Path, res: dict, scale: str, items, title: str) -> Path:
+    """Write report.html, tables, figures and README.md into ``out``; returns the report
+    (``title``: the study's question)."""
     from .. import __version__
-    from . import openings as ST
 
     sections = _sections(res, scale)
     runs = res["runs"]
     total = int(runs["games"].sum())
-    items_ = [("question", ST.TITLE), ("command", "catansim study openings"
+    items_ = [("question", title), ("command", "catansim study openings"
                                        + (" --scale small" if scale == "small" else "")),
               ("scale", scale), ("games", f"{total:,} in {len(items)} datasets"),
               ("experiments", ", ".join(runs.index)),

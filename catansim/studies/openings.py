@@ -425,7 +425,7 @@ def runs_table(data: Path, items) -> pd.DataFrame:
 def write_outputs(out: Path, res: dict, scale: str, items) -> Path:
     from . import _openings_report as R
 
-    return R.write(out, res, scale, items)
+    return R.write(out, res, scale, items, TITLE)
 
 
 STUDY = Study(name=NAME, title=TITLE, build=build,

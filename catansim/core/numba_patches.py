@@ -1,0 +1,175 @@
+"""The two places where catansim changes Numba's own code, and the Numba they were written for.
+
+Both are applied when ``catansim.core`` is first imported (``core.jit`` imports this
+module), process-wide, and each touches only functions defined in ``catansim.core``:
+every other Numba function in the process, yours included, compiles as Numba does.
+
+``nonnegative_indices`` replaces ``numba.np.arrayobj.fix_integer_index``
+(``context, builder, idxty, idx, size``). Numba gives every signed array index
+Python's meaning (``a[-1]`` is the last item): a compare and a select per read or
+write, with no way to opt out (numba/numba#3205). The core's indices are offsets that
+are never negative, so in its functions a signed index is cast to an offset and
+nothing else: 16% of a game's instructions. In the core, then, ``a[-1]`` is memory
+before the array (``catansim.core``'s docstring says how to write the last item);
+``tests/test_bounds.py`` plays games with Numba's bounds checks on, where such an
+index raises.
+
+``internal_callees`` wraps the private method
+``numba.core.codegen.CPUCodeLibrary._optimize_final_module`` (``self``). In the LLVM
+module of an entry kernel (``ENTRY_KERNELS``) it gives the core functions linked in
+internal linkage and a private name (``PRIVATE_SUFFIX``) before Numba optimises the
+module, so LLVM drops the arguments each callee never reads: 12% of a game's
+instructions. The renaming keeps the JIT from binding another kernel's call by that
+name to a copy whose arguments LLVM changed.
+
+**Version policy.** Both were read against Numba ``WRITTEN_FOR`` (major, minor).
+Each patch checks that its hook exists with the parameters above before replacing
+it. On another Numba, a ``NumbaPatchWarning`` says so at import and the patches are
+still applied where the hooks look the same; a hook that is missing or changed is
+left alone and a ``NumbaPatchWarning`` names it (the kernels are then slower, and
+play the same games: no core index is negative, and linkage does not change what a
+function computes). Never silently: ``APPLIED`` records what is in place, and
+``tests/test_numba_patches.py`` fails when this Numba is not ``WRITTEN_FOR`` or a
+patch is not in place, so that moving to a new Numba means reading these two hooks
+again (then ``WRITTEN_FOR`` moves). Run the suite with ``-W error::catansim.core.
+numba_patches.NumbaPatchWarning`` to make a warning an error.
+"""
+
+import inspect
+import warnings
+
+import numba
+from numba import types
+
+WRITTEN_FOR = (0, 68)
+
+# Numba's mangled names begin with the qualified name, each part prefixed by its
+# length: every function defined in catansim.core, inlined callees included (they are
+# lowered into their caller), and no other.
+CORE_PREFIX = "_ZN" + "".join(f"{len(part)}{part}" for part in __name__.split(".")[:-1])
+
+# The kernels Python calls to play games: their modules hold private copies of the core
+# functions below them.
+ENTRY_KERNELS = ("play_batch_nb",)
+PRIVATE_SUFFIX = ".entry"
+
+_INDEX_HOOK = "numba.np.arrayobj.fix_integer_index"
+_INDEX_PARAMETERS = ["context", "builder", "idxty", "idx", "size"]
+_LINK_HOOK = "numba.core.codegen.CPUCodeLibrary._optimize_final_module"
+_LINK_PARAMETERS = ["self"]
+
+
+class NumbaPatchWarning(RuntimeWarning):
+    """catansim's Numba patches meet a Numba they were not written for."""
+
+
+def _version(text: str) -> tuple[int, int]:
+    major, minor = text.split(".")[:2]
+    return int(major), int(minor)
+
+
+def check_version(version: str = numba.__version__) -> bool:
+    """Whether ``version`` is the Numba the patches were written for; if not, warn."""
+    if _version(version) == WRITTEN_FOR:
+        return True
+    warnings.warn(
+        f"catansim.core patches Numba internals written for Numba "
+        f"{WRITTEN_FOR[0]}.{WRITTEN_FOR[1]}, this is Numba {version}: each patch is applied "
+        f"only where its hook is unchanged (see catansim/core/numba_patches.py)",
+        NumbaPatchWarning, stacklevel=2)
+    return False
+
+
+def _parameters(function) -> list | None:
+    # The parameter names of a Numba function (None if it has none).
+    try:
+        return list(inspect.signature(function).parameters)
+    except (TypeError, ValueError):
+        return None
+
+
+def _hook_changed(hook: str, found, parameters: list, effect: str) -> None:
+    why = ("is missing" if found is None else
+           f"takes ({', '.join(_parameters(found) or ['?'])}), not ({', '.join(parameters)})")
+    warnings.warn(f"catansim.core: Numba {numba.__version__}'s {hook} {why}; left alone, so "
+                  f"{effect} (the games are the same, the kernels slower)",
+                  NumbaPatchWarning, stacklevel=3)
+
+
+def nonnegative_indices(arrayobj=None) -> bool:
+    """Compile the core's array indices without Python's negative-index wraparound.
+
+    Replaces ``fix_integer_index`` of ``arrayobj`` (Numba's ``numba.np.arrayobj``, the
+    one place that turns a signed index into an offset) by one that skips the
+    wraparound for functions of ``catansim.core`` only. Returns whether it is in
+    place; warns (``NumbaPatchWarning``) and changes nothing when the hook is missing
+    or takes other parameters.
+    """
+    if arrayobj is None:
+        try:
+            from numba.np import arrayobj
+        except ImportError:  # a Numba that moved it
+            arrayobj = None
+    numba_fix = getattr(arrayobj, "fix_integer_index", None)
+    if getattr(numba_fix, "catansim_core_prefix", None) == CORE_PREFIX:
+        return True
+    if _parameters(numba_fix) != _INDEX_PARAMETERS:
+        _hook_changed(_INDEX_HOOK, numba_fix, _INDEX_PARAMETERS,
+                      "the core's indices keep Python's wraparound")
+        return False
+
+    def fix_integer_index(context, builder, idxty, idx, size):
+        if idxty.signed and builder.function.name.startswith(CORE_PREFIX):
+            return context.cast(builder, idx, idxty, types.intp)
+        return numba_fix(context, builder, idxty, idx, size)
+
+    fix_integer_index.catansim_core_prefix = CORE_PREFIX
+    fix_integer_index.__wrapped__ = numba_fix
+    arrayobj.fix_integer_index = fix_integer_index
+    return True
+
+
+def internal_callees(codegen=None) -> bool:
+    """Compile the core's functions below an entry kernel as private copies.
+
+    Numba links the code of every function a kernel calls into the kernel's own LLVM
+    module as ``linkonce_odr`` (a definition other modules may share), so LLVM keeps
+    each one's calling convention: every array argument as seven machine words on
+    every call, used or not. Wraps ``CPUCodeLibrary._optimize_final_module`` of
+    ``codegen`` (Numba's ``numba.core.codegen``) so that in the module of an entry
+    kernel those core functions get internal linkage and a private name first.
+    Returns whether it is in place; warns (``NumbaPatchWarning``) and changes nothing
+    when the method is missing or takes other parameters.
+    """
+    if codegen is None:
+        try:
+            from numba.core import codegen
+        except ImportError:  # a Numba that moved it
+            codegen = None
+    library = getattr(codegen, "CPUCodeLibrary", None)
+    numba_optimize = getattr(library, "_optimize_final_module", None)
+    if getattr(numba_optimize, "catansim_entry_kernels", None) == ENTRY_KERNELS:
+        return True
+    if _parameters(numba_optimize) != _LINK_PARAMETERS:
+        _hook_changed(_LINK_HOOK, numba_optimize, _LINK_PARAMETERS,
+                      "the batch kernel's callees keep their shared linkage")
+        return False
+
+    def _optimize_final_module(self):
+        if self.name in ENTRY_KERNELS:
+            for fn in self._final_module.functions:
+                if (not fn.is_declaration and fn.name.startswith(CORE_PREFIX)
+                        and fn.linkage.name == "linkonce_odr"):
+                    fn.linkage = "internal"
+                    fn.name = fn.name + PRIVATE_SUFFIX
+        return numba_optimize(self)
+
+    _optimize_final_module.catansim_entry_kernels = ENTRY_KERNELS
+    _optimize_final_module.__wrapped__ = numba_optimize
+    library._optimize_final_module = _optimize_final_module
+    return True
+
+
+NUMBA_CHECKED = check_version()
+APPLIED = {"nonnegative_indices": nonnegative_indices(),
+           "internal_callees": internal_callees()}

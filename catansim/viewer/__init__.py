@@ -1,0 +1,25 @@
+"""The game viewer: one self-contained HTML page per game, made from its log alone.
+
+What lives here:
+
+- ``frames``: ``game_view``, every step's state as the viewer shows it (each seat's
+  cards, victory points, pieces and tiles, the supply, the robber, the board's
+  pieces, the event's narrative line), replayed from the log by ``catansim.logs``;
+- ``page``: ``viewer_html`` / ``write_viewer`` (the page, with its script, style and
+  data inline: no network, works from ``file://``), ``inline_html`` (the same page in a
+  notebook's output) and ``game_log`` (the log of a game played with its events).
+
+``catansim replay GAME.jsonl --html PAGE`` and ``catansim play ... --html PAGE`` write
+the page; a played game and a replayed log show it in a notebook (``_repr_html_``).
+``docs/viewer.md`` describes it.
+
+May import: ``logs`` (reading and replaying logs, the narrative), ``constants``,
+``topology``, ``palette``, ``errors``, ``files`` (atomic writes). Never the engine, the
+kernels, plotting or matplotlib: a log is all a page needs.
+"""
+
+from .frames import GLOBAL_FIELDS, SEAT_FIELDS, game_view
+from .page import game_log, inline_html, viewer_html, write_viewer
+
+__all__ = ["GLOBAL_FIELDS", "SEAT_FIELDS", "game_log", "game_view", "inline_html",
+           "viewer_html", "write_viewer"]
