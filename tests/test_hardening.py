@@ -627,3 +627,15 @@ def test_sigterm_during_the_cold_compile_of_bench_leaves_no_helper_and_no_folder
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+@pytest.mark.parametrize("name, text, reason", [
+    ("b.toml", f"x = {BIG}\n", "invalid TOML (an integer of more than 4300 digits)"),
+    ("b.json", '{"x": ' + BIG + "}", "invalid JSON (an integer of more than 4300 digits)"),
+    ("d.json", "{\"x\": " + DEEP + "}", "invalid JSON (nested too deep)")])
+def test_a_board_file_with_a_huge_integer_or_deep_nesting_is_one_line(tmp_path, capsys, name,
+                                                                       text, reason):
+    (tmp_path / name).write_text(text)
+    code, _, err = run_main(["simulate", "--games", "4", "--board", tmp_path / name], capsys)
+    assert code == 2
+    one_line(err, f"--board: {name}: {reason}")
