@@ -16,7 +16,7 @@ from typing import NoReturn
 
 import numpy as np
 
-from .errors import CatansimError
+from .errors import CatansimError, parse_problem
 
 SEED_MAX = 2**63 - 1  # seeds are integers 0 .. 2**63-1 (63 bits, positive int64)
 SEED_ALLOWED = "an integer in [0, 2**63)"
@@ -155,6 +155,30 @@ def check_scheduler(value, field: str = "scheduler") -> str:
     if not 1 <= int(m.group(3)) <= 65535:
         fail(field, f"port {m.group(3)} is out of range", SCHEDULER_ALLOWED)
     return value.strip()
+
+
+def check_numba_threads(environ=os.environ) -> None:
+    """``NUMBA_NUM_THREADS``, if set, is an integer >= 1: Numba raises a ValueError at
+    import for 0 or less, and warns and ignores a value it cannot parse."""
+    value = environ.get("NUMBA_NUM_THREADS")
+    if value is None or value.strip() == "":
+        return
+    if not value.strip().isdigit() or int(value) < 1:
+        fail("NUMBA_NUM_THREADS", f"{value!r} is not allowed",
+             "an integer >= 1 (the threads Numba may start), or unset (all cores)")
+
+
+def parse_toml(text: str, where, allowed: str) -> dict:
+    """A TOML document, or the one-line error ``WHERE: invalid TOML (REASON); allowed: ...``
+    for a syntax error, an integer of more than 4300 digits (Python's limit on int
+    conversion) or tables nested too deep for the parser."""
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except (ValueError, RecursionError) as exc:  # TOMLDecodeError, the digit limit
+        raise CatansimError(f"{where}: invalid TOML ({parse_problem(exc)}); allowed: "
+                            f"{allowed}") from None
 
 
 def read_text(path: Path, what: str, allowed: str, field: str | None = None) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import io
 import pkgutil
 import signal
 import sys
@@ -16,6 +17,7 @@ import warnings
 import click
 
 from . import commands
+from .checks import check_numba_threads
 from .errors import (
     CatansimError,
     CatansimWarning,
@@ -175,6 +177,23 @@ def _fail(message: str, code: int):
     sys.exit(code)
 
 
+@contextlib.contextmanager
+def _printable_paths():
+    """A path whose name is not UTF-8 (Python keeps its bytes as surrogates) prints with
+    those bytes escaped (``bad\\xffname``) instead of failing the message that names it."""
+    saved = []
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="backslashreplace")
+            saved.append(stream)
+    try:
+        yield
+    finally:
+        for stream in saved:
+            with contextlib.suppress(ValueError):  # a stream closed meanwhile
+                stream.reconfigure(errors="strict")
+
+
 def main(argv=None) -> None:
     """Entry point: every error a user or the machine causes is one line on stderr.
 
@@ -183,8 +202,9 @@ def main(argv=None) -> None:
     command caught), ``128 + signal`` for SIGINT (130) and SIGTERM (143), which a
     command treats alike: it keeps what it finished and says so.
     """
-    with _signals_and_warnings():
+    with _signals_and_warnings(), _printable_paths():
         try:
+            check_numba_threads()  # before any command imports Numba
             code = cli.main(args=argv, prog_name="catansim", standalone_mode=False)
         except Interrupted as exc:
             _stopped(exc)

@@ -86,6 +86,18 @@ def swallowed_interrupt() -> Interrupted | None:
     return Interrupted(_SIGNALS[0]) if _SIGNALS else None
 
 
+def parse_problem(exc: BaseException) -> str:
+    """Why a JSON or TOML text did not parse, in a few words: the parser's first line,
+    ``nested too deep`` for a ``RecursionError``, and not Python's advice on
+    ``sys.set_int_max_str_digits`` for an integer of more than 4300 digits."""
+    if isinstance(exc, RecursionError):
+        return "nested too deep"
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if "integer string conversion" in text:
+        return "an integer of more than 4300 digits"
+    return getattr(exc, "msg", None) or text
+
+
 _OS_REASONS = {
     _errno.ENOSPC: "no space left on device",
     _errno.EDQUOT: "disk quota exceeded",

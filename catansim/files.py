@@ -32,7 +32,9 @@ def _write_all(fd: int, data) -> None:
         view = view[n:]
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_folder(folder: Path) -> None:
+    """Flush a folder's entries (renames into it) to disk; a file system that cannot is
+    left alone."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:
@@ -43,6 +45,12 @@ def _fsync_dir(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def display_path(path) -> str:
+    """A path as text for a page or a JSON file: bytes of the name that are not UTF-8
+    (which Python keeps as surrogates) shown as U+FFFD, so the text encodes."""
+    return os.fsencode(path).decode("utf-8", "replace")
 
 
 def _tmp_path(path: Path) -> Path:
@@ -78,7 +86,7 @@ def atomic_path(path: Path):
         if isinstance(exc, OSError):
             _name(exc, path, tmp)
         raise
-    _fsync_dir(path.parent)
+    fsync_folder(path.parent)
 
 
 def append_bytes(path: Path, data) -> None:

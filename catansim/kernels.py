@@ -118,6 +118,20 @@ def kernels_cached() -> bool:
         return True
 
 
+COMPILING = ("compiling the kernels (once per machine: about half a minute on two cores, "
+             "a minute on one; cached afterwards)...")
+
+
+def say_if_compiling() -> bool:
+    """Print ``COMPILING`` on stderr when the next game will compile the kernels (a cold
+    cache), so that a command does not sit silent for a minute; returns whether it did.
+    Every command that plays games calls it first."""
+    if kernels_cached():
+        return False
+    print(COMPILING, file=sys.stderr, flush=True)
+    return True
+
+
 def _cache_writable() -> bool:
     # Without a writable cache the helper's kernels could not reach this process.
     import numba
@@ -220,6 +234,10 @@ def _finish_helper(helper) -> None:
                       "and was stopped; compiling the rest in this process",
                       RuntimeWarning, stacklevel=3)
         return
+    except BaseException:  # stopped while waiting (SIGTERM, Ctrl-C): no orphan helper
+        helper.kill()
+        helper.wait()
+        raise
     if helper.returncode != 0:
         lines = [line for line in (err or "").splitlines() if line.strip()]
         why = lines[-1].strip() if lines else "no message"

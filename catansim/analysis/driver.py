@@ -443,15 +443,22 @@ class Accumulator:
         else:
             self.stats = [a.combine(s, t) for a, s, t in
                           zip(self.analyses, self.stats, new, strict=True)]
-        self._seen.append(_frames_context(games, players))
+        ctx = _frames_context(games, players)
+        known = {v for c in self._seen for v in c.variants}
+        if not set(ctx.variants) <= known or not any(c.n_players for c in self._seen):
+            self._seen.append(ctx)  # only what is new: memory stays flat over many chunks
         return self
 
-    def results(self) -> list:
+    def context(self) -> Context:
+        """The context of everything added (its variants and number of players)."""
         names: list[str] = []
         n_players = None
         for c in self._seen:
             names += [v for v in c.variants if v not in names]
             n_players = n_players or c.n_players
         names = list(_order_variants(names))
-        ctx = Context(tuple(names), names[0] if names else DEFAULT_VARIANT, n_players)
+        return Context(tuple(names), names[0] if names else DEFAULT_VARIANT, n_players)
+
+    def results(self) -> list:
+        ctx = self.context()
         return [a.finish(s, ctx) for a, s in zip(self.analyses, self.stats, strict=True)]

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..constants import N_NODES
+from ..errors import CatansimError
 from ..results import dataset as D
 from ..tunables import MODEL_CAP
 from . import stats as S
@@ -150,9 +151,14 @@ def fit_win_model(rows: pd.DataFrame, confidence: float = 0.95, test_share: floa
     for s in range(1, n_players):
         x[f"seat_{s}"] = (rows["seat"] == s).astype(float)
     test = (rows["seed"].to_numpy() % 1000) < round(test_share * 1000)
+    y = rows["won"].astype(float)
+    if not test.any() or y[~test].nunique() < 2:
+        raise CatansimError(
+            f"win model: {int((~test).sum())} seat-games to fit (with "
+            f"{int(y[~test].sum())} wins) and {int(test.sum())} held out; allowed: a variant "
+            "with wins and losses among the fitted games and some held-out games (more games)")
     constant = [c for c in x.columns if x.loc[~test, c].nunique() < 2]
     x = sm.add_constant(x.drop(columns=constant))
-    y = rows["won"].astype(float)
     with warnings.catch_warnings():  # reported in calibration.converged instead
         warnings.simplefilter("ignore")
         fit = sm.Logit(y[~test], x[~test]).fit(disp=0, maxiter=100)
@@ -184,24 +190,35 @@ def fit_win_model(rows: pd.DataFrame, confidence: float = 0.95, test_share: floa
 
 
 def count_games(source) -> int:
-    """Games per variant of a source (the manifest's, or the frames')."""
+    """Games per variant of a source present (in the complete parts of a dataset: fewer
+    than its manifest plans when a run was interrupted), the largest over variants."""
     if isinstance(source, tuple | list):
         return int(source[0]["game"].nunique())
-    return int(D.read_manifest(source)["games"])
+    return max(D.games_present(source).values(), default=0)
 
 
 def win_model_analysis(n_games: int, variant: str = "baseline", cap: int = MODEL_CAP,
-                       n_players: int = 4) -> Analysis:
+                       n_players: int = 4, too_few: str = "raise") -> Analysis:
+    """The win model of ``variant`` over ``n_games`` games (those present: the stride
+    that keeps the sample under ``cap`` comes from them). ``too_few="note"``: a variant
+    too small to fit gives ``{"left_out": reason}`` instead of a ``CatansimError``."""
     stride = max(1, math.ceil(n_games * n_players / cap))
-    return Analysis(
-        "win_model",
-        {"players": ("seed", "seat", "won", *START_PIPS, *START_COLS)},
-        _sample_map(stride, variant),
-        lambda rows, ctx: (fit_win_model(pd.concat(rows, ignore_index=True)) | {
-            "sample": pd.DataFrame({"variant": [variant], "stride": [stride],
-                                    "games": [n_games], "cap": [cap]})})
-        if rows else {},
-        check=variant_check(variant, "variant"))
+
+    def finish(rows, ctx):
+        if not rows:
+            return {}
+        try:
+            fitted = fit_win_model(pd.concat(rows, ignore_index=True))
+        except CatansimError as exc:
+            if too_few != "note":
+                raise
+            return {"left_out": str(exc)}
+        return fitted | {"sample": pd.DataFrame({"variant": [variant], "stride": [stride],
+                                                 "games": [n_games], "cap": [cap]})}
+
+    return Analysis("win_model", {"players": ("seed", "seat", "won", *START_PIPS, *START_COLS)},
+                    _sample_map(stride, variant), finish,
+                    check=variant_check(variant, "variant"))
 
 
 @reads_source

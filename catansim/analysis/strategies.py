@@ -82,6 +82,10 @@ def fit_rating(counts: pd.Series, reference: str | None = None, confidence: floa
     seatings = c.groupby(level=list(range(n_players))).sum()
     strategies = sorted({s for lvl in range(n_players)
                          for s in seatings.index.get_level_values(lvl)})
+    if not len(c):
+        raise CatansimError(f"strategies: no game had a winner ({int(counts.sum()):,} games, "
+                            "none decided: the turn limit or no winner); allowed: games with "
+                            "winners, which a rating needs")
     if len(strategies) < 2:
         raise CatansimError(f"strategies: a rating needs at least two, got {strategies}; "
                             "allowed: games of two or more strategies")
@@ -147,8 +151,8 @@ def _rating_finish(stats, ctx: Context) -> pd.DataFrame:
         c = stats[v]
         names = {s for lvl in range(len(c.index.names) - 1)
                  for s in c.index.get_level_values(lvl)}
-        if len(names) < 2:
-            continue
+        if len(names) < 2 or not (c.index.get_level_values("winner") >= 0).any():
+            continue  # nothing to rate: one strategy, or no game had a winner
         frames.append(fit_rating(c).assign(variant=v))
     if not frames:
         return pd.DataFrame()

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from pathlib import Path
 
-from ..checks import read_text
+from ..checks import parse_toml, read_text
 from ..constants import HARBOR_KIND_NAMES, N_HARBORS, N_HEXES, TERRAIN_NAMES
-from ..errors import CatansimError
+from ..errors import CatansimError, parse_problem
 from .beginner import beginner_board
 from .value import ALLOWED_HARBORS, ALLOWED_NUMBERS, HARBOR_CODES, Board, validate_board
 
@@ -135,12 +134,7 @@ def parse_board(source) -> Board:
         text = read_text(path, "board file", _BOARD_ALLOWED)
         where = path.name
         if path.suffix.lower() == ".toml":
-            try:
-                obj = tomllib.loads(text)
-            except tomllib.TOMLDecodeError as exc:
-                raise CatansimError(f"{where}: invalid TOML ({exc}); allowed: {_BOARD_ALLOWED}"
-                                    ) from None
-            return _board_from_obj(obj, where)
+            return _board_from_obj(parse_toml(text, where, _BOARD_ALLOWED), where)
     elif isinstance(source, str):
         text = source
     else:
@@ -149,9 +143,9 @@ def parse_board(source) -> Board:
     if text.lstrip().startswith("{"):
         try:
             obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise CatansimError(f"{where}: invalid JSON ({exc}); allowed: {_BOARD_ALLOWED}"
-                                ) from None
+        except (ValueError, RecursionError) as exc:  # the digit limit, nested too deep
+            raise CatansimError(f"{where}: invalid JSON ({parse_problem(exc)}); allowed: "
+                                f"{_BOARD_ALLOWED}") from None
         return _board_from_obj(obj, where)
     lines = [ln.split("#", 1)[0] for ln in text.splitlines()]
     return _parse_compact(" ".join(lines), where)

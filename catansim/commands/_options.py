@@ -239,9 +239,16 @@ def config():
 
 def strategy_set(config_path):
     """The built-in strategies plus those of ``--config`` (a new set; nothing global)."""
+    from ..checks import parse_toml, read_text
     from ..strategies import PRESETS
 
-    return PRESETS if config_path is None else PRESETS.with_definitions(config_path, "--config")
+    if config_path is None:
+        return PRESETS
+    allowed = "a TOML file of [strategies.NAME] tables (docs/strategies.md)"
+    # parsed here, so that a 5,000-digit integer or tables nested 100,000 deep are one line
+    parse_toml(read_text(config_path, "strategy config", allowed), f"--config: {config_path}",
+               allowed)
+    return PRESETS.with_definitions(config_path, "--config")
 
 
 def parse_rules(rule_items):

@@ -141,10 +141,12 @@ def value_map_experiment(board: str, label: str, players: int, seats, settlement
     from pathlib import Path
 
     from ..runs.experiment import parse_experiment
+    from ..tunables import DEFAULT_BATCH_SIZE
 
     spec_dict = {
         "name": "openings", "games": games, "players": players, "seed": game_seed,
-        "board": board, "strategies": list(strategies), "batch_size": games,
+        "board": board, "strategies": list(strategies),
+        "batch_size": min(games, DEFAULT_BATCH_SIZE),  # --games may exceed a part's limit
         "description": f"catansim openings: {label}",
         "sweep": {"seat": list(seats), "settlement": int(settlement), "nodes": "all"}}
     if config is not None:

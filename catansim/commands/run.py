@@ -23,9 +23,11 @@ from . import _options as O
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @click.option("--summary/--no-summary", default=True, show_default=True,
               help="Print win rates and game length per variant after the run.")
+@click.option("--force", is_flag=True,
+              help="Start even if the dataset's estimated size exceeds the free disk space.")
 @O.debug()
 def command(experiment, games, seed, scheduler, threads, out, batch_size, no_progress, summary,
-            debug):
+            force, debug):
     """Run EXPERIMENT (a TOML file, see docs/experiments.md) into results/NAME/.
 
     Rerunning the same command resumes: complete parts are kept, the rest is played.
@@ -35,7 +37,8 @@ def command(experiment, games, seed, scheduler, threads, out, batch_size, no_pro
 
     exp = load_experiment(experiment).with_overrides(
         games=games, seed=seed, output=out, scheduler=scheduler, batch_size=batch_size)
-    report = run_experiment(exp, n_threads=threads, progress=not no_progress, debug=debug)
+    report = run_experiment(exp, n_threads=threads, progress=not no_progress, debug=debug,
+                            force=force)
     rate = report.games_written / report.seconds if report.seconds > 0 else 0.0
     skipped = f", {report.parts_skipped} already done" if report.parts_skipped else ""
     compiled = (f"; the kernels took {report.warmup_seconds:.0f} s to compile first"

@@ -24,9 +24,8 @@ from . import _options as O
 @O.debug()
 def command(games, players, strategies, layout, board, rule_items, rotate, seed, threads, debug):
     """Play --games games in memory and print win rates (95% Wilson CIs), length, VP sources."""
-    import pandas as pd
-
-    from ..analysis.summary import SUMMARY_COLUMNS, format_summary, summarize
+    from ..analysis.summary import SUMMARY_COLUMNS, Summary, format_summary
+    from ..kernels import say_if_compiling
     from ..runs.experiment import parse_experiment
     from ..runs.runner import compute_task, plan
     from ..strategies import PRESETS
@@ -44,14 +43,13 @@ def command(games, players, strategies, layout, board, rule_items, rotate, seed,
         msg = str(exc)
         raise CatansimError(f"--{msg}" if msg.split(":")[0] in data else msg) from None
     keep_g, keep_p = SUMMARY_COLUMNS["games"], SUMMARY_COLUMNS["players"]
-    gs, ps = [], []
+    say_if_compiling()
+    summary = Summary()  # counts and histograms only: memory is that of one part
     for task in plan(exp):
         g, p = compute_task(exp, task, threads, debug)
-        gs.append(g[keep_g])
-        ps.append(p[keep_p])
-    g = pd.concat(gs, ignore_index=True)
-    p = pd.concat(ps, ignore_index=True)
-    tables = summarize(g, p)
+        summary.add(g[keep_g], p[keep_p])
+        del g, p
+    tables = summary.tables()
     names = ", ".join(exp.variants[0].strategies)
     click.echo(f"{games} games, {players} players ({names}), layout "
                f"{exp.layout if exp.board is None else exp.board_spec}, seed {seed}"

@@ -35,6 +35,7 @@ def command(strategies, games, players, seed, layout, rule_items, matrix, config
     Every deal (board, dice, deck) is played once per seat rotation, so each strategy
     sits in every seat equally often on the same boards and dice.
     """
+    from ..kernels import say_if_compiling
     from ..runs import tournament as T
 
     strategy_set = O.strategy_set(config)
@@ -52,15 +53,17 @@ def command(strategies, games, players, seed, layout, rule_items, matrix, config
         raise CatansimError(f"--strategies: {len(names)} names for {players} players; allowed: "
                             f"exactly {players} (one per seat, seats rotated), or two or more "
                             "with --matrix (each against copies of the others)")
+    # counts accumulated as the games are played: memory flat in the number of games
     common = dict(n_players=players, seed=seed, rules=rules, layout=layout, n_threads=threads,
-                  progress=not quiet, strategy_set=strategy_set, debug=debug)
+                  progress=not quiet, strategy_set=strategy_set, debug=debug, keep_games=False)
+    say_if_compiling()
     if matrix:
         from ..analysis import crossplay as X
 
         res = T.cross_play(names, games, **common)
-        table = X.crossplay_table((res.games, res.players))
+        table = res.table().set_index(["strategy", "opponent", "seat"])
         fair = 1.0 / players
-        n_deals = res.games["game"].max() // players + 1
+        n_deals = res.n_deals
         click.echo(f"Cross-play: win rate of the row strategy against {players - 1} copies of "
                    f"the column strategy, 95% Wilson interval ({n_deals} deals x {players} "
                    f"seats = {n_deals * players} games per cell; fair share {fair:.3f}; "
@@ -89,10 +92,11 @@ def command(strategies, games, players, seed, layout, rule_items, matrix, config
                f"{100 * stats['turn_limit_share']:.2f}% reached the turn cap")
     click.echo(_fmt(res.summary()))
     if len(set(names)) > 1:
-        from ..analysis import strategy_rating
-
-        rating = strategy_rating((res.games, res.players))
-        if len(rating):
+        rating = res.rating()
+        if not res.summary()["wins"].sum():
+            click.echo(f"\nRating: left out, no game had a winner (all {int(stats['games'])} "
+                       "ended without one, e.g. at the turn cap)")
+        elif len(rating):
             r = rating.xs("tournament", level="variant")[
                 ["wins", "log_strength", "ci_low", "ci_high", "strength", "p_value"]]
             click.echo(f"\nRating (Plackett-Luce top-1 with seat effects, log odds of winning "

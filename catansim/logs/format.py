@@ -15,7 +15,7 @@ import numpy as np
 from ..checks import check_players, check_seed, read_text, type_name
 from ..constants import DEV_CARD_NAMES, RESOURCE_NAMES
 from ..core import layout as L
-from ..errors import CatansimError
+from ..errors import CatansimError, parse_problem
 from ..files import atomic_path
 from ..rules import Rules
 
@@ -219,8 +219,8 @@ def read_log(path) -> tuple[dict, list[dict]]:
             continue
         try:
             obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CatansimError(f"{path}:{lineno}: not JSON ({exc.msg}); allowed: "
+        except (ValueError, RecursionError) as exc:  # the digit limit, nested too deep
+            raise CatansimError(f"{path}:{lineno}: not JSON ({parse_problem(exc)}); allowed: "
                                 f"{_LOG_ALLOWED}") from None
         if not isinstance(obj, dict) or not isinstance(obj.get("e"), str):
             raise CatansimError(f"{path}:{lineno}: not an event object with an \"e\" key; "

@@ -9,9 +9,13 @@ sections the results support, draws their figures and writes
 
 from __future__ import annotations
 
+import contextlib
+import html
 import json
 import os
+import shutil
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,8 +30,8 @@ from ..analysis import seats as SE
 from ..analysis import strategies as ST
 from ..analysis import variants as VA
 from ..analysis.driver import run_many
-from ..errors import CatansimError
-from ..files import atomic_write_text
+from ..errors import CatansimError, CatansimWarning
+from ..files import atomic_write_text, display_path, fsync_folder
 from ..results import dataset as D
 
 REPORT_FILE = "report.html"
@@ -43,7 +47,8 @@ def report_analyses(path) -> list:
         AN.DEV_CARDS, AN.EVENT_RATES, AN.FIRST_BUILDS, SE.win_rates_analysis("seat"),
         SE.win_rates_analysis("strategy"), ST.RATING, VA.paired_analysis(),
         PO.START_PIPS_WIN, PO.NODE_WIN,
-        PO.win_model_analysis(int(m["games"]), base, n_players=n_players),
+        PO.win_model_analysis(D.games_present(path).get(base, 0), base, n_players=n_players,
+                              too_few="note"),
         XP.crossplay_analysis(),
     ]
 
@@ -101,17 +106,76 @@ def _strategies(manifest: dict) -> set[str]:
     return out
 
 
-def build_sections(results: dict, manifest: dict) -> list[Section]:
-    """The sections the results support, with their tables and figures."""
+def build_sections(results: dict, manifest: dict, games: int | None = None,
+                   notes: list | None = None) -> list[Section]:
+    """The sections the results support, with their tables and figures.
+
+    ``games``: games per variant present (default the manifest's). A section that
+    cannot be drawn from what is there (a dataset of a game or two) is replaced by
+    its title and one line saying why it is left out, and the line is added to
+    ``notes``; warnings of the libraries (matplotlib, statsmodels) become such lines
+    too, once each.
+    """
+    n_players = int(manifest.get("result_key", {}).get("players") or 4)
+    c = _Facts(manifest["variants"], n_players, 1.0 / n_players,
+               int(manifest["games"]) if games is None else int(games))
+    notes = [] if notes is None else notes
+    sections = []
+    for key, title, make in _SECTIONS:
+        with warnings_as_notes(notes, f"section {title!r}"):
+            try:
+                s = make(results, manifest, c)
+            except Exception as exc:  # too little data for a fit or a figure
+                reason = _reason(exc)
+                n = c.n_games
+                s = Section(key, title, f"Left out: {reason} ({n:,} game{'s' * (n != 1)} "
+                                        "per variant).")
+                notes.append(f"section {title!r} left out: {reason}")
+        if s is not None:
+            sections.append(s)
+    return sections
+
+
+@contextlib.contextmanager
+def warnings_as_notes(notes: list, where: str):
+    """Record the warnings of the block (matplotlib's, statsmodels', NumPy's
+    ``RuntimeWarning`` on an empty slice) as one line each in ``notes`` instead of
+    printing them with their file paths; a ``CatansimWarning`` passes through."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    for w in caught:
+        if issubclass(w.category, CatansimWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+            continue
+        note = f"{where}: {_reason(w.message)}"
+        if note not in notes:
+            notes.append(note)
+
+
+def _reason(exc) -> str:
+    """An exception or warning as a few words: its type and first line (our own errors:
+    their line)."""
+    text = str(exc).strip().splitlines()
+    if isinstance(exc, CatansimError) and text:
+        return text[0]
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What every section builder needs to know of the dataset."""
+
+    variants: list
+    n_players: int
+    fair: float
+    n_games: int  # games per variant present (the largest count over the variants)
+
+
+def _section_anatomy(results: dict, manifest: dict, c: _Facts) -> Section | None:
     from .. import plotting as P
 
-    variants = manifest["variants"]
-    n_players = int(manifest.get("result_key", {}).get("players") or 4)
-    fair = 1.0 / n_players
-    sections = []
-    n_games = int(manifest["games"])
-
-    # --- game anatomy -----------------------------------------------------------------
+    variants = c.variants
     s = Section("anatomy", "Game anatomy",
                 "Every game of every variant. Means carry 95% Student t intervals (from the "
                 "exact histogram of each integer measure); rates 95% Wilson intervals. Per game "
@@ -169,9 +233,13 @@ def build_sections(results: dict, manifest: dict) -> list[Section]:
             "turn of the first settlement (beyond the starting two) and the first city; "
             "built_share with its Wilson interval; the turn's mean with a t interval over the "
             "seats that built one", fb)
-    sections.append(s)
+    return s
 
-    # --- seats -------------------------------------------------------------------------
+
+def _section_seats(results: dict, manifest: dict, c: _Facts) -> Section | None:
+    from .. import plotting as P
+
+    n_players, fair, n_games = c.n_players, c.fair, c.n_games
     seats = results["seats"]
     test = SE.seat_test(seats)
     s = Section("seats", "Seats",
@@ -190,9 +258,13 @@ def build_sections(results: dict, manifest: dict) -> list[Section]:
            f"equally behind) needs about {need:,.0f} decided games to be detected by this test "
            f"(80% power at 0.05; statsmodels GofChisquarePower); this dataset has "
            f"{n_games:,} games per variant.</p>")
-    sections.append(s)
+    return s
 
-    # --- strategies --------------------------------------------------------------------
+
+def _section_strategies(results: dict, manifest: dict, c: _Facts) -> Section | None:
+    from .. import plotting as P
+
+    fair = c.fair
     strat = results["strategies"]
     rating = results["rating"]
     if len(_strategies(manifest)) > 1 or strat.index.get_level_values(1).nunique() > 1:
@@ -216,15 +288,24 @@ def build_sections(results: dict, manifest: dict) -> list[Section]:
                     _caption(cross, "games with one strategy alone against copies of another; "
                                     "verdicts only where significant after correction"),
                     cross)
+        if not strat["wins"].sum():
+            s.text("<p class='power'>The rating is left out: no game had a winner.</p>")
         if len(rating):
             s.figure("strategy_rating", P.rating_figure(rating))
             s.table("strategy_rating", _show(rating, ["log_strength", "se", "ci_low", "ci_high",
                                                       "strength", "p_value", "games"]),
                     _caption(rating), rating)
-        sections.append(s)
+        return s
 
-    # --- variants ----------------------------------------------------------------------
+
+def _section_variants(results: dict, manifest: dict, c: _Facts) -> Section | None:
+    from .. import plotting as P
+
+    variants = c.variants
     paired = results["paired"]
+    if len(variants) > 1 and len(paired) and paired["n"].max() < 2:
+        raise CatansimError(f"paired differences need 2 or more games played in both arms, "
+                            f"{int(paired['n'].max())} given")
     if len(variants) > 1 and len(paired):
         s = Section("variants", "Variants against the baseline (paired)",
                     "Every variant plays the same game seeds as the baseline (same boards, "
@@ -248,9 +329,13 @@ def build_sections(results: dict, manifest: dict) -> list[Section]:
                    f"{ratio.median():.2f} of the unpaired width (range {ratio.min():.2f} - "
                    f"{ratio.max():.2f}): for the same precision an unpaired design would need "
                    f"about {1 / ratio.median() ** 2:.1f} times the games.</p>")
-        sections.append(s)
+        return s
 
-    # --- starting position -------------------------------------------------------------
+
+def _section_position(results: dict, manifest: dict, c: _Facts) -> Section | None:
+    from .. import plotting as P
+
+    variants, fair = c.variants, c.fair
     pips = results["start_pips"]
     nodes = results["start_nodes"]
     model = results["win_model"]
@@ -263,7 +348,10 @@ def build_sections(results: dict, manifest: dict) -> list[Section]:
                 "by game (every k-th game, at most 200,000 seat-games). Win rate per starting "
                 "intersection on the board.")
     s.figure("start_pips", P.start_pips_figure(pips, fair=fair))
-    if model:
+    if model.get("left_out"):
+        why = model["left_out"].removeprefix("win model: ")
+        s.text(f"<p class='power'>The win model is left out: {html.escape(why)}.</p>")
+    elif model:
         coef = model["coefficients"]
         s.table("win_model", _show(coef, ["coef", "se", "ci_low", "ci_high", "p_value",
                                           "odds_ratio", "n"]),
@@ -292,8 +380,15 @@ def build_sections(results: dict, manifest: dict) -> list[Section]:
     s.table("start_pips", _wide(pips, "win_rate", pct=True),
             _caption(pips, "win rate [95% CI] by the pips of both starting settlements; n = "
                            "seat-games"), pips)
-    sections.append(s)
-    return sections
+    return s
+
+
+
+
+_SECTIONS = (("anatomy", "Game anatomy", _section_anatomy), ("seats", "Seats", _section_seats),
+             ("strategies", "Strategies", _section_strategies),
+             ("variants", "Variants against the baseline (paired)", _section_variants),
+             ("position", "Starting position", _section_position))
 
 
 def _interval(m, lo, hi, pct: bool = False) -> str:
@@ -323,10 +418,10 @@ def _wide(frame: pd.DataFrame, value: str = "mean", pct: bool = False,
     n = t.pivot_table(index=keys, columns="variant", values=ncol, aggfunc="first",
                       sort=False)[variants]
     if (n.nunique(axis=1) <= 1).all():
-        out.insert(0, ncol, n.iloc[:, 0].astype("int64"))
+        out.insert(0, ncol, n.iloc[:, 0].astype("Int64"))  # a bin a variant lacks: <NA>
     else:
         for v in reversed(variants):
-            out.insert(0, f"{ncol} ({v})", n[v].astype("int64"))
+            out.insert(0, f"{ncol} ({v})", n[v].astype("Int64"))
     for e in extra:
         if e in t.columns:
             out.insert(0, e, t.drop_duplicates(keys).set_index(keys)[e].reindex(out.index))
@@ -351,7 +446,16 @@ def build_report(dataset, out=None, scheduler=None, progress: bool = False) -> P
     """Write the report of a dataset; returns the path of ``report.html``.
 
     ``out`` defaults to ``DATASET/report/``. The folder gets ``report.html`` (figures
-    inlined, no network), ``tables/NAME.csv`` and ``figures/NAME.png``.
+    inlined, no network), ``report.json``, ``tables/NAME.csv`` and
+    ``figures/NAME.png``, built in a hidden folder inside ``out`` and swapped in
+    whole (``_swap_in``): an interrupted build leaves the old report as it was, and
+    nothing of an earlier report (a table a section no longer has) survives a new
+    one. A dataset refused before anything is written leaves no folder behind.
+
+    An incomplete dataset (an interrupted run) is reported on the games present:
+    the header and ``report.json`` say how many of the planned games are there, and
+    a ``CatansimWarning`` says it on stderr. Sections that cannot be drawn from what
+    is there say in one line why they are left out.
     """
     from .html import render_html
 
@@ -364,30 +468,108 @@ def build_report(dataset, out=None, scheduler=None, progress: bool = False) -> P
                             "dataset folder written by catansim run")
     manifest = D.read_manifest(root)
     out = Path(out) if out is not None else root / "report"
+    present = D.games_present(root)
+    games = max(present.values(), default=0)
+    planned = int(manifest["games"])
+    if not games:
+        raise CatansimError(f"{root}: no complete parts to analyse; allowed: a dataset with "
+                            "complete parts (rerun its catansim run)")
+    with _building(out) as tmp:
+        t0 = time.perf_counter()
+        notes: list[str] = []
+        if games < planned:
+            each = ("" if len(set(present.values())) == 1 and len(present) == len(
+                manifest["variants"]) else " (" + ", ".join(
+                    f"{v} {present.get(v, 0):,}" for v in manifest["variants"]) + ")")
+            notes.append(f"incomplete dataset: {games:,} of {planned:,} games per variant are "
+                         f"present{each} (an interrupted run); this report covers the games "
+                         "present")
+            warnings.warn(CatansimWarning(f"{root}: {notes[0]}; rerun the run's command to "
+                                          "complete it"), stacklevel=2)
+        with warnings_as_notes(notes, "analyses"):
+            values = run_many(report_analyses(root), root, scheduler=scheduler,
+                              progress=progress)
+        results = dict(zip(ANALYSIS_NAMES, values, strict=True))
+        seconds = time.perf_counter() - t0
+        sections = build_sections(results, manifest, games, notes)
+        info = {"dataset": display_path(root), "experiment": manifest.get("experiment"),
+                "description": manifest.get("description", ""), "games": games,
+                "games_planned": planned, "complete": games >= planned,
+                "games_present": {v: present.get(v, 0) for v in manifest["variants"]},
+                "variants": manifest["variants"],
+                "players": manifest.get("result_key", {}).get("players"),
+                "strategies": sorted(_strategies(manifest)),
+                "layout": _layout_text(manifest),
+                "catansim_version": manifest.get("catansim_version"),
+                "analysis_seconds": round(seconds, 1), "notes": notes}
+        for note in notes:  # sections left out are said on stderr too
+            if " left out: " in note:
+                warnings.warn(CatansimWarning(f"report: {note}"), stacklevel=2)
+        with warnings_as_notes(notes, "figures"):  # in report.json (the page is being drawn)
+            html = render_html(sections, info, tmp)
+        atomic_write_text(tmp / "report.json", json.dumps(info, indent=2) + "\n")
+        atomic_write_text(tmp / REPORT_FILE, html)
+    return out / REPORT_FILE
+
+
+_BUILD_PREFIX = ".report-build-"
+_OLD_PREFIX = ".report-old-"
+
+
+@contextlib.contextmanager
+def _building(out: Path):
+    """A hidden folder inside ``out`` (created, with ``tables/`` and ``figures/``) to build
+    a report in; when the block ends without error its contents are swapped into
+    ``out``, on any error it is removed, with ``out`` itself if this call created it.
+    What killed builds left (hidden folders) is removed first."""
+    created = [p for p in (out, *out.parents) if not p.exists()]
     try:
-        for sub in ("", "tables", "figures"):
-            (out / sub).mkdir(parents=True, exist_ok=True)
-        if not os.access(out, os.W_OK):
+        out.mkdir(parents=True, exist_ok=True)
+        for old in out.glob(".report-*-*"):
+            if old.name.startswith((_BUILD_PREFIX, _OLD_PREFIX)) and old.is_dir():
+                shutil.rmtree(old, ignore_errors=True)
+        tmp = out / f"{_BUILD_PREFIX}{os.getpid()}"
+        for sub in ("tables", "figures"):
+            (tmp / sub).mkdir(parents=True, exist_ok=True)
+        if not os.access(tmp, os.W_OK):
             raise PermissionError(f"{out} is not writable")
     except OSError as exc:
+        _remove_created(created)
         raise CatansimError(f"--out {out}: cannot write there ({exc.strerror or exc}); "
                             "allowed: a writable folder") from None
-    t0 = time.perf_counter()
-    analyses = report_analyses(root)
-    values = run_many(analyses, root, scheduler=scheduler, progress=progress)
-    results = dict(zip(ANALYSIS_NAMES, values, strict=True))
-    seconds = time.perf_counter() - t0
-    sections = build_sections(results, manifest)
-    info = {"dataset": str(root), "experiment": manifest.get("experiment"),
-            "description": manifest.get("description", ""), "games": manifest["games"],
-            "variants": manifest["variants"],
-            "players": manifest.get("result_key", {}).get("players"),
-            "strategies": sorted(_strategies(manifest)),
-            "layout": _layout_text(manifest),
-            "catansim_version": manifest.get("catansim_version"),
-            "analysis_seconds": round(seconds, 1)}
-    html = render_html(sections, info, out)
-    path = out / REPORT_FILE
-    atomic_write_text(out / "report.json", json.dumps(info, indent=2) + "\n")
-    atomic_write_text(path, html)  # last: a report.html that exists has all its files
-    return path
+    try:
+        yield tmp
+        _swap_in(tmp, out)
+    except BaseException as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        _remove_created(created)
+        if isinstance(exc, OSError) and exc.filename is not None:  # name the file asked for
+            with contextlib.suppress(ValueError):
+                exc.filename = str(out / Path(exc.filename).relative_to(tmp))
+        raise
+
+
+def _remove_created(created: list[Path]) -> None:
+    """Remove the folders a refused build created, if they are (still) empty."""
+    for p in created:  # deepest first
+        with contextlib.suppress(OSError):
+            p.rmdir()
+
+
+def _swap_in(tmp: Path, out: Path) -> None:
+    """Move a built report from ``tmp`` into ``out``: the old ``report.html`` goes first
+    (a page that exists is never older than its tables), then ``tables/``,
+    ``figures/`` and ``report.json`` replace the old ones whole, and the new
+    ``report.html`` comes last."""
+    (out / REPORT_FILE).unlink(missing_ok=True)
+    old = out / f"{_OLD_PREFIX}{os.getpid()}"
+    old.mkdir(exist_ok=True)
+    for name in ("tables", "figures"):
+        if (out / name).exists():
+            os.replace(out / name, old / name)
+        os.replace(tmp / name, out / name)
+    os.replace(tmp / "report.json", out / "report.json")
+    os.replace(tmp / REPORT_FILE, out / REPORT_FILE)
+    shutil.rmtree(old, ignore_errors=True)
+    shutil.rmtree(tmp, ignore_errors=True)
+    fsync_folder(out)

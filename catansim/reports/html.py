@@ -110,13 +110,18 @@ def render_html(sections, info: dict, out: Path) -> str:
     if info.get("description"):
         body.append(f"<p>{html.escape(info['description'])}</p>")
     items = info.get("items") or [  # a study of several datasets brings its own
-        ("dataset", info["dataset"]), ("games per variant", f"{info['games']:,}"),
+        ("dataset", info["dataset"]), ("games per variant", f"{info['games']:,}" + (
+            "" if info.get("complete", True) else
+            f" of {info['games_planned']:,} planned (an incomplete dataset)")),
         ("variants", ", ".join(info["variants"])), ("players", info.get("players")),
         ("strategies", ", ".join(info.get("strategies", []))),
         ("layout", info.get("layout")), ("catansim", info.get("catansim_version")),
         ("analyses", f"{info['analysis_seconds']} s, one pass over the dataset")]
     body.append("<dl class='info'>" + "".join(
         f"<dt>{html.escape(k)}</dt><dd>{html.escape(str(v))}</dd>" for k, v in items) + "</dl>")
+    if info.get("notes"):
+        body.append("<p class='note'><b>Notes.</b> " + "<br>".join(
+            html.escape(n[:1].upper() + n[1:]) for n in info["notes"]) + "</p>")
     body.append("<nav>" + "".join(f"<a href='#{s.key}'>{html.escape(s.title)}</a>"
                                   for s in sections) + "</nav>")
     for s in sections:

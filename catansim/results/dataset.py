@@ -50,7 +50,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import CatansimError, CatansimWarning
+from ..errors import CatansimError, CatansimWarning, parse_problem
 from ..files import append_bytes, atomic_write_bytes
 from .schema import category_columns
 
@@ -148,7 +148,8 @@ class PartRecord:
         """Parse one record; raises ``ValueError`` (with the reason) if it is malformed."""
         if not isinstance(obj, dict):
             raise ValueError("not a JSON object")
-        part = Part.from_stem(obj.get("part", ""))
+        name = obj.get("part")
+        part = Part.from_stem(name) if isinstance(name, str) else None
         if part is None or (part.variant, part.start, part.stop) != (
                 obj.get("variant"), obj.get("start"), obj.get("stop")):
             raise ValueError("no valid part name and range")
@@ -184,9 +185,10 @@ def read_records(root) -> dict[str, PartRecord]:
             continue
         try:
             rec = PartRecord.from_obj(json.loads(raw.decode("utf-8")))
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
             if i == len(lines):  # no newline after it: an append cut short
                 continue
+            exc = parse_problem(exc)
             warnings.warn(CatansimWarning(f"{path}:{i}: not a part record ({exc}); ignored"),
                           stacklevel=2)
             continue
@@ -312,7 +314,7 @@ def read_manifest(path) -> dict:
                             "folder written by catansim run")
     try:
         manifest = json.loads(mpath.read_bytes().decode("utf-8"))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not JSON"
         raise CatansimError(f"{mpath}: unreadable manifest ({reason}); allowed: the manifest "
                             "catansim run wrote") from None
@@ -322,11 +324,42 @@ def read_manifest(path) -> dict:
         raise CatansimError(f"{mpath}: not a catansim dataset manifest of a known version "
                             f"({version!r}); allowed: format {FORMAT!r} version "
                             f"{', '.join(map(str, READABLE_VERSIONS))}")
-    for key, kind in (("games", int), ("batch_size", int), ("variants", list)):
-        if not isinstance(manifest.get(key), kind):
-            raise CatansimError(f"{mpath}: {key}: missing or malformed; allowed: the manifest "
-                                "catansim run wrote")
+    _check_manifest_fields(mpath, manifest)
     return manifest
+
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9_]+$")
+
+
+def _check_manifest_fields(mpath: Path, m: dict) -> None:
+    """Every field a reader relies on, each a one-line error naming it (a manifest
+    edited by hand or damaged must not become a ZeroDivisionError three calls later)."""
+    def bad(key: str, value, allowed: str):
+        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+        raise CatansimError(f"{mpath}: {key}: {shown} is not allowed; allowed: {allowed} "
+                            "(the manifest catansim run wrote)")
+
+    def is_int(v) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    if not is_int(m.get("games")) or m["games"] < 1:
+        bad("games", m.get("games"), "an integer >= 1")
+    if not is_int(m.get("batch_size")) or m["batch_size"] < 1:
+        bad("batch_size", m.get("batch_size"), "an integer >= 1")
+    names = m.get("variants")
+    if not isinstance(names, list) or not names or not all(
+            isinstance(v, str) and _NAME_RE.match(v) for v in names) \
+            or len(set(names)) != len(names):
+        bad("variants", names, "a non-empty list of distinct variant names (letters, digits, _)")
+    key = m.get("result_key", {})
+    if not isinstance(key, dict):
+        bad("result_key", key, "a JSON object")
+    for where, value in (("players", m.get("players")),
+                         ("result_key.players", key.get("players"))):
+        if value is not None and (not is_int(value) or value not in (3, 4)):
+            bad(where, value, "3, 4")
+    if not isinstance(key.get("variants", {}), dict):
+        bad("result_key.variants", key.get("variants"), "a JSON object of variants")
 
 
 @contextlib.contextmanager
@@ -366,11 +399,9 @@ def file_sha256(path: Path) -> str:
 def check_record(root: Path, record: PartRecord, full: bool = False) -> str | None:
     """What is wrong with a recorded part's files (None if nothing).
 
-    Always: each file exists and has the recorded size. ``full``: also its SHA-256
-    and the row count in its Parquet footer.
+    Always: each file exists and has the recorded size. ``full``: also its SHA-256,
+    the row count in its Parquet footer and the range of its ``game`` values.
     """
-    import pyarrow.parquet as pq
-
     for table in TABLES:
         path = record.part.path(root, table)
         want = record.files[table]
@@ -386,13 +417,60 @@ def check_record(root: Path, record: PartRecord, full: bool = False) -> str | No
             try:
                 if file_sha256(path) != want.sha256:
                     return f"{path}: contents differ from its record (SHA-256)"
-                rows = pq.ParquetFile(path).metadata.num_rows
+                with _parquet(path) as pf:
+                    rows = pf.metadata.num_rows
+                    problem = game_range_problem(pf, record.part, path)
+            except BadPart as exc:
+                return str(exc).split("; allowed")[0]
             except OSError as exc:
                 return f"{path}: unreadable ({exc.strerror or exc})"
-            except Exception as exc:  # pyarrow's ArrowInvalid and friends
-                return f"{path}: not a readable Parquet file ({type(exc).__name__})"
             if rows != want.rows:
                 return f"{path}: {rows} rows, its record says {want.rows}"
+            if problem:
+                return problem
+    return None
+
+
+@contextlib.contextmanager
+def _parquet(path: Path):
+    """A ``pyarrow.parquet.ParquetFile`` of a file Python opens (pyarrow cannot open a
+    path that is not UTF-8, e.g. a byte 0xff in a folder's name); ``BadPart`` if it
+    is not a readable Parquet file."""
+    import pyarrow.parquet as pq
+
+    with open(path, "rb") as fh:
+        try:
+            pf = pq.ParquetFile(fh)
+        except Exception as exc:  # ArrowInvalid (truncated, not Parquet), OSError
+            first = str(exc).splitlines()[0] if str(exc) else ""
+            raise BadPart(f"{path}: not a readable Parquet file ({type(exc).__name__}"
+                          + (f": {first}" if first else "") + ")") from None
+        yield pf
+
+
+def game_range_problem(pf, part: Part, path: Path) -> str | None:
+    """What is wrong with the ``game`` values of a part's file (None if nothing): each
+    must lie in the part's range ``start .. stop-1``. Read from the column statistics of
+    the footer (the whole column only if a writer left them out), so a file of another
+    part (same size, other games) is found without reading its rows."""
+    import pyarrow.compute as pc
+
+    meta = pf.metadata
+    idx = pf.schema_arrow.get_field_index("game")
+    if idx < 0 or meta.num_rows == 0:
+        return None if meta.num_rows == 0 else f"{path}: no game column"
+    lo = hi = None
+    for i in range(meta.num_row_groups):
+        st = meta.row_group(i).column(idx).statistics
+        if st is None or not st.has_min_max:
+            mm = pc.min_max(pf.read(columns=["game"]).column(0)).as_py()
+            lo, hi = mm["min"], mm["max"]
+            break
+        lo = st.min if lo is None else min(lo, st.min)
+        hi = st.max if hi is None else max(hi, st.max)
+    if lo is None or lo < part.start or hi >= part.stop:
+        return (f"{path}: holds games {lo}..{hi}, its name says {part.start}..{part.stop - 1} "
+                "(a file of another part?)")
     return None
 
 
@@ -410,17 +488,34 @@ def _check_dataset(root: Path) -> dict:
 
 def _recorded_parts(root: Path, manifest: dict) -> dict[Part, PartRecord | None]:
     """The parts the dataset says are complete: records (format 2) or files (format 1)."""
+    return _all_recorded_parts(root, manifest)[0]
+
+
+def _all_recorded_parts(root: Path, manifest: dict
+                        ) -> tuple[dict[Part, PartRecord | None], list[Part]]:
+    """``_recorded_parts`` and the recorded parts the manifest does not plan (its games,
+    batch size or variants cut or edited, or parts of another run)."""
     names, games, bs = manifest["variants"], manifest["games"], manifest["batch_size"]
     if manifest["format_version"] >= 2:
-        return {r.part: r for r in read_records(root).values()
-                if part_fits(r.part, names, games, bs)}
-    found = {}
-    for p in (root / "games").glob("part-*.parquet"):
-        part = Part.from_stem(p.stem)
-        if part is not None and part_fits(part, names, games, bs) \
-                and part.path(root, "players").exists():
-            found[part] = None
-    return found
+        parts = [(r.part, r) for r in read_records(root).values()]
+    else:
+        parts = [(part, None) for part in map(Part.from_stem, (
+            p.stem for p in (root / "games").glob("part-*.parquet")))
+            if part is not None and part.path(root, "players").exists()]
+    found, unfit = {}, []
+    for part, rec in parts:
+        if part_fits(part, names, games, bs):
+            found[part] = rec
+        else:
+            unfit.append(part)
+    return found, sorted(unfit, key=lambda p: (p.variant, p.start))
+
+
+def _unfit_text(root: Path, manifest: dict, unfit: list[Part]) -> str:
+    return (f"{root}: {len(unfit)} recorded parts do not fit its manifest (games "
+            f"{manifest['games']:,}, batch_size {manifest['batch_size']:,}, variants "
+            f"{', '.join(manifest['variants'])}), e.g. {unfit[0].stem}; left out (a damaged "
+            f"or edited {MANIFEST}?)")
 
 
 def _warn_bad(problem: str) -> None:
@@ -428,13 +523,33 @@ def _warn_bad(problem: str) -> None:
                                   "play it again)"), stacklevel=3)
 
 
+def check_variants(variants, manifest: dict) -> list[str]:
+    """``variants`` (a name or a list of names) as a list, each a variant of the dataset."""
+    names = manifest["variants"]
+    if isinstance(variants, str):
+        variants = [variants]
+    try:
+        variants = list(variants)
+    except TypeError:
+        raise CatansimError(f"variants: {variants!r} given; allowed: a variant name or a list "
+                            f"of them ({', '.join(names)})") from None
+    unknown = [v for v in variants if v not in names]
+    if unknown or not variants:
+        what = f"{unknown[0]!r} is not a variant of the dataset" if unknown else "none given"
+        raise CatansimError(f"variants: {what}; allowed: {', '.join(names)}")
+    return variants
+
+
 def _complete(root: Path, variants=None) -> tuple[dict, list[tuple[Part, PartRecord | None]]]:
     manifest = _check_dataset(root)
     names = manifest["variants"] if variants is None else [
-        v for v in manifest["variants"] if v in set(variants)]
+        v for v in manifest["variants"] if v in set(check_variants(variants, manifest))]
     order = {v: i for i, v in enumerate(names)}
     out = []
-    for part, rec in _recorded_parts(root, manifest).items():
+    found, unfit = _all_recorded_parts(root, manifest)
+    if unfit:
+        warnings.warn(CatansimWarning(_unfit_text(root, manifest, unfit)), stacklevel=3)
+    for part, rec in found.items():
         if part.variant not in order:
             continue
         problem = check_record(root, rec) if rec is not None else None
@@ -456,6 +571,15 @@ def complete_parts(path, variants=None) -> list[Part]:
     return [p for p, _ in _complete(Path(path), variants)[1]]
 
 
+def games_present(path) -> dict[str, int]:
+    """Games of each variant in the complete parts (``complete_parts``; nothing is read
+    but the records): fewer than the manifest's ``games`` when a run was interrupted."""
+    out: dict[str, int] = {}
+    for part in complete_parts(path):
+        out[part.variant] = out.get(part.variant, 0) + part.n_games
+    return out
+
+
 def _categorical(df: pd.DataFrame, table: str) -> pd.DataFrame:
     for c in category_columns(table):
         if c in df.columns and not isinstance(df[c].dtype, pd.CategoricalDtype):
@@ -466,14 +590,18 @@ def _categorical(df: pd.DataFrame, table: str) -> pd.DataFrame:
 def _read_table(root, part: Part, table: str, columns=None, rows: int | None = None):
     """One table of one part as a pyarrow Table; ``BadPart`` if it does not read or has
     not the rows expected (``rows``; the games table: one per game of the part)."""
-    import pyarrow.parquet as pq
-
     path = part.path(root, table)
     try:
-        t = pq.read_table(path, columns=columns)
+        with _parquet(path) as pf:
+            problem = game_range_problem(pf, part, path)
+            if problem:
+                raise BadPart(problem)
+            t = pf.read(columns=columns)
     except FileNotFoundError:
         raise BadPart(f"{path}: missing; allowed: the files of complete parts") from None
-    except Exception as exc:  # ArrowInvalid (truncated, not Parquet), OSError
+    except BadPart:
+        raise
+    except Exception as exc:  # ArrowInvalid (a damaged page), OSError
         first = str(exc).splitlines()[0] if str(exc) else ""
         raise BadPart(f"{path}: not a readable Parquet file ({type(exc).__name__}"
                       + (f": {first}" if first else "") + ")") from None
@@ -481,6 +609,9 @@ def _read_table(root, part: Part, table: str, columns=None, rows: int | None = N
         rows = part.n_games
     if rows is not None and t.num_rows != rows:
         raise BadPart(f"{path}: {t.num_rows} rows, expected {rows}")
+    if rows is None and (t.num_rows % part.n_games or t.num_rows // part.n_games not in (3, 4)):
+        raise BadPart(f"{path}: {t.num_rows} rows, expected 3 or 4 per game of its "
+                      f"{part.n_games}")
     return t
 
 
@@ -494,8 +625,19 @@ def read_part(root, part: Part, table: str, columns=None, rows: int | None = Non
     return _categorical(_read_table(root, part, table, columns, rows).to_pandas(), table)
 
 
-def _rows(rec: PartRecord | None, table: str) -> int | None:
-    return rec.files[table].rows if rec is not None else None
+def _rows(rec: PartRecord | None, table: str, part: Part | None = None,
+          manifest: dict | None = None) -> int | None:
+    """The rows a part's table must have: its record's, else (format 1) one per game,
+    or one per seat of each game when the manifest gives the players."""
+    if rec is not None:
+        return rec.files[table].rows
+    if part is None:
+        return None
+    if table == "games":
+        return part.n_games
+    players = (manifest or {}).get("players") or (manifest or {}).get(
+        "result_key", {}).get("players")
+    return part.n_games * players if players else None
 
 
 def _check_columns(columns) -> dict:
@@ -531,10 +673,12 @@ def iter_parts(path, columns: dict | None = None, variants=None
     """
     root = Path(path)
     cols = _check_columns(columns)
-    for part, rec in _complete(root, variants)[1]:
+    manifest, parts = _complete(root, variants)
+    for part, rec in parts:
         try:
             g = read_part(root, part, "games", cols.get("games"), _rows(rec, "games"))
-            p = read_part(root, part, "players", cols.get("players"), _rows(rec, "players"))
+            p = read_part(root, part, "players", cols.get("players"),
+                          _rows(rec, "players", part, manifest))
         except BadPart as exc:
             _warn_bad(str(exc))
             continue
@@ -608,9 +752,11 @@ def load(path, columns: dict | None = None, variants=None) -> tuple[pd.DataFrame
     root = Path(path)
     cols = _check_columns(columns)
     chunks: dict[str, list] = {t: [] for t in TABLES}
-    for part, rec in _complete(root, variants)[1]:
+    manifest, parts = _complete(root, variants)
+    for part, rec in parts:
         try:
-            got = {t: _read_table(root, part, t, cols.get(t), _rows(rec, t)) for t in TABLES}
+            got = {t: _read_table(root, part, t, cols.get(t), _rows(rec, t, part, manifest))
+                   for t in TABLES}
         except BadPart as exc:
             _warn_bad(str(exc))
             continue
@@ -669,14 +815,17 @@ def verify(path) -> Verification:
     root = Path(path)
     manifest = _check_dataset(root)
     total = count_parts(len(manifest["variants"]), manifest["games"], manifest["batch_size"])
-    parts = _recorded_parts(root, manifest)
+    parts, unfit = _all_recorded_parts(root, manifest)
     bad, good = [], 0
+    if unfit:
+        bad.append(_unfit_text(root, manifest, unfit).split("; left out")[0])
     for part, rec in sorted(parts.items(), key=lambda pr: (pr[0].variant, pr[0].start)):
         if rec is not None:
             problem = check_record(root, rec, full=True)
-        else:
+        else:  # format 1: both tables read, their rows and game ranges checked
             try:
-                _read_table(root, part, "games")
+                for table in TABLES:
+                    _read_table(root, part, table, ["game"], _rows(None, table, part, manifest))
                 problem = None
             except BadPart as exc:
                 problem = str(exc)

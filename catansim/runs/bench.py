@@ -6,8 +6,10 @@ the current machine; other processes compiling or simulating skew them.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
+import signal
 import subprocess
 import sys
 import tempfile
@@ -101,10 +103,28 @@ def _cold_then_warm(code: str, cache: str) -> list[tuple[float, str]]:
     out = []
     for _ in range(2):
         t = time.perf_counter()
-        r = subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                           capture_output=True, text=True)
-        out.append((time.perf_counter() - t, r.stdout))
+        stdout = _run_group([sys.executable, "-c", code], env)
+        out.append((time.perf_counter() - t, stdout))
     return out
+
+
+def _run_group(cmd: list[str], env: dict) -> str:
+    """Run ``cmd`` in a process group of its own and return its stdout; if it fails, or
+    this process is stopped (SIGTERM, Ctrl-C) while it runs, the whole group is
+    killed: the child and the compile helper it started (``catansim.kernels``), which
+    would otherwise go on compiling into the temporary cache folder being removed."""
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        stdout, stderr = proc.communicate()
+    except BaseException:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+    if proc.returncode != 0:
+        raise subprocess.CalledProcessError(proc.returncode, cmd, stdout, stderr)
+    return stdout
 
 
 def compile_times(players: int = 4, strategies=None) -> tuple[float, float]:

@@ -17,7 +17,6 @@ import functools
 import hashlib
 import json
 import re
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -37,6 +36,7 @@ from ..checks import (
     check_scheduler,
     check_seed,
     check_str,
+    parse_toml,
     read_text,
     type_name,
 )
@@ -597,11 +597,7 @@ def load_experiment(path, text: str | None = None) -> Experiment:
     if text is None:
         text = read_text(path, "experiment file", "a TOML experiment file "
                                                         "(docs/experiments.md)")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise CatansimError(f"{path}: invalid TOML ({exc}); allowed: a TOML experiment file "
-                            "(docs/experiments.md)") from None
+    data = parse_toml(text, path, "a TOML experiment file (docs/experiments.md)")
     return parse_experiment(data, path=path, text=text)
 
 
@@ -660,10 +656,7 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
         if isinstance(raw, str):
             p = Path(raw) if Path(raw).is_absolute() else base_dir / raw
             text = ctx.check(read_text, p, "strategies file", defs_allowed, "strategy_defs")
-            try:
-                strategy_defs = tomllib.loads(text)
-            except tomllib.TOMLDecodeError as exc:
-                ctx.fail("strategy_defs", f"{p}: invalid TOML ({exc}); allowed: {defs_allowed}")
+            strategy_defs = ctx.check(parse_toml, text, f"strategy_defs: {p}", defs_allowed)
         elif isinstance(raw, dict):
             strategy_defs = raw
         else:

@@ -28,7 +28,6 @@ import errno
 import itertools
 import os
 import re
-import sys
 import time
 import warnings
 from collections.abc import Iterator
@@ -52,7 +51,7 @@ from ..errors import (
 from ..results import dataset as D
 from ..results.dataset import Part as Task
 from ..results.dataset import load
-from ..tunables import BASE_MEMORY, CONNECT_TIMEOUT, MEMORY_PER_GAME
+from ..tunables import BASE_MEMORY, CONNECT_TIMEOUT, DISK_PER_GAME, MEMORY_PER_GAME
 from .experiment import Experiment
 
 __all__ = ["RunReport", "Task", "compute_tables", "compute_task", "describe_change", "load",
@@ -445,6 +444,43 @@ def _check_memory(exp: Experiment, address) -> None:
             f"<= {fit:,} on this machine; nothing written")
 
 
+def _check_disk(exp: Experiment, root: Path) -> None:
+    """Refuse a run whose dataset cannot fit on the disk: its size estimated from the
+    bytes per game of the parts already there (else ``DISK_PER_GAME``), for the games
+    still to play, against the free space of the folder (or its nearest parent)."""
+    import shutil
+
+    with warnings.catch_warnings():  # a bad record is named once, when the run opens it
+        warnings.simplefilter("ignore", CatansimWarning)
+        records = D.read_records(root) if (root / D.PARTS_LOG).is_file() else {}
+    games_done = sum(r.part.n_games for r in records.values())
+    per_game = (sum(f.bytes for r in records.values() for f in r.files.values()) / games_done
+                if games_done else DISK_PER_GAME)
+    todo = max(0, exp.games * len(exp.variants) - games_done)
+    where = next((p for p in (root, *root.parents) if p.exists()), None)
+    try:
+        free = shutil.disk_usage(where).free if where is not None else None
+    except OSError:
+        free = None
+    need = todo * per_game
+    if free is None or need <= free:
+        return
+    raise FaultError(
+        f"{root}: too little space left on device: the dataset needs about {_size(need)} "
+        f"more ({todo:,} games at "
+        f"{per_game:,.0f} bytes each), {_size(free)} is free; allowed: fewer games, a "
+        "folder on a bigger disk (--out), or --force to start anyway (a full disk stops "
+        "the run, which resumes); nothing written")
+
+
+def _size(n: float) -> str:
+    for unit in ("bytes", "KB", "MB", "GB", "TB"):
+        if n < 1000 or unit == "TB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1000
+    return f"{n:,.1f} TB"
+
+
 def available_memory() -> int | None:
     """Bytes of memory available (``MemAvailable`` of ``/proc/meminfo``), None if unknown."""
     try:
@@ -459,7 +495,7 @@ def available_memory() -> int | None:
 
 def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: int | None = None,
                    scheduler: str | None = None, progress: bool = True,
-                   on_part=None, debug: bool = False) -> RunReport:
+                   on_part=None, debug: bool = False, force: bool = False) -> RunReport:
     """Run (or resume) an experiment into its dataset folder.
 
     Parameters
@@ -478,6 +514,9 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
     debug : bool
         Stop at the first illegal action a strategy chooses (``IllegalActionError``
         naming the game's seed, turn, seat, decision and value).
+    force : bool
+        Start even when the dataset's estimated size exceeds the free disk space
+        (a run stopped by a full disk keeps its parts and resumes).
 
     Returns
     -------
@@ -499,6 +538,8 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
     if address is not None:
         address = check_scheduler(address, "--scheduler")
     _check_memory(exp, address)
+    if not force:
+        _check_disk(exp, root)
     state = _State(root, n_parts(exp))
     try:
         with contextlib.ExitStack() as stack:
@@ -595,11 +636,10 @@ def _warm_up(exp: Experiment, task: Task, n_threads, progress: bool) -> float:
     progress bar starts: the bar and the run's rate then count games only. Returns the
     seconds it took."""
     from ..engine import batch_seeds, play_batch
-    from ..kernels import kernels_cached
+    from ..kernels import say_if_compiling
 
-    if progress and not kernels_cached():
-        print("compiling the kernels (once per machine: about half a minute on two cores, "
-              "a minute on one; cached afterwards)...", file=sys.stderr, flush=True)
+    if progress:
+        say_if_compiling()
     t = time.perf_counter()
     play_batch(batch_seeds(exp.seed, 1, task.start), exp.settings(task.variant, 0),
                n_threads=n_threads)

@@ -15,12 +15,16 @@ ordered pair, named ``A_vs_B``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from ..analysis.crossplay import crossplay_analysis
+from ..analysis.driver import Accumulator, Analysis, Chunk, Context
 from ..analysis.stats import wilson_ci
+from ..analysis.strategies import RATING
 from ..checks import check_int, check_players
 from ..engine import GameSettings, batch_seeds, play_batch
 from ..errors import CatansimError
@@ -60,26 +64,25 @@ class Deals:
     debug: bool = False  # stop at the first illegal action (IllegalActionError)
 
 
-def play_seatings(deals: Deals, seatings, group: str, groups, strategy_names,
+def iter_seatings(deals: Deals, seatings, group: str, groups, strategy_names,
                   n_threads: int | None = None, progress=None
-                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Play every deal once with each seating: the ``(games, players)`` tables of ``group``.
+                  ) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
+    """Play every deal once with each seating, ``CHUNK_DEALS`` deals at a time: yields
+    the ``(games, players)`` tables of ``group`` chunk by chunk.
 
     Game ``deal * len(seatings) + k`` is deal ``deal`` with seating ``k``; deal ``d``
-    uses game seed ``batch_seeds(seed, n_deals)[d]`` in every seating. ``groups``
+    uses game seed ``batch_seeds(seed, 1, d)`` in every seating. ``groups``
     and ``strategy_names`` are the categories of the ``variant`` and strategy
     columns (every group's, so that the tables of all groups concatenate).
     ``progress`` is an optional tqdm bar advanced per game.
     """
-    seeds_all = batch_seeds(deals.seed, deals.n_deals)
     settings = [GameSettings(n_players=deals.n_players, strategies=tuple(s), layout=deals.layout,
                              rules=deals.rules, strategy_set=deals.strategy_set)
                 for s in seatings]
     k = len(settings)
     labels = dict(variant=group, variants=list(groups), strategy_names=list(strategy_names))
-    games, players = [], []
     for start in range(0, deals.n_deals, CHUNK_DEALS):
-        seeds = seeds_all[start : start + CHUNK_DEALS]
+        seeds = batch_seeds(deals.seed, min(CHUNK_DEALS, deals.n_deals - start), start)
         deal = np.arange(start, start + seeds.size, dtype=np.int64)
         batches = []
         for st in settings:
@@ -87,48 +90,104 @@ def play_seatings(deals: Deals, seatings, group: str, groups, strategy_names,
             if progress is not None:
                 progress.update(seeds.size)
         index = [deal * k + i for i in range(k)]
-        games.append(games_frame(batches, index, **labels))
-        players.append(players_frame(batches, index, **labels))
-    return pd.concat(games, ignore_index=True), pd.concat(players, ignore_index=True)
+        yield games_frame(batches, index, **labels), players_frame(batches, index, **labels)
+
+
+def play_seatings(deals: Deals, seatings, group: str, groups, strategy_names,
+                  n_threads: int | None = None, progress=None
+                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``iter_seatings`` concatenated: the ``(games, players)`` tables of ``group``."""
+    chunks = list(iter_seatings(deals, seatings, group, groups, strategy_names, n_threads,
+                                progress))
+    return (_concat([g for g, _ in chunks]), _concat([p for _, p in chunks]))
 
 
 def _concat(frames) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
+# --- the summary of a tournament, accumulated chunk by chunk ------------------------------
+
+
+def _summary_map(chunk: Chunk) -> dict:
+    """Sums per strategy, per (strategy, seat) and per game (integers: they add up)."""
+    g, p = chunk.games, chunk.players
+    turns = np.zeros(len(p), dtype=np.int64)
+    for v in chunk.variants:  # each seat row gets the turns of its game
+        rows = chunk.player_rows(v)
+        turns[rows] = g["turns"].to_numpy()[chunk.game_rows(v)][chunk.game_of_player(v)]
+    won = p["won"].to_numpy().astype(bool)
+    rows = pd.DataFrame({"strategy": chunk.labels("players", "strategy").astype(str),
+                         "seat": p["seat"].to_numpy().astype(np.int64),
+                         "won": won.astype(np.int64), "vp": p["vp"].to_numpy(np.int64),
+                         "turns": turns, "turns_won": np.where(won, turns, 0)})
+    by_strategy = rows.groupby("strategy").agg(
+        games=("won", "size"), wins=("won", "sum"), vp=("vp", "sum"), turns=("turns", "sum"),
+        turns_won=("turns_won", "sum")).astype(np.int64)
+    by_seat = rows.groupby(["strategy", "seat"])["won"].agg(["size", "sum"]).astype(np.int64)
+    per_game = np.array([len(g), int(g["turns"].sum()),
+                         int((g["end_reason"].astype(str) == "turn_limit").sum()),
+                         int(p["trades_player"].sum()), int(p["offers"].sum())], dtype=np.int64)
+    return {"by_strategy": by_strategy, "by_seat": by_seat, "per_game": per_game}
+
+
+SUMMARY = Analysis("tournament_summary",
+                   {"games": ("turns", "end_reason"),
+                    "players": ("seat", "strategy", "won", "vp", "trades_player", "offers")},
+                   _summary_map, lambda stats, ctx: stats)
+
+
+def _results(deals: Deals, groups: dict, strategy_names, analyses, n_threads, progress: bool,
+             keep_games: bool):
+    """Play every group's seatings, folding each chunk into ``analyses`` as it comes;
+    returns the accumulator and (``keep_games``) the concatenated tables, else None."""
+    acc = Accumulator(list(analyses))
+    kept: tuple[list, list] = ([], [])
+    bar = _bar(progress, deals.n_deals * sum(len(s) for s in groups.values()))
+    try:
+        for group, seatings in groups.items():
+            for g, p in iter_seatings(deals, seatings, group, groups, strategy_names,
+                                      n_threads, bar):
+                acc.add(g, p)
+                if keep_games:
+                    kept[0].append(g)
+                    kept[1].append(p)
+                del g, p
+    finally:
+        if bar is not None:
+            bar.close()
+    if not keep_games:
+        return acc, None, None
+    return acc, _concat(kept[0]), _concat(kept[1])
+
+
 @dataclass
 class TournamentResult:
-    """The games of a tournament as the standard tables, and its summary tables.
+    """The summary tables of a tournament and, if kept, its games as the standard tables.
 
-    ``games`` and ``players`` are ``catansim.results`` tables (variant ``tournament``);
-    the seating of a game is ``game % n_players`` and its deal ``game // n_players``.
+    ``games`` and ``players`` are ``catansim.results`` tables (variant ``tournament``;
+    None with ``keep_games=False``); the seating of a game is ``game % n_players`` and
+    its deal ``game // n_players``. The summaries come from counts accumulated as the
+    games were played, so they need no tables.
     """
 
-    games: pd.DataFrame
-    players: pd.DataFrame
+    games: pd.DataFrame | None
+    players: pd.DataFrame | None
     n_players: int
-
-    def _seat_rows(self) -> pd.DataFrame:
-        turns = self.games.set_index("game")["turns"]
-        p = self.players
-        return p.assign(turns=turns.reindex(p["game"]).to_numpy())
+    stats: dict = field(repr=False, default_factory=dict)  # SUMMARY's sums
+    ratings: pd.DataFrame = field(repr=False, default_factory=pd.DataFrame)
 
     def summary(self) -> pd.DataFrame:
         """Per strategy: games, wins, win rate with its 95% Wilson interval, average
         final VP, average game length (all its games, and the games it won), and the
         win rate in each seat."""
-        g = self._seat_rows()
-        grouped = g.groupby("strategy", observed=True)
-        out = pd.DataFrame(
-            {
-                "games": grouped.size(),
-                "wins": grouped["won"].sum(),
-                "avg_vp": grouped["vp"].mean(),
-                "avg_turns": grouped["turns"].mean(),
-                "avg_turns_won": g[g["won"]].groupby("strategy", observed=True)["turns"].mean(),
-            }
-        )
+        s = self.stats["by_strategy"]
+        out = pd.DataFrame({"games": s["games"], "wins": s["wins"],
+                            "avg_vp": s["vp"] / s["games"],
+                            "avg_turns": s["turns"] / s["games"],
+                            "avg_turns_won": (s["turns_won"] / s["wins"]).where(s["wins"] > 0)})
         out.index = out.index.astype(str)
+        out.index.name = "strategy"
         out["win_rate"] = out["wins"] / out["games"]
         out["ci_low"], out["ci_high"] = wilson_ci(out["wins"], out["games"])
         by_seat = self.by_seat()
@@ -140,23 +199,23 @@ class TournamentResult:
 
     def by_seat(self) -> pd.DataFrame:
         """Win rate of each strategy (rows) in each seat (columns)."""
-        p = self.players.assign(strategy=self.players["strategy"].astype(str),
-                                seat=self.players["seat"].astype(np.int64))
-        return p.pivot_table(index="strategy", columns="seat", values="won", aggfunc="mean")
+        s = self.stats["by_seat"]
+        out = (s["sum"] / s["size"]).unstack("seat")
+        out.index = out.index.astype(str)
+        out.index.name, out.columns.name = "strategy", "seat"
+        return out
 
     def game_stats(self) -> pd.Series:
         """Per game: mean turns, share reaching the turn cap, player trades and offers."""
-        per_game = self.players.groupby("game")[["trades_player", "offers"]].sum()
-        g = self.games
-        return pd.Series(
-            {
-                "games": len(g),
-                "mean_turns": g["turns"].mean(),
-                "turn_limit_share": (g["end_reason"] == "turn_limit").mean(),
-                "trades_per_game": (per_game["trades_player"] / 2).mean(),  # counted by both
-                "offers_per_game": per_game["offers"].mean(),
-            }
-        )
+        n, turns, limit, trades, offers = (int(x) for x in self.stats["per_game"])
+        return pd.Series({"games": n, "mean_turns": turns / n, "turn_limit_share": limit / n,
+                          "trades_per_game": trades / 2 / n,  # a trade is counted by both
+                          "offers_per_game": offers / n})
+
+    def rating(self) -> pd.DataFrame:
+        """The Plackett-Luce rating of the strategies (``analysis.strategy_rating``);
+        empty with fewer than two strategies or no decided game."""
+        return self.ratings
 
 
 def _check(names, n_players, games, strategy_set: StrategySet):
@@ -177,25 +236,24 @@ def tournament(
     progress: bool = False,
     strategy_set: StrategySet = PRESETS,
     debug: bool = False,
+    keep_games: bool = True,
 ) -> TournamentResult:
     """Play ``n_players`` strategies against each other with rotated seats.
 
     ``games`` is rounded up to a multiple of ``n_players``: each deal is played in all
     ``n_players`` seat rotations with the same seed (same board, dice and deck).
+    ``keep_games=False`` keeps only the summaries (memory flat in the number of games;
+    ``games`` and ``players`` are then None).
     """
     names = tuple(strategies)
     _check(names, n_players, games, strategy_set)
     seatings = seat_rotations(names, n_players)
     deals = Deals(-(-games // n_players), n_players, seed, rules or Rules(), layout,
                   strategy_set, debug)
-    bar = _bar(progress, deals.n_deals * len(seatings))
-    try:
-        g, p = play_seatings(deals, seatings, TOURNAMENT, [TOURNAMENT], sorted(set(names)),
-                             n_threads, bar)
-    finally:
-        if bar is not None:
-            bar.close()
-    return TournamentResult(g, p, n_players)
+    acc, g, p = _results(deals, {TOURNAMENT: seatings}, sorted(set(names)), [SUMMARY, RATING],
+                         n_threads, progress, keep_games)
+    summary, ratings = acc.results()
+    return TournamentResult(g, p, n_players, summary, ratings)
 
 
 @dataclass
@@ -203,17 +261,26 @@ class CrossPlayResult:
     """Every strategy against ``n_players - 1`` copies of every other one.
 
     ``games`` and ``players`` are the standard tables with one variant per ordered
-    pair (``pairs``: variant -> (strategy, opponent)); in each game of variant
-    ``A_vs_B`` the single ``A`` sits in seat ``game % n_players``.
+    pair (``pairs``: variant -> (strategy, opponent); None with ``keep_games=False``);
+    in each game of variant ``A_vs_B`` the single ``A`` sits in seat
+    ``game % n_players``. The tables of cells come from counts accumulated as the
+    games were played.
     """
 
-    games: pd.DataFrame
-    players: pd.DataFrame
+    games: pd.DataFrame | None
+    players: pd.DataFrame | None
     n_players: int
     pairs: dict[str, tuple[str, str]]
+    n_deals: int = 0
+    counts: object = field(default=None, repr=False)  # the cross-play analysis' statistics
+    context: Context | None = field(default=None, repr=False)
 
     def single(self) -> pd.DataFrame:
-        """The players rows of the single strategy of each game, with its opponent."""
+        """The players rows of the single strategy of each game, with its opponent
+        (needs the games: ``keep_games=True``)."""
+        if self.players is None:
+            raise CatansimError("single: the games were not kept; allowed: "
+                                "cross_play(..., keep_games=True)")
         p = self.players
         pair = p["variant"].astype(str).map(self.pairs)
         strategy = p["strategy"].astype(str)
@@ -226,9 +293,9 @@ class CrossPlayResult:
         the pooled and within the per-seat cells, and the verdict (``beats``,
         ``loses to``, ``not significant``); seat ``all`` pools the seats
         (``catansim.analysis.crossplay.crossplay_table``, one row per cell)."""
-        from ..analysis.crossplay import crossplay_table
+        from ..analysis.crossplay import crossplay_analysis
 
-        return crossplay_table((self.games, self.players), correction).reset_index()
+        return crossplay_analysis(correction).finish(self.counts, self.context).reset_index()
 
     def matrix(self, seat: str = "all") -> pd.DataFrame:
         """Win rate of the row strategy against ``n_players - 1`` copies of the column."""
@@ -268,11 +335,14 @@ def cross_play(
     progress: bool = False,
     strategy_set: StrategySet = PRESETS,
     debug: bool = False,
+    keep_games: bool = True,
 ) -> CrossPlayResult:
     """Play every strategy A against ``n_players - 1`` copies of every other strategy B.
 
     For each ordered pair, ``games`` (rounded up to a multiple of ``n_players``) games:
     each deal is played with A in every seat in turn. All pairs use the same deals.
+    ``keep_games=False`` keeps only the counts of the cells (memory flat in the number
+    of games; ``games`` and ``players`` are then None).
     """
     names = tuple(dict.fromkeys(strategies))
     _check(names, n_players, games, strategy_set)
@@ -282,19 +352,11 @@ def cross_play(
     deals = Deals(-(-games // n_players), n_players, seed, rules or Rules(), layout,
                   strategy_set, debug)
     pairs = {pair_name(a, b): (a, b) for a in names for b in names if a != b}
-    bar = _bar(progress, deals.n_deals * n_players * len(pairs))
-    games_out, players_out = [], []
-    try:
-        for group, (a, b) in pairs.items():
-            seatings = [tuple(a if seat == r else b for seat in range(n_players))
-                        for r in range(n_players)]
-            g, p = play_seatings(deals, seatings, group, pairs, sorted(names), n_threads, bar)
-            games_out.append(g)
-            players_out.append(p)
-    finally:
-        if bar is not None:
-            bar.close()
-    return CrossPlayResult(_concat(games_out), _concat(players_out), n_players, pairs)
+    groups = {group: [tuple(a if seat == r else b for seat in range(n_players))
+                      for r in range(n_players)] for group, (a, b) in pairs.items()}
+    acc, g, p = _results(deals, groups, sorted(names), [crossplay_analysis()], n_threads,
+                         progress, keep_games)
+    return CrossPlayResult(g, p, n_players, pairs, deals.n_deals, acc.stats[0], acc.context())
 
 
 def _bar(progress: bool, total: int):
