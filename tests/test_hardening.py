@@ -560,13 +560,14 @@ def test_a_run_too_big_for_the_disk_is_refused_up_front_unless_forced(files, tmp
     assert len(_quiet_load(out)[0]) > 60
 
 
-def test_simulate_and_tournament_say_when_they_compile(capsys, monkeypatch):
+def test_simulate_tournament_and_play_say_when_they_compile(capsys, monkeypatch):
     """A cold kernel cache makes the first game wait about a minute: every command that
     plays says so first, in one line (the cache is warm here: it is made cold)."""
     from catansim import kernels
 
     monkeypatch.setattr(kernels, "kernels_cached", lambda: False)
-    for argv in (["simulate", "--games", "4"], ["tournament", "--games", "4", "--quiet"]):
+    for argv in (["simulate", "--games", "4"], ["tournament", "--games", "4", "--quiet"],
+                 ["play", "--seed", "1", "--strategies", "default"]):
         code, out, err = run_main(argv, capsys)
         assert code == 0 and out
         assert err.splitlines() == [kernels.COMPILING], err

@@ -82,6 +82,9 @@ def command(seed, players, strategies, layout, board_file, rule_items, opening_i
     if log_dir is not None:
         with O.writing("--log-dir", log_dir):
             Path(log_dir).mkdir(parents=True, exist_ok=True)
+    from ..kernels import say_if_compiling
+
+    say_if_compiling()
     written = 0
     for s in range(seed, seed + games):
         game = play_game(s, settings=settings, log=want_log, debug=debug)
