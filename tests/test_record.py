@@ -181,7 +181,7 @@ def test_a_steal_is_seen_by_thief_and_victim_only():
     g.set_hand(0, bundle(wheat=1))
     g.s[L.S_HAND + 5 * 1 + ORE] -= 1
     g.s[L.S_HAND + 5 * 0 + ORE] += 1
-    seen_steal_nb(g.s, 0, 1, ORE, 2, 2)
+    seen_steal_nb(g.s, 0, 1, ORE)
     assert g.violations() == 0
     for o in (0, 1):  # thief and victim: exact
         assert g.seen(o, 1) == ([2, 0, 0, 0, 0], [2, 0, 0, 0, 0])
@@ -198,7 +198,7 @@ def test_hand_sizes_fix_a_stolen_card_when_the_victim_held_one_kind():
     g.set_hand(2, bundle(brick=3))
     g.s[L.S_HAND + 5 * 2 + BRICK] -= 1
     g.s[L.S_HAND + 5 * 1 + BRICK] += 1
-    seen_steal_nb(g.s, 1, 2, BRICK, 1, 2)
+    seen_steal_nb(g.s, 1, 2, BRICK)
     assert g.violations() == 0
     # seat 0 did not see the card, but the victim held only brick
     assert g.seen(0, 1) == ([0, 1, 0, 0, 0], [0, 1, 0, 0, 0])

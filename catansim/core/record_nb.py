@@ -79,35 +79,36 @@ def seen_clear_nb(s, q, r):
         s[S_SEEN_ABOVE + i] = 0
 
 
-@typed_kernel("void(int32[::1], int64, int64, int64)")
-def _tighten_nb(s, o, q, size):
+@inline_kernel
+def _tighten_nb(s, o, q):
     """Narrow o's intervals of q by q's (public) hand size: no resource can hold more than
     the size less what the others surely hold, nor less than the size less what the others
-    may hold at most."""
-    low_sum = 0
-    high_sum = 0
+    may hold at most. In distances from the hand the size cancels: with B and A the sums
+    of ``seen_below`` and ``seen_above``, above_r <= B - below_r and below_r <= A - above_r
+    (both from the distances before narrowing)."""
+    base = OBSERVER_STRIDE * o + 5 * q
+    below_sum = 0
+    above_sum = 0
     for r in range(5):
-        low_sum += seen_low_nb(s, o, q, r)
-        high_sum += seen_high_nb(s, o, q, r)
+        below_sum += s[S_SEEN_BELOW + base + r]
+        above_sum += s[S_SEEN_ABOVE + base + r]
     for r in range(5):
-        hand = s[S_HAND + 5 * q + r]
-        lo = seen_low_nb(s, o, q, r)
-        hi = seen_high_nb(s, o, q, r)
-        i = OBSERVER_STRIDE * o + 5 * q + r
-        s[S_SEEN_ABOVE + i] = min(hi, size - (low_sum - lo)) - hand
-        s[S_SEEN_BELOW + i] = hand - max(lo, size - (high_sum - hi))
+        below = s[S_SEEN_BELOW + base + r]
+        above = s[S_SEEN_ABOVE + base + r]
+        s[S_SEEN_ABOVE + base + r] = min(above, below_sum - below)
+        s[S_SEEN_BELOW + base + r] = min(below, above_sum - above)
 
 
-@typed_kernel("void(int32[::1], int64, int64, int64, int64, int64)")
-def seen_steal_nb(s, thief, victim, r, thief_size, victim_size):
-    """The robber's steal of one card of resource r, already moved between the hands,
-    which now hold ``thief_size`` and ``victim_size`` cards (public counts).
+@typed_kernel("void(int32[::1], int64, int64, int64)")
+def seen_steal_nb(s, thief, victim, r):
+    """The robber's steal of one card of resource r, already moved between the hands.
 
     The thief and the victim see the card: the victim's loss as any public loss, the
     thief's gain as any public gain. Every other observer sees only that the victim
     lost one card, of a resource it may have held, and the thief gained it: the victim
-    may now hold one less of every resource, and the thief one more of each the victim
-    may have held.
+    may now hold one less of every resource (its low ends fall by one, never below 0),
+    and the thief one more of each the victim may have held (high ends rise); then the
+    hand sizes narrow both (``_tighten_nb``).
     """
     for o in range(MAX_PLAYERS):
         v = OBSERVER_STRIDE * o + 5 * victim
@@ -116,19 +117,15 @@ def seen_steal_nb(s, thief, victim, r, thief_size, victim_size):
             s[S_SEEN_BELOW + v + r] = min(s[S_SEEN_BELOW + v + r], s[S_HAND + 5 * victim + r])
             continue
         for r2 in range(5):
-            taken = 1 if r2 == r else 0
-            # the interval before the steal, from the hands before it
-            v_low = s[S_HAND + 5 * victim + r2] + taken - s[S_SEEN_BELOW + v + r2]
-            v_high = s[S_HAND + 5 * victim + r2] + taken + s[S_SEEN_ABOVE + v + r2]
-            possible = 1 if v_high > 0 else 0
-            # the victim: the low end falls by one (never below 0), the high end stays
-            s[S_SEEN_BELOW + v + r2] = s[S_HAND + 5 * victim + r2] - max(v_low - 1, 0)
-            s[S_SEEN_ABOVE + v + r2] = v_high - s[S_HAND + 5 * victim + r2]
-            # the thief: the low end stays, the high end rises where the card may be r2
-            t_hand = s[S_HAND + 5 * thief + r2]
-            t_low = t_hand - taken - s[S_SEEN_BELOW + t + r2]
-            t_high = t_hand - taken + s[S_SEEN_ABOVE + t + r2] + possible
-            s[S_SEEN_BELOW + t + r2] = t_hand - t_low
-            s[S_SEEN_ABOVE + t + r2] = t_high - t_hand
-        _tighten_nb(s, o, victim, victim_size)
-        _tighten_nb(s, o, thief, thief_size)
+            hand = s[S_HAND + 5 * victim + r2]  # after the steal
+            if r2 == r:
+                # the victim held one more: its low end falls by one, its high end stays
+                s[S_SEEN_BELOW + v + r2] = min(s[S_SEEN_BELOW + v + r2], hand)
+                s[S_SEEN_ABOVE + v + r2] += 1
+                s[S_SEEN_BELOW + t + r2] += 1  # the thief's low end stays
+            else:
+                possible = hand + s[S_SEEN_ABOVE + v + r2] > 0  # o's high end of the victim
+                s[S_SEEN_BELOW + v + r2] = min(s[S_SEEN_BELOW + v + r2] + 1, hand)
+                s[S_SEEN_ABOVE + t + r2] += 1 if possible else 0
+        _tighten_nb(s, o, victim)
+        _tighten_nb(s, o, thief)

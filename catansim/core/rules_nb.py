@@ -869,7 +869,7 @@ def move_robber_nb(s, log, p, h, victim, stolen):
     if stolen >= 0:
         s[S_HAND + 5 * victim + stolen] -= 1
         s[S_HAND + 5 * p + stolen] += 1
-        seen_steal_nb(s, p, victim, stolen, hand_size_nb(s, p), hand_size_nb(s, victim))
+        seen_steal_nb(s, p, victim, stolen)
         s[C_STOLEN + victim] += 1
         s[C_STEALS + p] += 1
     log_event_nb(s, log, EV_ROBBER, p, h, victim, stolen)
