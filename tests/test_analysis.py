@@ -518,3 +518,14 @@ def test_wilson_ci_broadcasts_one_n_over_many_counts():
     low, high = wilson_ci([0, 5], [0, 10])
     assert np.isnan(low[0]) and np.isnan(high[0])
     assert (low[1], high[1]) == pytest.approx(proportion_confint(5, 10, method="wilson"))
+
+
+@pytest.mark.parametrize("effect", [40.0, 5.4612560447274525, 2.5, 0.1])
+def test_pairs_needed_is_finite_and_silent_for_any_effect(effect, recwarn):
+    from statsmodels.stats.power import TTestPower
+
+    n = S.games_for_paired_mean(effect, 1.0)
+    assert np.isfinite(n) and not recwarn.list
+    assert TTestPower().power(effect, max(n, 3.0), 0.05) >= 0.8 - 1e-9
+    if n > 3:  # the fewest that detect it: one fewer does not
+        assert not TTestPower().power(effect, np.floor(n) - 1, 0.05) >= 0.8

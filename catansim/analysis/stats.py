@@ -297,8 +297,7 @@ def games_for_paired_mean(delta: float, sd_diff: float, alpha: float = 0.05,
 
     if sd_diff <= 0 or delta == 0 or not np.isfinite(sd_diff):
         return np.nan
-    return float(TTestPower().solve_power(effect_size=abs(delta) / sd_diff, alpha=alpha,
-                                          power=power))
+    return _solve_nobs(TTestPower(), abs(delta) / sd_diff, alpha, power)
 
 
 def games_for_unpaired_mean(delta: float, sd: float, alpha: float = 0.05,
@@ -309,8 +308,23 @@ def games_for_unpaired_mean(delta: float, sd: float, alpha: float = 0.05,
 
     if sd <= 0 or delta == 0 or not np.isfinite(sd):
         return np.nan
-    return float(TTestIndPower().solve_power(effect_size=abs(delta) / sd, alpha=alpha,
-                                             power=power, ratio=1.0))
+    return _solve_nobs(TTestIndPower(), abs(delta) / sd, alpha, power, ratio=1.0)
+
+
+# statsmodels' root finder does not converge for an effect that a handful of
+# observations already detect (it warns and returns nan), and its power at 2
+# observations is nan for large effects: such effects are counted from 3 upward.
+_MIN_NOBS = 3
+_FEW_NOBS = 30
+
+
+def _solve_nobs(test, effect_size: float, alpha: float, power: float, **kw) -> float:
+    """Observations (per arm) ``test`` needs for ``power``: the fewest whole number from
+    ``_MIN_NOBS`` when a few suffice, else statsmodels' solution."""
+    for n in range(_MIN_NOBS, _FEW_NOBS):
+        if test.power(effect_size, n, alpha, **kw) >= power:  # nobs (paired) / nobs1
+            return float(n)
+    return float(test.solve_power(effect_size=effect_size, alpha=alpha, power=power, **kw))
 
 
 def games_for_seat_shares(shares, alpha: float = 0.05, power: float = 0.8) -> float:
