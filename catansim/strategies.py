@@ -20,7 +20,6 @@ parameter.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -341,15 +340,11 @@ def make_strategy(name: str, spec: dict, where: str | None = None,
 def _definition_tables(source) -> dict:
     """The ``[strategies.<name>]`` tables of a TOML file (path) or a mapping."""
     if isinstance(source, str | Path):
-        from .checks import read_text
+        from .checks import parse_toml, read_text
 
         path = Path(source)
         allowed = "a TOML file of [strategies.NAME] tables (docs/strategies.md)"
-        text = read_text(path, "strategy config", allowed)
-        try:
-            doc = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise CatansimError(f"{path}: invalid TOML ({exc}); allowed: {allowed}") from None
+        doc = parse_toml(read_text(path, "strategy config", allowed), path, allowed)
     elif isinstance(source, Mapping):
         doc = dict(source)
     else:

@@ -28,13 +28,12 @@ Every error is one line naming the file and the key.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..board import LAYOUTS
-from ..checks import SEED_ALLOWED, is_int, read_text, type_name
+from ..checks import SEED_ALLOWED, is_int, parse_toml, read_text, type_name
 from ..errors import CatansimError
 from ..rules import Rules
 from ..strategies import PRESETS, STRATEGY_RANDOM, StrategySet
@@ -281,9 +280,5 @@ def load_spec(source) -> TuneSpec:
         return parse_spec(source)
     path = Path(source)
     allowed = "a TOML tuning spec (docs/tuning.md)"
-    text = read_text(path, "tuning spec", allowed)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise CatansimError(f"{path}: invalid TOML ({exc}); allowed: {allowed}") from None
+    data = parse_toml(read_text(path, "tuning spec", allowed), path, allowed)
     return parse_spec(data, path)
