@@ -16,7 +16,8 @@ to play) are ``inline_kernel``s: a kernel call passes each array as seven machin
 words, and inlining them took 8% off a game's instructions with every decision the
 same (``docs/benchmarks.md``). ``action_nb`` above them stays a kernel, as the
 two-process cold compile (``catansim.kernels``) compiles it in its own part; it takes
-only the arrays the scripted player reads (no random streams, no legal-action list).
+only the arrays the scripted player reads (the random streams for its drawn ties and
+offers, no legal-action list).
 """
 
 
