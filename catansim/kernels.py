@@ -42,23 +42,33 @@ from .core import layout as L
 from .tunables import HELPER_TIMEOUT
 
 # The kernels each process compiles first, and the arguments the game loop
-# (``engine_nb.play_turn_nb`` and ``_game_nb``) passes them, by the names of
+# (``engine_nb.run_nb``) passes them, by the names of
 # ``_argument_types``. Each list is in the order compiled.
 MAIN_PART = (
     ("board_nb", "generate_board_nb", "int rng topo board board_x"),
     ("engine_nb", "init_state_nb", "s topo rules rng int board"),
-    ("engine_nb", "setup_nb", "s topo rules rng strat params openings log u8 work"),
+    ("engine_nb", "setup_node_mask_nb", "s topo rules openings u8"),
+    ("engine_nb", "setup_edge_mask_nb", "s topo rules openings u8 int"),
+    ("engine_nb", "setup_settlement_choice_nb", "s topo rules openings log u8 int"),
+    ("engine_nb", "setup_road_choice_nb", "s topo rules openings log u8 int"),
     ("strategies_nb", "action_nb", "prm s topo rules rng int act work"),
     ("policy_nb", "random_action_nb", "s topo rules rng int act cand"),
 )
 HELPER_PART = (
-    ("engine_nb", "play_dev_nb",
-     "s topo rules rng strat params log int int u8 victims bundle work"),
-    ("engine_nb", "seven_nb", "s topo rules rng strat params log hexes victims bundle work"),
+    ("engine_nb", "start_dev_nb", "s rules log int int"),
+    ("engine_nb", "pre_roll_choice_nb", "s rules log int"),
+    ("engine_nb", "robber_hex_choice_nb", "s topo rules log u8 victims int"),
+    ("engine_nb", "victim_choice_nb", "s topo rng log victims int"),
+    ("engine_nb", "discard_choice_nb", "s log bundle"),
+    ("engine_nb", "free_road_choice_nb", "s topo rules log int"),
+    ("engine_nb", "invention_choice_nb", "s log bundle"),
+    ("engine_nb", "monopoly_choice_nb", "s log int"),
+    ("engine_nb", "roll_nb", "s rules rng log owed topo"),
     ("rules_nb", "produce_nb", "s topo rules log int owed"),
     ("actions_nb", "trade_bundles_ok_nb", "s int act"),
     ("engine_nb", "build_action_nb", "s topo log int act"),
-    ("engine_nb", "trade_player_nb", "s topo rules rng strat params log int act work"),
+    ("engine_nb", "action_choice_nb", "s topo rules log act"),
+    ("engine_nb", "answer_choice_nb", "s log act bool"),
 )
 
 _lock = threading.Lock()
@@ -202,6 +212,7 @@ def _argument_types() -> dict:
     )
     types = {k: numba.typeof(v) for k, v in arrays.items()}
     types["int"] = numba.int64  # seats, cards, rolls, layout and player counts
+    types["bool"] = numba.boolean  # a partner's answer
     types["sid"] = numba.typeof(strat[0])  # a seat's strategy id, read from ``strat``
     return types
 

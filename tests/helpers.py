@@ -27,13 +27,12 @@ from catansim.board import beginner_board
 from catansim.core import layout as L
 from catansim.core.actions_nb import ACT_SIZE, is_legal_action_nb
 from catansim.core.engine_nb import (
-    apply_action_nb,
+    action_choice_nb,
     check_win_nb,
     count_violations_nb,
     init_state_nb,
-    play_dev_nb,
-    play_turn_nb,
-    seven_nb,
+    run_nb,
+    start_dev_nb,
 )
 from catansim.core.rng_nb import seed_streams_nb
 from catansim.core.rules_nb import (
@@ -122,14 +121,14 @@ class Game:
         self.s[L.S_LOG_ON] = 1 if log else 0
         self.log = np.zeros((4000, L.LOG_WIDTH), dtype=np.int32)
         self.strat, self.params = seat_arrays(("random",) * n_players)
-        self.hex_mask = np.zeros(19, dtype=np.uint8)
-        self.edge_mask = np.zeros(72, dtype=np.uint8)
         self.scratch = np.zeros(72, dtype=np.uint8)
         self.victims = np.zeros(4, dtype=np.int32)
         self.bundle = np.zeros(5, dtype=np.int32)
         self.owed = np.zeros((4, 5), dtype=np.int32)
         self.cand = np.zeros(512, dtype=np.int32)
         self.work = np.zeros(WORK_SIZE)
+        self.act = np.zeros(ACT_SIZE, dtype=np.int32)
+        self.openings = np.full(16, -1, dtype=np.int32)
         self.s[L.S_TURN] = 1
         self.s[L.S_CUR] = 0
         self.s[L.S_ROLLED] = 1
@@ -270,32 +269,47 @@ class Game:
         p = self.cur if p is None else p
         return bool(is_legal_action_nb(self.s, TOPO, self.rules, p, act))
 
+    def _run_until(self, phase):
+        # The engine from the state's phase to ``phase``: the players' decisions on the way
+        # are made by their strategies.
+        act = self.act
+        run_nb(self.s, TOPO, self.rules, self.rng, self.strat, self.params, self.openings,
+               self.log, act, self.cand, self.scratch, self.victims, self.bundle, self.owed,
+               self.work, phase)
+
     def apply(self, act, check=True) -> bool:
-        """Apply a legal action of the current player; return True if the game ended."""
-        p = self.cur
+        """Apply a legal action of the current player, with the decisions it asks for
+        (a card's effect, a partner's answer); return True if the game ended."""
         if check:
             assert self.legal(act), f"illegal action {act.tolist()}"
-        apply_action_nb(self.s, TOPO, self.rules, self.rng, self.strat, self.params, self.log,
-                        p, act, self.scratch, self.victims, self.bundle, self.work)
+        self.act[:] = act
+        action_choice_nb(self.s, TOPO, self.rules, self.log, self.act)
+        self._run_until(L.PH_ACTION_DONE)
         return bool(check_win_nb(self.s, self.rules, self.log))
 
     def play_dev(self, card, p=None):
-        p = self.cur if p is None else p
-        play_dev_nb(self.s, TOPO, self.rules, self.rng, self.strat, self.params, self.log, p,
-                    card, self.edge_mask, self.victims, self.bundle, self.work)
+        """Play ``card`` (checked playable by the caller) for seat p, with its effect."""
+        cur = self.cur
+        p = cur if p is None else p
+        self.s[L.S_CUR] = p
+        self.s[L.S_DEV_RETURN] = L.PH_ACTION_DONE
+        start_dev_nb(self.s, self.rules, self.log, p, card)
+        self._run_until(L.PH_ACTION_DONE)
+        self.s[L.S_CUR] = cur
 
     def seven(self):
-        seven_nb(self.s, TOPO, self.rules, self.rng, self.strat, self.params, self.log,
-                 self.hex_mask, self.victims, self.bundle, self.work)
+        """A rolled 7 after the dice: the discards, then the robber."""
+        self.s[L.S_STEP] = 0
+        self.s[L.S_PHASE] = L.PH_DISCARD
+        self._run_until(L.PH_AFTER_ROLL)
 
     def produce(self, roll):
         produce_nb(self.s, TOPO, self.rules, self.log, roll, self.owed)
 
     def play_turn(self):
-        act = np.zeros(ACT_SIZE, dtype=np.int32)
-        play_turn_nb(self.s, TOPO, self.rules, self.rng, self.strat, self.params, self.log,
-                     act, self.cand, self.scratch, self.victims, self.bundle, self.owed,
-                     self.work)
+        """One whole turn of the seat ``cur`` (it ends early if the game does)."""
+        self.s[L.S_PHASE] = L.PH_TURN_START
+        self._run_until(L.PH_TURN_DONE)
 
     def check_win(self) -> bool:
         return bool(check_win_nb(self.s, self.rules, self.log))

@@ -32,9 +32,10 @@ COLD = textwrap.dedent("""
     for dispatcher, signature in kernels.compile_part(kernels.HELPER_PART):
         helper_hits[dispatcher.py_func.__name__] = sum(dispatcher.stats.cache_hits.values())
     # the linkage of the core functions in the LLVM modules of the batch kernel (compiled
-    # here, so its module is at hand) and of setup_nb (another kernel compiled here)
+    # here, so its module is at hand) and of setup_settlement_choice_nb (another kernel
+    # compiled here)
     from catansim.core import numba_patches as P
-    from catansim.core.engine_nb import play_batch_nb, setup_nb
+    from catansim.core.engine_nb import play_batch_nb, setup_settlement_choice_nb
     def linkage(dispatcher):
         module = next(iter(dispatcher.overloads.values())).library._final_module
         return collections.Counter(
@@ -43,7 +44,8 @@ COLD = textwrap.dedent("""
             if f.name.startswith(P.CORE_PREFIX) and not f.is_declaration)
     print(json.dumps(dict(compiled=compiled, helper_hits=helper_hits,
                           counters=res.counters.tolist(),
-                          linkage=dict(batch=linkage(play_batch_nb), setup=linkage(setup_nb)))))
+                          linkage=dict(batch=linkage(play_batch_nb),
+                                       setup=linkage(setup_settlement_choice_nb)))))
 """)
 
 

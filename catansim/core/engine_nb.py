@@ -47,6 +47,7 @@ from .actions_nb import (
     MAX_LEGAL,
     can_play_dev_nb,
     is_legal_action_nb,
+    legal_actions_nb,
 )
 from .board_nb import BOARD_SCRATCH, generate_board_nb
 from .jit import inline_kernel, kernel, typed_kernel
@@ -84,14 +85,17 @@ from .layout import (
     C_VP_SETTLEMENTS,
     C_WINNER,
     D_ACTION,
+    D_ANSWER,
     D_DISCARD,
     D_FREE_ROAD,
     D_INVENTION,
     D_MONOPOLY,
+    D_NONE,
     D_PRE_ROLL,
     D_ROBBER_HEX,
     D_SETUP_ROAD,
     D_SETUP_SETTLEMENT,
+    D_UNTIL,
     D_VICTIM,
     END_RUNNING,
     END_TURN_LIMIT,
@@ -120,6 +124,26 @@ from .layout import (
     N_VP_CHECKPOINTS,
     NET_WORD_BITS,
     OPENING_WIDTH,
+    PH_ACTION,
+    PH_ACTION_DONE,
+    PH_AFTER_ROLL,
+    PH_ANSWER,
+    PH_DISCARD,
+    PH_FINISH,
+    PH_FREE_ROAD,
+    PH_INVENTION,
+    PH_MONOPOLY,
+    PH_OVER,
+    PH_PRE_ROLL,
+    PH_PRE_ROLL_DONE,
+    PH_ROBBER_HEX,
+    PH_ROLL,
+    PH_SETUP_ROAD,
+    PH_SETUP_SETTLEMENT,
+    PH_TURN_DONE,
+    PH_TURN_END,
+    PH_TURN_START,
+    PH_VICTIM,
     R_BANK,
     R_CHECK,
     R_DISCARD_LIMIT,
@@ -138,11 +162,14 @@ from .layout import (
     S_CUR,
     S_DECK,
     S_DECK_POS,
+    S_DEV_EVENT,
     S_DEV_HAND,
     S_DEV_NEW,
     S_DEV_PLAYED,
+    S_DEV_RETURN,
     S_EDGE_OWNER,
     S_END,
+    S_EXTERNAL,
     S_HAND,
     S_HEX_NUMBER,
     S_HEX_TERRAIN,
@@ -161,14 +188,21 @@ from .layout import (
     S_OFFERS,
     S_OPEN_SPOTS,
     S_OWN_HEXES,
+    S_PENDING,
+    S_PENDING_SEAT,
+    S_PHASE,
     S_PROD_PIPS,
     S_ROADS_LEFT,
+    S_ROBBER_RETURN,
+    S_ROBBER_TARGET,
     S_ROLLED,
     S_ROUTE_LEN,
     S_SEEN_ABOVE,
     S_SEEN_BELOW,
     S_SETTLEMENTS_LEFT,
+    S_STEP,
     S_TURN,
+    S_VP_CHECKPOINT,
     S_WINNER,
     VP_CHECKPOINTS,
 )
@@ -248,6 +282,11 @@ def init_state_nb(s, topo, rules, rng, n_players, board):
     s[S_ILLEGAL_TURN] = -1
     s[S_ILLEGAL_SEAT] = -1
     s[S_ILLEGAL_DECISION] = -1
+    s[S_DEV_EVENT] = -1
+    s[S_ROBBER_TARGET] = -1
+    s[S_PENDING] = D_NONE
+    s[S_PENDING_SEAT] = -1
+    s[S_CUR] = rules[R_FIRST_PICK]  # phase PH_SETUP_SETTLEMENT (0), placement 0
     load_board_nb(s, topo, board)
     for n in range(N_NODES):
         s[S_NODE_OWNER + n] = -1
@@ -348,80 +387,123 @@ def _first_set_nb(mask):
 
 
 @kernel
-def setup_nb(s, topo, rules, rng, strat, params, openings, log, mask, work):
-    """Snake-order setup: settlement then road, twice; the second settlement pays.
-
-    ``mask`` (uint8[72]) is scratch: the legal nodes, then the legal edges.
-    """
+def setup_seat_nb(s, rules, i):
+    """The seat making setup placement ``i`` (0 .. 2n - 1): the snake from the first pick."""
     n = np.int64(s[S_N_PLAYERS])
-    node_mask = mask[:N_NODES]
-    edge_mask = mask
-    placed = np.int64(0)  # bit i: opening slot i (2 * seat + round) is placed
-    forced = False  # any forced opening: only then may a node or edge be reserved
+    p = np.int64(rules[R_FIRST_PICK]) + (i if i < n else 2 * n - 1 - i)
+    return p - n if p >= n else p
+
+
+@kernel
+def _any_forced_nb(openings):
+    # Any forced opening: only then may a node or edge be reserved.
     for i in range(MAX_PLAYERS * 2):
         if openings[2 * i] >= 0 or openings[2 * i + 1] >= 0:
-            forced = True
-    first = np.int64(rules[R_FIRST_PICK])
-    for i in range(2 * n):
-        rnd = 0 if i < n else 1
-        p = first + (i if i < n else 2 * n - 1 - i)
-        p = p - n if p >= n else p
-        s[S_CUR] = p
-        slot = 2 * p + rnd
-        node = openings[OPENING_WIDTH * p + 2 * rnd]
-        if node < 0:
-            for m in range(N_NODES):
-                node_mask[m] = (
-                    1
-                    if distance_ok_nb(s, m)
-                    and not (forced and _reserved_node_nb(topo, openings, placed, m))
-                    else 0
-                )
-            node = choose_setup_settlement_nb(
-                strat[p], params[p], s, topo, rules, rng, work, p, node_mask
-            )
-            if node < 0 or node >= N_NODES or node_mask[node] == 0:
-                illegal_nb(s, p, D_SETUP_SETTLEMENT, node)
-                node = _first_set_nb(node_mask)
-        placed |= 1 << slot
-        put_settlement_nb(s, topo, p, node)
-        s[C_START_NODES + slot] = node
-        s[C_START_PIPS + slot] = node_pips_nb(s, topo, node)
-        log_event_nb(s, log, EV_SETUP_SETTLEMENT, p, node, 0, 0)
-        edge = openings[OPENING_WIDTH * p + 2 * rnd + 1]
-        if edge < 0:
-            # Only the empty edges at ``node`` pass ``setup_road_ok_nb``.
-            for e in range(N_EDGES):
-                edge_mask[e] = 0
-            for k in range(3):
-                e = topo[T_NODE_EDGES + 3 * node + k]
-                if e >= 0 and setup_road_ok_nb(s, topo, e, node):
-                    if not (forced and _reserved_edge_nb(openings, placed, e)):
-                        edge_mask[e] = 1
-            edge = choose_setup_road_nb(
-                strat[p], params[p], s, topo, rules, rng, work, p, node, edge_mask
-            )
-            if edge < 0 or edge >= N_EDGES or edge_mask[edge] == 0:
-                illegal_nb(s, p, D_SETUP_ROAD, edge)
-                edge = _first_set_nb(edge_mask)
-        put_road_nb(s, topo, p, edge)
-        log_event_nb(s, log, EV_SETUP_ROAD, p, edge, 0, 0)
-        if rnd == 1:
-            ev = log_event_nb(s, log, EV_STARTING_RESOURCES, p, 0, 0, 0)
-            for k in range(3):
-                h = topo[T_NODE_HEXES + 3 * node + k]
-                if h < 0:
-                    continue
-                r = s[S_HEX_TERRAIN + h]
-                if r != DESERT and s[S_BANK + r] > 0:  # terrain t produces resource t
-                    s[S_BANK + r] -= 1
-                    s[S_HAND + 5 * p + r] += 1
-                    s[C_START_CARDS + 5 * p + r] += 1
-                    if ev >= 0:
-                        log[ev, LOG_CARDS + r] += 1
-    for p in range(n):
-        s[S_ROUTE_LEN + p] = route_length_nb(s, topo, p)
+            return True
+    return False
+
+
+@kernel
+def _placed_nb(s, rules, i):
+    # Bit slot (2 * seat + round) for each settlement placed before placement i.
+    n = np.int64(s[S_N_PLAYERS])
+    placed = np.int64(0)
+    for j in range(i):
+        placed |= np.int64(1) << (2 * setup_seat_nb(s, rules, j) + (0 if j < n else 1))
+    return placed
+
+
+@kernel
+def setup_node_mask_nb(s, topo, rules, openings, mask):
+    """The legal nodes of the pending starting settlement into ``mask[:54]``."""
+    forced = _any_forced_nb(openings)
+    placed = _placed_nb(s, rules, np.int64(s[S_STEP])) if forced else 0
+    for m in range(N_NODES):
+        mask[m] = (
+            1
+            if distance_ok_nb(s, m)
+            and not (forced and _reserved_node_nb(topo, openings, placed, m))
+            else 0
+        )
+
+
+@kernel
+def setup_edge_mask_nb(s, topo, rules, openings, mask, node):
+    """The legal edges of the road beside the settlement just placed on ``node`` into
+    ``mask[:72]``: only the empty edges at ``node`` pass ``setup_road_ok_nb``."""
+    forced = _any_forced_nb(openings)
+    placed = _placed_nb(s, rules, np.int64(s[S_STEP]) + 1) if forced else 0
+    for e in range(N_EDGES):
+        mask[e] = 0
+    for k in range(3):
+        e = topo[T_NODE_EDGES + 3 * node + k]
+        if e >= 0 and setup_road_ok_nb(s, topo, e, node):
+            if not (forced and _reserved_edge_nb(openings, placed, e)):
+                mask[e] = 1
+
+
+@kernel
+def setup_settlement_choice_nb(s, topo, rules, openings, log, mask, node):
+    """Place placement ``step``'s settlement on ``node`` (checked against ``mask`` unless
+    the opening is forced); the road comes next."""
+    i = np.int64(s[S_STEP])
+    n = np.int64(s[S_N_PLAYERS])
+    rnd = 0 if i < n else 1
+    p = np.int64(s[S_CUR])
+    slot = 2 * p + rnd
+    if openings[OPENING_WIDTH * p + 2 * rnd] < 0:
+        if node < 0 or node >= N_NODES or mask[node] == 0:
+            illegal_nb(s, p, D_SETUP_SETTLEMENT, node)
+            node = _first_set_nb(mask[:N_NODES])
+    put_settlement_nb(s, topo, p, node)
+    s[C_START_NODES + slot] = node
+    s[C_START_PIPS + slot] = node_pips_nb(s, topo, node)
+    log_event_nb(s, log, EV_SETUP_SETTLEMENT, p, node, 0, 0)
+    s[S_PHASE] = PH_SETUP_ROAD
+
+
+@kernel
+def setup_road_choice_nb(s, topo, rules, openings, log, mask, edge):
+    """Place the road beside placement ``step``'s settlement on ``edge`` (checked
+    against ``mask`` unless forced); the second settlement's resources; then the next
+    placement, or the first turn."""
+    i = np.int64(s[S_STEP])
+    n = np.int64(s[S_N_PLAYERS])
+    rnd = 0 if i < n else 1
+    p = np.int64(s[S_CUR])
+    node = np.int64(s[C_START_NODES + 2 * p + rnd])
+    if openings[OPENING_WIDTH * p + 2 * rnd + 1] < 0:
+        if edge < 0 or edge >= N_EDGES or mask[edge] == 0:
+            illegal_nb(s, p, D_SETUP_ROAD, edge)
+            edge = _first_set_nb(mask)
+    put_road_nb(s, topo, p, edge)
+    log_event_nb(s, log, EV_SETUP_ROAD, p, edge, 0, 0)
+    if rnd == 1:
+        ev = log_event_nb(s, log, EV_STARTING_RESOURCES, p, 0, 0, 0)
+        for k in range(3):
+            h = topo[T_NODE_HEXES + 3 * node + k]
+            if h < 0:
+                continue
+            r = s[S_HEX_TERRAIN + h]
+            if r != DESERT and s[S_BANK + r] > 0:  # terrain t produces resource t
+                s[S_BANK + r] -= 1
+                s[S_HAND + 5 * p + r] += 1
+                s[C_START_CARDS + 5 * p + r] += 1
+                if ev >= 0:
+                    log[ev, LOG_CARDS + r] += 1
+    i += 1
+    s[S_STEP] = i
+    if i < 2 * n:
+        s[S_CUR] = setup_seat_nb(s, rules, i)
+        s[S_PHASE] = PH_SETUP_SETTLEMENT
+        return
+    s[S_STEP] = 0
+    for q in range(n):
+        s[S_ROUTE_LEN + q] = route_length_nb(s, topo, q)
     checkpoint_nb(s, topo, rules)
+    s[S_TURN] = 1
+    s[S_CUR] = rules[R_FIRST_TURN]
+    s[S_PHASE] = PH_TURN_START
 
 
 # --- invariants ------------------------------------------------------------------------
@@ -639,142 +721,227 @@ def finish_counters_nb(s):
 
 
 @kernel
-def robber_step_nb(s, topo, rules, rng, strat, params, log, p, hex_mask, victims, work):
-    """The player moves the robber (to a legal hex) and steals one random card."""
-    robber_hex_mask_nb(s, topo, rules, hex_mask)
-    h = choose_robber_hex_nb(strat[p], params[p], s, topo, rules, rng, work, p, hex_mask)
-    if h < 0 or h >= N_HEXES or hex_mask[h] == 0:
+def robber_hex_choice_nb(s, topo, rules, log, mask, victims, h):
+    """Move the robber to ``h`` (checked against the hex mask ``mask[:19]``); with
+    seats to rob the victim is chosen next, else the robber's move is over."""
+    p = np.int64(s[S_CUR])
+    if h < 0 or h >= N_HEXES or mask[h] == 0:
         illegal_nb(s, p, D_ROBBER_HEX, h)
-        h = _first_set_nb(hex_mask)
-    n_victims = victims_nb(s, topo, p, h, victims)
-    victim = -1
-    stolen = -1
-    if n_victims > 0:
-        victim = np.int64(choose_victim_nb(
-            strat[p], params[p], s, topo, rules, rng, work, p, h, victims, n_victims
-        ))
-        ok = False
-        for i in range(n_victims):
-            if victims[i] == victim:
-                ok = True
-        if not ok:
-            illegal_nb(s, p, D_VICTIM, victim)
-            victim = victims[0]
-        if hand_size_nb(s, victim) > 0:
-            stolen = random_card_nb(s, victim, uniform_nb(rng, STREAM_CHANCE))
-    move_robber_nb(s, log, p, h, victim, stolen)
+        h = _first_set_nb(mask[:N_HEXES])
+    if victims_nb(s, topo, p, h, victims) > 0:
+        s[S_ROBBER_TARGET] = h
+        s[S_PHASE] = PH_VICTIM
+        return
+    move_robber_nb(s, log, p, h, -1, -1)
+    s[S_PHASE] = s[S_ROBBER_RETURN]
 
 
 @kernel
-def seven_nb(s, topo, rules, rng, strat, params, log, hex_mask, victims, bundle, work):
-    """A rolled 7: discards in seat order, then the roller moves the robber."""
+def victim_choice_nb(s, topo, rng, log, victims, victim):
+    """Steal one random card from ``victim`` (checked against the seats at the robber's
+    hex) and end the robber's move."""
+    p = np.int64(s[S_CUR])
+    h = np.int64(s[S_ROBBER_TARGET])
+    n_victims = victims_nb(s, topo, p, h, victims)
+    ok = False
+    for i in range(n_victims):
+        if victims[i] == victim:
+            ok = True
+    if not ok:
+        illegal_nb(s, p, D_VICTIM, victim)
+        victim = np.int64(victims[0])
+    stolen = -1
+    if hand_size_nb(s, victim) > 0:
+        stolen = random_card_nb(s, victim, uniform_nb(rng, STREAM_CHANCE))
+    move_robber_nb(s, log, p, h, victim, stolen)
+    s[S_ROBBER_TARGET] = -1
+    s[S_PHASE] = s[S_ROBBER_RETURN]
+
+
+@kernel
+def discard_choice_nb(s, log, bundle):
+    """Seat ``step`` discards ``bundle`` (int32[5]; checked: half its hand, rounded
+    down); the next seat's turn to discard."""
+    q = np.int64(s[S_STEP])
+    k = hand_size_nb(s, q) // 2
+    total = 0
+    ok = True
+    for r in range(5):
+        if bundle[r] < 0 or bundle[r] > s[S_HAND + 5 * q + r]:
+            ok = False
+        total += bundle[r]
+    if not ok or total != k:
+        # A strategy bug: discard the first k cards instead.
+        if illegal_array_nb(s, q, D_DISCARD, bundle, 5):
+            s[S_ILLEGAL_VALUE + 5] = k
+        left = k
+        for r in range(5):
+            bundle[r] = min(left, s[S_HAND + 5 * q + r])
+            left -= bundle[r]
+    discard_nb(s, log, q, bundle)
+    s[S_STEP] = q + 1
+
+
+@kernel
+def next_discard_nb(s, rules):
+    """From seat ``step`` on, the first seat that must discard on this 7 (stored in
+    ``step``), or -1 when none is left."""
     limit = rules[R_DISCARD_LIMIT]
-    if limit >= 0:
-        for q in range(np.int64(s[S_N_PLAYERS])):
-            size = hand_size_nb(s, q)
-            if size > limit:
-                k = size // 2
-                choose_discard_nb(strat[q], params[q], s, topo, rules, rng, work, q, k, bundle)
-                total = 0
-                ok = True
-                for r in range(5):
-                    if bundle[r] < 0 or bundle[r] > s[S_HAND + 5 * q + r]:
-                        ok = False
-                    total += bundle[r]
-                if not ok or total != k:
-                    # A strategy bug: discard the first k cards instead.
-                    if illegal_array_nb(s, q, D_DISCARD, bundle, 5):
-                        s[S_ILLEGAL_VALUE + 5] = k
-                    left = k
-                    for r in range(5):
-                        bundle[r] = min(left, s[S_HAND + 5 * q + r])
-                        left -= bundle[r]
-                discard_nb(s, log, q, bundle)
-    if rules[R_ROBBER] != ROBBER_OFF:
-        robber_step_nb(s, topo, rules, rng, strat, params, log, np.int64(s[S_CUR]), hex_mask,
-                       victims, work)
+    if limit < 0:
+        return -1
+    n = np.int64(s[S_N_PLAYERS])
+    q = np.int64(s[S_STEP])
+    while q < n and hand_size_nb(s, q) <= limit:
+        q += 1
+    if q >= n:
+        return -1
+    s[S_STEP] = q
+    return q
 
 
 # --- development cards ------------------------------------------------------------------
 
 
 @kernel
-def play_dev_nb(s, topo, rules, rng, strat, params, log, p, card, mask, victims, bundle, work):
-    """Play a development card (already checked playable) with its effect.
-
-    ``mask`` (uint8[72]) is scratch: the robber's hex mask for a knight, the edge
-    mask for Road Building.
-    """
+def start_dev_nb(s, rules, log, p, card):
+    """Play a development card (already checked playable): its bookkeeping, then the
+    phase of its effect; ``dev_return`` says where the game goes on after it."""
     s[S_DEV_HAND + 5 * p + card] -= 1
     s[S_DEV_PLAYED] = 1
     s[C_DEV_PLAYED + 5 * p + card] += 1
-    ev = log_event_nb(s, log, EV_PLAY_DEV, p, card, 0, 0)
+    s[S_DEV_EVENT] = log_event_nb(s, log, EV_PLAY_DEV, p, card, 0, 0)
+    after = s[S_DEV_RETURN]
     if card == KNIGHT:
         s[S_KNIGHTS + p] += 1
         update_largest_army_nb(s, log, p)
-        if check_win_nb(s, rules, log):
-            return
-        if rules[R_ROBBER] != ROBBER_OFF:
-            robber_step_nb(
-                s, topo, rules, rng, strat, params, log, p, mask[:N_HEXES], victims, work
-            )
+        if check_win_nb(s, rules, log) or rules[R_ROBBER] == ROBBER_OFF:
+            s[S_PHASE] = after
+        else:
+            s[S_ROBBER_RETURN] = after
+            s[S_PHASE] = PH_ROBBER_HEX
     elif card == ROAD_BUILDING:
-        for _ in range(2):
-            if s[S_ROADS_LEFT + p] <= 0:
-                break
-            e = choose_free_road_nb(strat[p], params[p], s, topo, rules, rng, work, p, mask)
-            if e < 0:
-                # No road is allowed only when none is legal (the card builds two).
-                for e2 in range(N_EDGES):
-                    if can_place_road_nb(s, topo, p, e2):
-                        illegal_nb(s, p, D_FREE_ROAD, e)
-                        break
-                break
-            if e >= N_EDGES or not can_place_road_nb(s, topo, p, e):
-                illegal_nb(s, p, D_FREE_ROAD, e)
-                break
-            build_road_nb(s, topo, log, p, e, True)
-            if check_win_nb(s, rules, log):
-                return
+        s[S_STEP] = 0
+        s[S_PHASE] = PH_FREE_ROAD
     elif card == INVENTION:
-        choose_invention_nb(strat[p], params[p], s, topo, rules, rng, work, p, bundle)
-        total = 0
-        ok = True
-        for r in range(5):
-            total += bundle[r]
-            if bundle[r] < 0 or bundle[r] > s[S_BANK + r]:
-                ok = False
-        due = invention_cards_nb(s)
-        if not ok or total != due:
-            if illegal_array_nb(s, p, D_INVENTION, bundle, 5):
-                s[S_ILLEGAL_VALUE + 5] = due
-            for r in range(5):
-                bundle[r] = 0
-        for r in range(5):
-            s[S_BANK + r] -= bundle[r]
-            s[S_HAND + 5 * p + r] += bundle[r]
-            if ev >= 0:
-                log[ev, LOG_INVENTION + r] = bundle[r]
+        s[S_PHASE] = PH_INVENTION
     elif card == MONOPOLY:
-        r = choose_monopoly_nb(strat[p], params[p], s, topo, rules, rng, work, p)
-        if r < 0 or r > 4:
-            illegal_nb(s, p, D_MONOPOLY, r)
-            r = 0
+        s[S_PHASE] = PH_MONOPOLY
+    else:
+        s[S_PHASE] = after
+
+
+@kernel
+def free_road_due_nb(s, topo):
+    """Whether the player whose turn it is builds another Road Building road: fewer
+    than two built, a road piece left and a legal edge for it."""
+    p = np.int64(s[S_CUR])
+    if s[S_STEP] >= 2 or s[S_ROADS_LEFT + p] <= 0:
+        return False
+    for e in range(N_EDGES):
+        if can_place_road_nb(s, topo, p, e):
+            return True
+    return False
+
+
+@kernel
+def free_road_choice_nb(s, topo, rules, log, e):
+    """Build a Road Building road on ``e`` (checked legal); a win or an illegal edge
+    ends the card."""
+    p = np.int64(s[S_CUR])
+    if e < 0 or e >= N_EDGES or not can_place_road_nb(s, topo, p, e):
+        illegal_nb(s, p, D_FREE_ROAD, e)
+        s[S_PHASE] = s[S_DEV_RETURN]
+        return
+    build_road_nb(s, topo, log, p, e, True)
+    if check_win_nb(s, rules, log):
+        s[S_PHASE] = s[S_DEV_RETURN]
+        return
+    s[S_STEP] += 1
+
+
+@kernel
+def invention_choice_nb(s, log, bundle):
+    """Take Invention's cards ``bundle`` (int32[5]; checked: the cards due, from the
+    supply) and end the card."""
+    p = np.int64(s[S_CUR])
+    ev = np.int64(s[S_DEV_EVENT])
+    total = 0
+    ok = True
+    for r in range(5):
+        total += bundle[r]
+        if bundle[r] < 0 or bundle[r] > s[S_BANK + r]:
+            ok = False
+    due = invention_cards_nb(s)
+    if not ok or total != due:
+        if illegal_array_nb(s, p, D_INVENTION, bundle, 5):
+            s[S_ILLEGAL_VALUE + 5] = due
+        for r in range(5):
+            bundle[r] = 0
+    for r in range(5):
+        s[S_BANK + r] -= bundle[r]
+        s[S_HAND + 5 * p + r] += bundle[r]
         if ev >= 0:
-            log[ev, LOG_B] = r
-        for q in range(np.int64(s[S_N_PLAYERS])):
-            if q == p:
-                continue
-            taken = s[S_HAND + 5 * q + r]
-            s[S_HAND + 5 * q + r] = 0
-            s[S_HAND + 5 * p + r] += taken
-            seen_clear_nb(s, q, r)
-            s[C_MONOPOLY_GAIN + p] += taken
-            if ev >= 0:
-                log[ev, LOG_TAKEN + q] = taken
+            log[ev, LOG_INVENTION + r] = bundle[r]
+    s[S_PHASE] = s[S_DEV_RETURN]
+
+
+@kernel
+def monopoly_choice_nb(s, log, r):
+    """Name resource ``r`` (checked 0-4) for Monopoly and end the card."""
+    p = np.int64(s[S_CUR])
+    ev = np.int64(s[S_DEV_EVENT])
+    if r < 0 or r > 4:
+        illegal_nb(s, p, D_MONOPOLY, r)
+        r = 0
+    if ev >= 0:
+        log[ev, LOG_B] = r
+    for q in range(np.int64(s[S_N_PLAYERS])):
+        if q == p:
+            continue
+        taken = s[S_HAND + 5 * q + r]
+        s[S_HAND + 5 * q + r] = 0
+        s[S_HAND + 5 * p + r] += taken
+        seen_clear_nb(s, q, r)
+        s[C_MONOPOLY_GAIN + p] += taken
+        if ev >= 0:
+            log[ev, LOG_TAKEN + q] = taken
+    s[S_PHASE] = s[S_DEV_RETURN]
 
 
 # --- a turn ------------------------------------------------------------------------------
+
+
+@kernel
+def pre_roll_choice_nb(s, rules, log, card):
+    """Play ``card`` before the roll (-1: roll straight away; a card that may not be
+    played is illegal, and the dice are rolled)."""
+    p = np.int64(s[S_CUR])
+    if card == -1:
+        s[S_PHASE] = PH_ROLL
+    elif can_play_dev_nb(s, p, card):
+        s[S_DEV_RETURN] = PH_PRE_ROLL_DONE
+        start_dev_nb(s, rules, log, p, card)
+    else:
+        illegal_nb(s, p, D_PRE_ROLL, card)
+        s[S_PHASE] = PH_ROLL
+
+
+@kernel
+def roll_nb(s, rules, rng, log, owed, topo):
+    """Roll the dice: production, or a 7 (discards, then the robber)."""
+    p = np.int64(s[S_CUR])
+    d1 = 1 + randint_nb(rng, STREAM_DICE, 6)
+    d2 = 1 + randint_nb(rng, STREAM_DICE, 6)
+    roll = d1 + d2
+    log_event_nb(s, log, EV_ROLL, p, d1, d2, 0)
+    s[C_ROLLS + roll - 2] += 1
+    if roll == 7:
+        s[C_SEVENS] += 1
+        s[S_STEP] = 0
+        s[S_PHASE] = PH_DISCARD
+    else:
+        produce_nb(s, topo, rules, log, roll, owed)
+        s[S_PHASE] = PH_AFTER_ROLL
 
 
 @kernel
@@ -813,16 +980,40 @@ def build_action_nb(s, topo, log, p, act):
 
 
 @kernel
-def trade_player_nb(s, topo, rules, rng, strat, params, log, p, act, work):
-    """Offer a legal player trade: the partner ``act[ACT_A]`` accepts or refuses it."""
-    q = np.int64(act[ACT_A])
-    s[S_OFFERS] += 1
-    s[C_OFFERS + p] += 1
-    can_pay = True
-    for r in range(5):
-        if s[S_HAND + 5 * q + r] < act[ACT_RECEIVE + r]:
-            can_pay = False
-    if can_pay and accept_trade_nb(strat[q], params[q], s, topo, rules, rng, work, q, p, act):
+def action_choice_nb(s, topo, rules, log, act):
+    """Apply the action ``act`` of the player whose turn it is: ending the turn, an
+    illegal action (which ends it too), a card, an offer (its partner answers next)
+    or a build or maritime trade."""
+    p = np.int64(s[S_CUR])
+    kind = act[ACT_KIND]
+    if kind == ACT_END:
+        s[S_PHASE] = PH_TURN_END
+    elif not is_legal_action_nb(s, topo, rules, p, act):
+        illegal_array_nb(s, p, D_ACTION, act, ACT_SIZE)
+        s[S_PHASE] = PH_TURN_END
+    elif kind == ACT_PLAY_DEV:
+        s[S_DEV_RETURN] = PH_ACTION_DONE
+        start_dev_nb(s, rules, log, p, np.int64(act[ACT_A]))
+    elif kind == ACT_TRADE_PLAYER:
+        q = np.int64(act[ACT_A])
+        s[S_OFFERS] += 1
+        s[C_OFFERS + p] += 1
+        s[S_PHASE] = PH_ACTION_DONE
+        for r in range(5):
+            if s[S_HAND + 5 * q + r] < act[ACT_RECEIVE + r]:
+                return  # the partner cannot pay: no answer is asked
+        s[S_PHASE] = PH_ANSWER
+    else:
+        build_action_nb(s, topo, log, p, act)
+        s[S_PHASE] = PH_ACTION_DONE
+
+
+@kernel
+def answer_choice_nb(s, log, act, accept):
+    """The partner's answer to the offer ``act``: accepted, the cards change hands."""
+    if accept:
+        p = np.int64(s[S_CUR])
+        q = np.int64(act[ACT_A])
         for r in range(5):
             s[S_HAND + 5 * p + r] += act[ACT_RECEIVE + r] - act[ACT_GIVE + r]
             s[S_HAND + 5 * q + r] += act[ACT_GIVE + r] - act[ACT_RECEIVE + r]
@@ -835,90 +1026,223 @@ def trade_player_nb(s, topo, rules, rng, strat, params, log, p, act, work):
             for r in range(5):
                 log[ev, LOG_GIVE + r] = act[ACT_GIVE + r]
                 log[ev, LOG_GET + r] = act[ACT_RECEIVE + r]
+    s[S_PHASE] = PH_ACTION_DONE
 
 
-@inline_kernel
-def apply_action_nb(
-    s, topo, rules, rng, strat, params, log, p, act, scratch_u8, victims, bundle, work
-):
-    """Apply a legal action-phase action of the player whose turn it is.
-
-    Inlined into the turn: each kind goes to a kernel that takes only the arrays it
-    needs (a call passes each array as seven machine words, and this one had eleven
-    arrays on 86 calls a game; ``docs/benchmarks.md``, eighth round).
-    """
-    kind = act[ACT_KIND]
-    if kind == ACT_PLAY_DEV:
-        play_dev_nb(s, topo, rules, rng, strat, params, log, p, np.int64(act[ACT_A]), scratch_u8,
-                    victims, bundle, work)
-    elif kind == ACT_TRADE_PLAYER:
-        trade_player_nb(s, topo, rules, rng, strat, params, log, p, act, work)
-    elif kind != ACT_END:
-        build_action_nb(s, topo, log, p, act)
-
-
-@inline_kernel
-def play_turn_nb(
-    s, topo, rules, rng, strat, params, log, act, cand, scratch_u8, victims, bundle, owed, work
-):
-    """One full turn of the player ``s[S_CUR]``; the game may end inside it.
-
-    Inlined into the batch loop (its only caller in compiled code): a compiled kernel's
-    machine code holds all its callees, so a separate turn kernel made the cold compile
-    lower nearly the whole game twice, once for the turn and once for the batch loop.
-    """
-    p = np.int64(s[S_CUR])
-    s[S_DEV_PLAYED] = 0
-    s[S_ROLLED] = 0
-    s[S_OFFERS] = 0
-    s[S_ACTIONS] = 0
-    log_event_nb(s, log, EV_TURN_START, p, s[S_TURN], 0, 0)
-    if check_win_nb(s, rules, log):
-        return
-    # Before the roll: at most one development card.
-    card = choose_pre_roll_nb(strat[p], params[p], s, topo, rules, rng, work, p)
-    if card != -1:
-        if can_play_dev_nb(s, p, card):
-            play_dev_nb(
-                s, topo, rules, rng, strat, params, log, p, card, scratch_u8, victims, bundle, work
-            )
-            if check_win_nb(s, rules, log):
-                return
-        else:
-            illegal_nb(s, p, D_PRE_ROLL, card)
-    d1 = 1 + randint_nb(rng, STREAM_DICE, 6)
-    d2 = 1 + randint_nb(rng, STREAM_DICE, 6)
-    roll = d1 + d2
-    log_event_nb(s, log, EV_ROLL, p, d1, d2, 0)
-    s[C_ROLLS + roll - 2] += 1
-    if roll == 7:
-        s[C_SEVENS] += 1
-        seven_nb(
-            s, topo, rules, rng, strat, params, log, scratch_u8[:N_HEXES], victims, bundle, work
-        )
+@kernel
+def turn_done_nb(s, rules, log):
+    """After a turn: the VP checkpoint, then the game's end or the next seat's turn."""
+    turn = np.int64(s[S_TURN])
+    k = np.int64(s[S_VP_CHECKPOINT])
+    if k < N_VP_CHECKPOINTS and turn == VP_CHECKPOINTS[k]:
+        record_vp_nb(s, k)
+        s[S_VP_CHECKPOINT] = k + 1
+    if s[S_END] != END_RUNNING:
+        s[S_PHASE] = PH_FINISH
+    elif turn >= rules[R_MAX_TURNS]:
+        end_game_nb(s, log, -1, END_TURN_LIMIT)
+        s[S_PHASE] = PH_FINISH
     else:
-        produce_nb(s, topo, rules, log, roll, owed)
-    s[S_ROLLED] = 1
-    checkpoint_nb(s, topo, rules)
-    max_actions = rules[R_MAX_ACTIONS]
-    while s[S_ACTIONS] < max_actions:
-        s[S_ACTIONS] += 1
-        choose_action_nb(strat[p], params[p], s, topo, rules, rng, work, p, act, cand)
-        if act[ACT_KIND] == ACT_END:
-            break
-        if not is_legal_action_nb(s, topo, rules, p, act):
-            illegal_array_nb(s, p, D_ACTION, act, ACT_SIZE)
-            break
-        apply_action_nb(
-            s, topo, rules, rng, strat, params, log, p, act, scratch_u8, victims, bundle, work
-        )
-        over = check_win_nb(s, rules, log)
-        checkpoint_nb(s, topo, rules)
-        if over:
-            return
-    for k in range(5):
-        s[S_DEV_NEW + 5 * p + k] = 0
-    log_event_nb(s, log, EV_TURN_END, p, 0, 0, 0)
+        s[S_TURN] = turn + 1
+        p = s[S_CUR] + 1  # the next seat, without a division (n_players >= 3)
+        s[S_CUR] = 0 if p == s[S_N_PLAYERS] else p
+        s[S_PHASE] = PH_TURN_START
+
+
+# --- the engine: one loop for the batch and the step interface ---------------------------
+
+
+@inline_kernel
+def _await_nb(s, decision, seat):
+    # Pause for a decision made outside the kernel; returns the decision.
+    s[S_PENDING] = decision
+    s[S_PENDING_SEAT] = seat
+    return decision
+
+
+@kernel
+def run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, victims, bundle,
+           owed, work, until):
+    """Play the game from ``s[S_PHASE]`` until a decision of an external seat
+    (``s[S_EXTERNAL + seat]``) is pending, the game is over, or phase ``until`` is
+    next (-1: never; tests drive one part of a turn this way).
+
+    Returns the pending decision (``D_*``; its seat is ``s[S_PENDING_SEAT]``),
+    ``D_NONE`` once the game is over, or ``D_UNTIL`` at phase ``until``. Every other
+    seat's decisions are made here by its compiled strategy, so with no external seat
+    this plays the whole game: the batch kernel is this loop. While a decision is
+    pending this returns it at once;
+    ``resolve_nb`` applies its choice. The scratch arrays (``act``, ``mask``) hold
+    the pending decision's offer and legal options between the two calls.
+    """
+    if s[S_PENDING] != D_NONE:
+        return np.int64(s[S_PENDING])
+    while True:
+        ph = s[S_PHASE]
+        if ph == until:
+            return np.int64(D_UNTIL)
+        p = np.int64(s[S_CUR])
+        if ph == PH_ACTION:
+            if s[S_ACTIONS] >= rules[R_MAX_ACTIONS]:
+                s[S_PHASE] = PH_TURN_END
+                continue
+            s[S_ACTIONS] += 1
+            if s[S_EXTERNAL + p]:
+                return _await_nb(s, D_ACTION, p)
+            choose_action_nb(strat[p], params[p], s, topo, rules, rng, work, p, act, cand)
+            action_choice_nb(s, topo, rules, log, act)
+        elif ph == PH_ACTION_DONE:
+            over = check_win_nb(s, rules, log)
+            checkpoint_nb(s, topo, rules)
+            s[S_PHASE] = PH_TURN_DONE if over else PH_ACTION
+        elif ph == PH_TURN_START:
+            s[S_DEV_PLAYED] = 0
+            s[S_ROLLED] = 0
+            s[S_OFFERS] = 0
+            s[S_ACTIONS] = 0
+            log_event_nb(s, log, EV_TURN_START, p, s[S_TURN], 0, 0)
+            s[S_PHASE] = PH_TURN_DONE if check_win_nb(s, rules, log) else PH_PRE_ROLL
+        elif ph == PH_PRE_ROLL:
+            if s[S_EXTERNAL + p]:
+                return _await_nb(s, D_PRE_ROLL, p)
+            card = choose_pre_roll_nb(strat[p], params[p], s, topo, rules, rng, work, p)
+            pre_roll_choice_nb(s, rules, log, card)
+        elif ph == PH_ROLL:
+            roll_nb(s, rules, rng, log, owed, topo)
+        elif ph == PH_AFTER_ROLL:
+            s[S_ROLLED] = 1
+            checkpoint_nb(s, topo, rules)
+            s[S_PHASE] = PH_ACTION
+        elif ph == PH_TURN_END:
+            for k in range(5):
+                s[S_DEV_NEW + 5 * p + k] = 0
+            log_event_nb(s, log, EV_TURN_END, p, 0, 0, 0)
+            s[S_PHASE] = PH_TURN_DONE
+        elif ph == PH_TURN_DONE:
+            turn_done_nb(s, rules, log)
+        elif ph == PH_ANSWER:
+            q = np.int64(act[ACT_A])
+            if s[S_EXTERNAL + q]:
+                return _await_nb(s, D_ANSWER, q)
+            yes = accept_trade_nb(strat[q], params[q], s, topo, rules, rng, work, q, p, act)
+            answer_choice_nb(s, log, act, yes)
+        elif ph == PH_DISCARD:
+            q = next_discard_nb(s, rules)
+            if q < 0:
+                if rules[R_ROBBER] != ROBBER_OFF:
+                    s[S_ROBBER_RETURN] = PH_AFTER_ROLL
+                    s[S_PHASE] = PH_ROBBER_HEX
+                else:
+                    s[S_PHASE] = PH_AFTER_ROLL
+                continue
+            if s[S_EXTERNAL + q]:
+                return _await_nb(s, D_DISCARD, q)
+            choose_discard_nb(strat[q], params[q], s, topo, rules, rng, work, q,
+                              hand_size_nb(s, q) // 2, bundle)
+            discard_choice_nb(s, log, bundle)
+        elif ph == PH_ROBBER_HEX:
+            hexes = mask[:N_HEXES]
+            robber_hex_mask_nb(s, topo, rules, hexes)
+            if s[S_EXTERNAL + p]:
+                return _await_nb(s, D_ROBBER_HEX, p)
+            h = choose_robber_hex_nb(strat[p], params[p], s, topo, rules, rng, work, p, hexes)
+            robber_hex_choice_nb(s, topo, rules, log, mask, victims, h)
+        elif ph == PH_VICTIM:
+            h = np.int64(s[S_ROBBER_TARGET])
+            n_victims = victims_nb(s, topo, p, h, victims)
+            if s[S_EXTERNAL + p]:
+                return _await_nb(s, D_VICTIM, p)
+            victim = np.int64(choose_victim_nb(
+                strat[p], params[p], s, topo, rules, rng, work, p, h, victims, n_victims
+            ))
+            victim_choice_nb(s, topo, rng, log, victims, victim)
+        elif ph == PH_PRE_ROLL_DONE:
+            s[S_PHASE] = PH_TURN_DONE if check_win_nb(s, rules, log) else PH_ROLL
+        elif ph == PH_FREE_ROAD:
+            if not free_road_due_nb(s, topo):
+                s[S_PHASE] = s[S_DEV_RETURN]
+                continue
+            if s[S_EXTERNAL + p]:
+                return _await_nb(s, D_FREE_ROAD, p)
+            e = choose_free_road_nb(strat[p], params[p], s, topo, rules, rng, work, p, mask)
+            free_road_choice_nb(s, topo, rules, log, e)
+        elif ph == PH_INVENTION:
+            if s[S_EXTERNAL + p]:
+                return _await_nb(s, D_INVENTION, p)
+            choose_invention_nb(strat[p], params[p], s, topo, rules, rng, work, p, bundle)
+            invention_choice_nb(s, log, bundle)
+        elif ph == PH_MONOPOLY:
+            if s[S_EXTERNAL + p]:
+                return _await_nb(s, D_MONOPOLY, p)
+            r = choose_monopoly_nb(strat[p], params[p], s, topo, rules, rng, work, p)
+            monopoly_choice_nb(s, log, r)
+        elif ph == PH_SETUP_SETTLEMENT:
+            p = setup_seat_nb(s, rules, np.int64(s[S_STEP]))
+            s[S_CUR] = p
+            i = np.int64(s[S_STEP])
+            rnd = 0 if i < s[S_N_PLAYERS] else 1
+            node = np.int64(openings[OPENING_WIDTH * p + 2 * rnd])
+            if node < 0:
+                setup_node_mask_nb(s, topo, rules, openings, mask)
+                if s[S_EXTERNAL + p]:
+                    return _await_nb(s, D_SETUP_SETTLEMENT, p)
+                node = choose_setup_settlement_nb(
+                    strat[p], params[p], s, topo, rules, rng, work, p, mask[:N_NODES]
+                )
+            setup_settlement_choice_nb(s, topo, rules, openings, log, mask, node)
+        elif ph == PH_SETUP_ROAD:
+            i = np.int64(s[S_STEP])
+            rnd = 0 if i < s[S_N_PLAYERS] else 1
+            node = np.int64(s[C_START_NODES + 2 * p + rnd])
+            edge = np.int64(openings[OPENING_WIDTH * p + 2 * rnd + 1])
+            if edge < 0:
+                setup_edge_mask_nb(s, topo, rules, openings, mask, node)
+                if s[S_EXTERNAL + p]:
+                    return _await_nb(s, D_SETUP_ROAD, p)
+                edge = choose_setup_road_nb(
+                    strat[p], params[p], s, topo, rules, rng, work, p, node, mask
+                )
+            setup_road_choice_nb(s, topo, rules, openings, log, mask, edge)
+        elif ph == PH_FINISH:
+            checkpoint_nb(s, topo, rules)
+            finish_counters_nb(s)
+            s[S_PHASE] = PH_OVER
+        else:  # PH_OVER
+            return np.int64(D_NONE)
+
+
+@kernel
+def resolve_nb(s, topo, rules, rng, openings, log, act, mask, victims, bundle, value):
+    """Apply the choice of the pending external decision: ``value`` (a node, edge,
+    card, hex, seat, resource, or 1/0 for an answer), ``act`` for an action (and the
+    offer an answer answers) or ``bundle`` for a discard or Invention. The caller
+    checked it legal (an illegal one is handled as a strategy's would be). Then
+    ``run_nb`` goes on."""
+    d = s[S_PENDING]
+    s[S_PENDING] = D_NONE
+    s[S_PENDING_SEAT] = -1
+    if d == D_ACTION:
+        action_choice_nb(s, topo, rules, log, act)
+    elif d == D_PRE_ROLL:
+        pre_roll_choice_nb(s, rules, log, value)
+    elif d == D_ANSWER:
+        answer_choice_nb(s, log, act, value != 0)
+    elif d == D_DISCARD:
+        discard_choice_nb(s, log, bundle)
+    elif d == D_ROBBER_HEX:
+        robber_hex_choice_nb(s, topo, rules, log, mask, victims, value)
+    elif d == D_VICTIM:
+        victim_choice_nb(s, topo, rng, log, victims, value)
+    elif d == D_FREE_ROAD:
+        free_road_choice_nb(s, topo, rules, log, value)
+    elif d == D_INVENTION:
+        invention_choice_nb(s, log, bundle)
+    elif d == D_MONOPOLY:
+        monopoly_choice_nb(s, log, value)
+    elif d == D_SETUP_SETTLEMENT:
+        setup_settlement_choice_nb(s, topo, rules, openings, log, mask, value)
+    elif d == D_SETUP_ROAD:
+        setup_road_choice_nb(s, topo, rules, openings, log, mask, value)
 
 
 def new_scratch():
@@ -931,7 +1255,9 @@ def new_scratch():
     (int32[MAX_PLAYERS]), a bundle of cards (int32[5]), the cards owed per seat by a
     roll (int32[MAX_PLAYERS, 5]), the players' work array (float64[WORK_SIZE]), the
     balanced layout's fairness-index scratch (float64[BOARD_SCRATCH]) and the board of
-    the game being played (int32[BOARD_SIZE]).
+    the game being played (int32[BOARD_SIZE]). A game paused at a decision (the step
+    interface) keeps its random streams, action, masks and work array here: they are
+    part of it.
     """
     return (
         np.zeros(N_STREAMS, dtype=np.uint64),
@@ -948,10 +1274,15 @@ def new_scratch():
 
 
 @inline_kernel
-def _game_nb(seed, n_players, layout, board, openings, topo, rules, strat, params, s, log, rng,
-             act, cand, scratch_u8, victims, bundle, owed, work, board_x):
-    """Play one complete game into ``s`` with the scratch arrays given (zeroed here)."""
+def start_game_nb(seed, n_players, layout, board, openings, topo, rules, s, rng, act, cand,
+                  mask, victims, bundle, owed, work, board_x):
+    """Set up the game of ``seed`` in ``s`` with the scratch arrays given (zeroed
+    here): its random streams, its board (dealt unless the layout is given) and its
+    deck; the first placement is next. Keeps ``s``'s log switch and external seats."""
     log_on = s[S_LOG_ON]
+    external = 0
+    for q in range(MAX_PLAYERS):
+        external |= np.int64(s[S_EXTERNAL + q] != 0) << q
     seed_streams_nb(seed, rng)
     if layout != LAYOUT_GIVEN:
         for i in range(board_x.size):
@@ -959,13 +1290,15 @@ def _game_nb(seed, n_players, layout, board, openings, topo, rules, strat, param
         generate_board_nb(layout, rng, topo, board, board_x)
     init_state_nb(s, topo, rules, rng, n_players, board)
     s[S_LOG_ON] = log_on
+    for q in range(MAX_PLAYERS):
+        s[S_EXTERNAL + q] = (external >> q) & 1
     # Explicit loops: a slice assignment compiles a helper of its own for each array type.
     for i in range(ACT_SIZE):
         act[i] = 0
     for i in range(MAX_LEGAL):
         cand[i] = 0
     for i in range(N_EDGES):
-        scratch_u8[i] = 0
+        mask[i] = 0
     for i in range(MAX_PLAYERS):
         victims[i] = 0
         for r in range(5):
@@ -974,31 +1307,6 @@ def _game_nb(seed, n_players, layout, board, openings, topo, rules, strat, param
         bundle[r] = 0
     for i in range(WORK_SIZE):
         work[i] = 0.0
-    setup_nb(s, topo, rules, rng, strat, params, openings, log, scratch_u8, work)
-    max_turns = rules[R_MAX_TURNS]
-    p = rules[R_FIRST_TURN]
-    turn = 1
-    checkpoint = 0  # index of the next turn in VP_CHECKPOINTS
-    while True:
-        s[S_TURN] = turn
-        s[S_CUR] = p
-        play_turn_nb(
-            s, topo, rules, rng, strat, params, log, act, cand, scratch_u8, victims, bundle, owed,
-            work,
-        )
-        if checkpoint < N_VP_CHECKPOINTS and turn == VP_CHECKPOINTS[checkpoint]:
-            record_vp_nb(s, checkpoint)
-            checkpoint += 1
-        if s[S_END] != END_RUNNING:
-            break
-        if turn >= max_turns:
-            end_game_nb(s, log, -1, END_TURN_LIMIT)
-            break
-        turn += 1
-        p += 1  # the next seat, without a division (n_players >= 3; p < n_players)
-        p = 0 if p == n_players else p
-    checkpoint_nb(s, topo, rules)
-    finish_counters_nb(s)
 
 
 @nb.njit(cache=True, nogil=True, _nrt=False)
@@ -1033,19 +1341,144 @@ def play_batch_nb(seeds, n_players, layout, board, openings, topo, rules, strat,
     s : int32[STATE_SIZE]
         Holds each game's state in turn and keeps the last one; with ``s[S_LOG_ON] = 1``
         set by the caller the games record their events into ``log`` (int32[max_events,
-        LOG_WIDTH], each game from row 0: log one game at a time).
+        LOG_WIDTH], each game from row 0: log one game at a time). Its external seats
+        must be 0: every decision is made here.
     scratch : tuple
         ``new_scratch()``: the arrays the games are played in.
     """
-    rng, act, cand, scratch_u8, victims, bundle, owed, work, board_x, b = scratch
-    log_on = s[S_LOG_ON]
+    rng, act, cand, mask, victims, bundle, owed, work, board_x, b = scratch
+    for q in range(MAX_PLAYERS):
+        s[S_EXTERNAL + q] = 0
     for g in range(seeds.shape[0]):
-        s[S_LOG_ON] = log_on
         for i in range(BOARD_SIZE):
             b[i] = board[i]
-        _game_nb(seeds[g], n_players, layout, b, openings, topo, rules, strat, params, s, log,
-                 rng, act, cand, scratch_u8, victims, bundle, owed, work, board_x)
+        start_game_nb(seeds[g], n_players, layout, b, openings, topo, rules, s, rng, act,
+                      cand, mask, victims, bundle, owed, work, board_x)
+        run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, victims,
+               bundle, owed, work, -1)
         for i in range(N_COUNTERS):
             counters_out[g, i] = s[S_COUNTERS + i]
         for i in range(BOARD_SIZE):
             boards_out[g, i] = b[i]
+
+
+# --- the step interface's entry points (catansim.game) ------------------------------------
+
+
+@nb.njit(cache=True, _nrt=False)
+def step_start_nb(seed, n_players, layout, board, openings, topo, rules, strat, params, s, log,
+                  rng, act, cand, mask, victims, bundle, owed, work, board_x):
+    """Set up the game of ``seed`` (``board`` is dealt into unless the layout is given)
+    and play it to the first decision of an external seat; returns it (or ``D_NONE``)."""
+    start_game_nb(seed, n_players, layout, board, openings, topo, rules, s, rng, act, cand,
+                  mask, victims, bundle, owed, work, board_x)
+    return run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, victims,
+                  bundle, owed, work, -1)
+
+
+@nb.njit(cache=True, _nrt=False)
+def step_resolve_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, victims,
+                    bundle, owed, work, value):
+    """Apply the pending decision's choice (``resolve_nb``) and play on to the next
+    decision of an external seat; returns it (or ``D_NONE``)."""
+    resolve_nb(s, topo, rules, rng, openings, log, act, mask, victims, bundle, value)
+    return run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, victims,
+                  bundle, owed, work, -1)
+
+
+@nb.njit(cache=True, _nrt=False)
+def step_suggest_nb(s, topo, rules, rng, strat, params, work, act, cand, mask, victims, bundle):
+    """What the compiled strategy ``strat[q]`` of the pending seat q chooses for the
+    pending decision: returned as a value, or written to ``act`` (an action) or
+    ``bundle`` (a discard, Invention). It draws from q's own random stream, as the
+    batch kernel would."""
+    d = s[S_PENDING]
+    q = np.int64(s[S_PENDING_SEAT])
+    sid = strat[q]
+    prm = params[q]
+    if d == D_ACTION:
+        choose_action_nb(sid, prm, s, topo, rules, rng, work, q, act, cand)
+    elif d == D_PRE_ROLL:
+        return np.int64(choose_pre_roll_nb(sid, prm, s, topo, rules, rng, work, q))
+    elif d == D_ANSWER:
+        p = np.int64(s[S_CUR])
+        return np.int64(1 if accept_trade_nb(sid, prm, s, topo, rules, rng, work, q, p, act)
+                        else 0)
+    elif d == D_DISCARD:
+        choose_discard_nb(sid, prm, s, topo, rules, rng, work, q, hand_size_nb(s, q) // 2,
+                          bundle)
+    elif d == D_ROBBER_HEX:
+        return np.int64(choose_robber_hex_nb(sid, prm, s, topo, rules, rng, work, q,
+                                             mask[:N_HEXES]))
+    elif d == D_VICTIM:
+        h = np.int64(s[S_ROBBER_TARGET])
+        n_victims = victims_nb(s, topo, q, h, victims)
+        return np.int64(choose_victim_nb(sid, prm, s, topo, rules, rng, work, q, h, victims,
+                                         n_victims))
+    elif d == D_FREE_ROAD:
+        return np.int64(choose_free_road_nb(sid, prm, s, topo, rules, rng, work, q, mask))
+    elif d == D_INVENTION:
+        choose_invention_nb(sid, prm, s, topo, rules, rng, work, q, bundle)
+    elif d == D_MONOPOLY:
+        return np.int64(choose_monopoly_nb(sid, prm, s, topo, rules, rng, work, q))
+    elif d == D_SETUP_SETTLEMENT:
+        return np.int64(choose_setup_settlement_nb(sid, prm, s, topo, rules, rng, work, q,
+                                                   mask[:N_NODES]))
+    elif d == D_SETUP_ROAD:
+        i = np.int64(s[S_STEP])
+        node = np.int64(s[C_START_NODES + 2 * q + (0 if i < s[S_N_PLAYERS] else 1)])
+        return np.int64(choose_setup_road_nb(sid, prm, s, topo, rules, rng, work, q, node,
+                                             mask))
+    return np.int64(0)
+
+
+@nb.njit(cache=True, _nrt=False)
+def step_options_nb(s, topo, rules, mask, victims, out):
+    """The legal choices of the pending decision into ``out`` (int32[MAX_LEGAL]); returns
+    how many. Nodes, edges, hexes, seats or resources; for the card before the roll -1
+    (roll) and the playable cards; for an answer 1 (accept) and 0 (refuse); for an
+    action the packed codes of ``legal_actions_nb`` (player trades one card for one);
+    for a discard or Invention the number of cards due, and nothing else."""
+    d = s[S_PENDING]
+    q = np.int64(s[S_PENDING_SEAT])
+    n = 0
+    if d == D_ACTION:
+        return np.int64(legal_actions_nb(s, topo, rules, q, out))
+    if d == D_PRE_ROLL:
+        out[0] = -1
+        n = 1
+        for card in range(5):
+            if can_play_dev_nb(s, q, card):
+                out[n] = card
+                n += 1
+    elif d == D_ANSWER:
+        out[0] = 1
+        out[1] = 0
+        n = 2
+    elif d == D_DISCARD:
+        out[0] = hand_size_nb(s, q) // 2
+        n = 1
+    elif d == D_INVENTION:
+        out[0] = invention_cards_nb(s)
+        n = 1
+    elif d == D_MONOPOLY:
+        for r in range(5):
+            out[r] = r
+        n = 5
+    elif d == D_VICTIM:
+        h = np.int64(s[S_ROBBER_TARGET])
+        n = victims_nb(s, topo, q, h, victims)
+        for i in range(n):
+            out[i] = victims[i]
+    elif d == D_FREE_ROAD:
+        for e in range(N_EDGES):
+            if can_place_road_nb(s, topo, q, e):
+                out[n] = e
+                n += 1
+    else:  # setup settlement (nodes), setup road (edges), robber hex (hexes): the mask
+        size = N_NODES if d == D_SETUP_SETTLEMENT else N_EDGES if d == D_SETUP_ROAD else N_HEXES
+        for i in range(size):
+            if mask[i]:
+                out[n] = i
+                n += 1
+    return np.int64(n)

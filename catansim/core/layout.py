@@ -64,6 +64,9 @@ D_VICTIM = 6  # [0] seat
 D_FREE_ROAD = 7  # [0] edge (-1: no road while one was legal)
 D_INVENTION = 8  # [0:5] cards, [5] cards due
 D_MONOPOLY = 9  # [0] resource
+D_ANSWER = 10  # [0] 1 accept, 0 refuse (a partner's answer to a player trade offer)
+D_NONE = -1  # no decision pending: the game is over
+D_UNTIL = -2  # no decision pending: the engine stopped at the phase it was asked to
 DECISION_NAMES = (
     "setup settlement",
     "setup road",
@@ -75,6 +78,36 @@ DECISION_NAMES = (
     "Road Building road",
     "Invention",
     "Monopoly",
+    "trade answer",
+)
+
+# --- phases: where a game stands (state field ``phase``; core.engine_nb runs them) ---
+# A decision phase (marked *) asks a seat; the others are the rules' own steps.
+PH_SETUP_SETTLEMENT = 0  # * a starting settlement (``step``: placements made)
+PH_SETUP_ROAD = 1  # * the road beside it
+PH_TURN_START = 2  # a turn begins: its flags reset, a win before the roll ends it
+PH_PRE_ROLL = 3  # * a development card before the roll, or the roll
+PH_PRE_ROLL_DONE = 4  # after a card played before the roll: a win ends the turn
+PH_ROLL = 5  # the dice: production, or a 7
+PH_DISCARD = 6  # * a 7: the seat ``step`` and those after it discard half of a big hand
+PH_ROBBER_HEX = 7  # * the robber's hex
+PH_VICTIM = 8  # * whom the robber steals from (hex in ``robber_target``)
+PH_AFTER_ROLL = 9  # the roll is over: the actions start
+PH_ACTION = 10  # * an action (build, buy, trade, play a card, end the turn)
+PH_ANSWER = 11  # * the partner answers the offer in the action array
+PH_ACTION_DONE = 12  # after an action: a win ends the turn
+PH_FREE_ROAD = 13  # * a Road Building road (``step``: roads built)
+PH_INVENTION = 14  # * Invention's two cards
+PH_MONOPOLY = 15  # * Monopoly's resource
+PH_TURN_END = 16  # the turn's bought cards become playable
+PH_TURN_DONE = 17  # VP checkpoint; the game ends, or the next seat's turn
+PH_FINISH = 18  # the result record is written
+PH_OVER = 19  # the game is over
+PHASE_NAMES = (
+    "setup settlement", "setup road", "turn start", "before the roll",
+    "after a card before the roll", "roll", "discard", "robber hex", "robber victim",
+    "after the roll", "action", "trade answer", "after an action", "Road Building road",
+    "Invention", "Monopoly", "turn end", "turn done", "finish", "over",
 )
 
 # (name, length, meaning). Sentinel -1 means "none" wherever it is listed.
@@ -96,6 +129,19 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("log_len", 1, "events written to the log buffer"),
     ("log_on", 1, "1 to record events"),
     ("log_overflow", 1, "1 if the log buffer was too small"),
+    # --- control: where the game stands, so that it can pause at a decision ---
+    ("phase", 1, "the engine's next step (PH_* codes, PHASE_NAMES)"),
+    ("step", 1, "the phase's count: setup placements made; on a 7 the next seat to "
+     "discard; Road Building roads built"),
+    ("dev_return", 1, "phase after the development card being played"),
+    ("robber_return", 1, "phase after the robber's move"),
+    ("dev_event", 1, "log row of the development card being played, -1 none"),
+    ("robber_target", 1, "hex the robber moves to while its victim is chosen, -1 none"),
+    ("vp_checkpoint", 1, "index in VP_CHECKPOINTS of the next turn whose VP is recorded"),
+    ("pending", 1, "the decision awaited from outside the kernel (D_* codes), -1 none"),
+    ("pending_seat", 1, "the seat it is awaited from, -1 none"),
+    ("external", P, "1 if the seat's decisions come from outside the kernel (the step "
+     "interface, catansim.game), 0 if its compiled strategy makes them"),
     # --- board ---
     ("hex_terrain", N_HEXES, "terrain code of each hex (constants.Terrain)"),
     ("hex_number", N_HEXES, "number disc of each hex, 0 for the desert"),
@@ -229,6 +275,16 @@ S_ACTIONS = STATE_OFFSETS["actions"]
 S_LOG_LEN = STATE_OFFSETS["log_len"]
 S_LOG_ON = STATE_OFFSETS["log_on"]
 S_LOG_OVERFLOW = STATE_OFFSETS["log_overflow"]
+S_PHASE = STATE_OFFSETS["phase"]
+S_STEP = STATE_OFFSETS["step"]
+S_DEV_RETURN = STATE_OFFSETS["dev_return"]
+S_ROBBER_RETURN = STATE_OFFSETS["robber_return"]
+S_DEV_EVENT = STATE_OFFSETS["dev_event"]
+S_ROBBER_TARGET = STATE_OFFSETS["robber_target"]
+S_VP_CHECKPOINT = STATE_OFFSETS["vp_checkpoint"]
+S_PENDING = STATE_OFFSETS["pending"]
+S_PENDING_SEAT = STATE_OFFSETS["pending_seat"]
+S_EXTERNAL = STATE_OFFSETS["external"]
 S_ILLEGAL_TURN = STATE_OFFSETS["illegal_turn"]
 S_ILLEGAL_SEAT = STATE_OFFSETS["illegal_seat"]
 S_ILLEGAL_DECISION = STATE_OFFSETS["illegal_decision"]

@@ -654,7 +654,7 @@ def _plan_nb(s, topo, prm, p, x, hand, held_knights):
     w_dev = 0.0
     if s[S_DECK_POS] < N_DEV_CARDS:
         w_dev = prm[P_W_DEV]
-        if prm[P_ARMY] > 0 and _army_in_reach_nb(s, p, held_knights):
+        if prm[P_ARMY] > 0 and _army_in_reach_nb(s, p, np.int64(held_knights)):
             w_dev += prm[P_ARMY]
     # Every read of the hand before the first store to x: Numba tells LLVM nothing of
     # which arrays may overlap, so a store to x between reads makes it read them again.
