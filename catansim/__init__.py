@@ -9,6 +9,10 @@ _LAZY = {
     "play_batch": ("engine", "play_batch"),
     "batch_seeds": ("engine", "batch_seeds"),
     "GameSettings": ("engine", "GameSettings"),
+    "Game": ("game", "Game"),
+    "Option": ("game", "Option"),
+    "Player": ("game", "Player"),
+    "RandomPlayer": ("game", "RandomPlayer"),
     "Rules": ("rules", "Rules"),
     "tune": ("tuning", "tune"),
 }

@@ -2,7 +2,8 @@
 
 ``play_game`` plays one game (optionally with its full event log);
 ``play_batch`` plays many games in parallel. Both call the same compiled
-``play_batch_nb``, so a game is identical whichever way it is played.
+``play_batch_nb``, so a game is identical whichever way it is played. Seats played by
+Python players (``catansim.game``) go through the step interface of the same engine.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import functools
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -18,267 +19,27 @@ from . import board as B
 from .checks import (
     SEED_ALLOWED,
     check_bool,
-    check_choice,
     check_instance,
     check_int,
-    check_players,
     check_seed,
-    checked_fields,
-    is_int,
 )
-from .constants import MAX_PLAYERS, N_EDGES, N_NODES
 from .core import layout as L
 from .errors import CatansimError, IllegalActionError
-from .kernels import OPENINGS_SIZE, free_openings, game_arrays, opening_slot
+from .kernels import OPENINGS_SIZE, free_openings, game_arrays, opening_slot  # noqa: F401
 from .rules import Rules
+
+# The settings and result of a game live in ``catansim.settings``; the engine's API
+# offers them too, as before.
+from .settings import (  # noqa: F401
+    GAME_LAYOUTS,
+    GameResult,
+    GameSettings,
+    openings_from_seats,
+    openings_from_strings,
+    validate_openings,
+)
 from .strategies import PRESETS, StrategySet
-from .topology import EDGE_NODES, NODE_EDGES, NODE_NEIGHBOURS, TOPO
 from .tunables import DEFAULT_LOG_ROWS, THREAD_CHUNK_MAX, THREAD_CHUNK_MIN
-
-# Every layout a game can be played on: the layouts of ``board.LAYOUTS``, or
-# ``given`` (one fixed board for every game).
-GAME_LAYOUTS = (*B.LAYOUTS, "given")
-@checked_fields
-@dataclass(frozen=True)
-class GameSettings:
-    """Everything except the seed that determines a game.
-
-    Attributes
-    ----------
-    n_players : int
-        3 or 4.
-    strategies : tuple of str
-        Strategy name of each seat, resolved in ``strategy_set``.
-    layout : str
-        ``variable`` or ``random_numbers`` (a new board from each game's seed),
-        ``beginner`` (the fixed map with its fixed starting pieces) or ``given``
-        (the same ``board`` for every game).
-    board : Board or None
-        The board for ``given`` (and ``beginner``, filled in automatically).
-    rules : Rules
-    openings : int32[16] or None
-        Forced openings (node1, edge1, node2, edge2) per seat, -1 = free choice.
-    strategy_set : StrategySet
-        Where the names are resolved (default: the built-in ``PRESETS``).
-    """
-
-    n_players: int = 4
-    strategies: tuple[str, ...] = ("random",)
-    layout: str = "variable"
-    board: B.Board | None = None
-    rules: Rules = field(default_factory=Rules)
-    openings: np.ndarray | None = field(default=None, repr=False, compare=False)
-    strategy_set: StrategySet = field(default=PRESETS, repr=False)
-
-    def __post_init__(self):
-        check_players(self.n_players)
-        check_instance(self.rules, "rules", Rules, "a catansim.Rules")
-        check_instance(self.strategy_set, "strategy_set", StrategySet,
-                       "a catansim.strategies.StrategySet")
-        if self.board is not None:
-            check_instance(self.board, "board", B.Board,
-                           "a catansim.board.Board (catansim.board.parse_board reads a file)")
-        for name in ("first_pick", "first_turn"):
-            seat = getattr(self.rules, name)
-            if seat is not None and seat >= self.n_players:
-                raise CatansimError(f"rule {name}: seat {seat} does not play with "
-                                    f"{self.n_players} players; allowed: "
-                                    f"0..{self.n_players - 1}")
-        object.__setattr__(self, "strategies",
-                           self.strategy_set.seat_names(self.strategies, self.n_players))
-        if self.layout == "given":
-            if self.board is None:
-                raise CatansimError("board: layout 'given' needs a board")
-        elif self.layout == "beginner":
-            object.__setattr__(self, "board", B.beginner_board())
-            if self.openings is None:
-                object.__setattr__(self, "openings", B.beginner_openings(self.n_players))
-        else:
-            check_choice(self.layout, "layout", GAME_LAYOUTS)
-        openings = free_openings() if self.openings is None else self.openings
-        openings = np.array(openings, dtype=np.int32).reshape(-1)
-        if openings.shape != (OPENINGS_SIZE,):
-            raise CatansimError(f"openings: expected {OPENINGS_SIZE} values (node1, edge1, "
-                                "node2, edge2 per seat)")
-        validate_openings(openings, self.n_players)
-        object.__setattr__(self, "openings", openings)
-
-    @property
-    def layout_code(self) -> int:
-        return B.LAYOUTS.get(self.layout, L.LAYOUT_GIVEN)
-
-    @functools.cached_property
-    def _kernel_args(self):
-        strat, params = self.strategy_set.seat_arrays(self.strategies)
-        board = (self.board.vector.astype(np.int32) if self.board is not None
-                 else np.zeros(L.BOARD_SIZE, dtype=np.int32))
-        return (self.n_players, self.layout_code, board, self.openings, TOPO,
-                self.rules.to_array(), strat, params)
-
-    def kernel_args(self):
-        """(n_players, layout code, board vector, openings, topo, rules, strat, params)."""
-        return self._kernel_args
-
-
-def validate_openings(openings: np.ndarray, n_players: int) -> None:
-    """Check forced openings: int32[16], (node1, edge1, node2, edge2) per seat, -1 free.
-
-    Each forced settlement is on a node 0..53, forced settlements obey the Distance
-    Rule among themselves, each forced road is an edge 0..71 touching its own forced
-    settlement, and no edge is forced twice. Raises CatansimError naming the seat.
-    """
-    nodes: dict[int, str] = {}
-    edges: dict[int, str] = {}
-    for p in range(MAX_PLAYERS):
-        for k in range(2):
-            i = opening_slot(p, k)
-            node, edge = int(openings[i]), int(openings[i + 1])
-            where = f"openings seat {p} settlement {k + 1}"
-            if node < 0 and edge < 0:
-                continue
-            if p >= n_players:
-                raise CatansimError(f"{where}: seat {p} does not play with {n_players} players")
-            if not 0 <= node < N_NODES:
-                raise CatansimError(f"{where}: node {node} is not a node; allowed: "
-                                    f"0..{N_NODES - 1}")
-            if edge != -1 and not 0 <= edge < N_EDGES:
-                raise CatansimError(f"{where}: edge {edge} is not an edge; allowed: "
-                                    f"0..{N_EDGES - 1}, or -1")
-            if edge >= 0 and node not in EDGE_NODES[edge]:
-                raise CatansimError(
-                    f"{where}: road {edge} does not touch node {node}; allowed: "
-                    f"{', '.join(str(e) for e in _edges_at(node))}"
-                )
-            for other, label in nodes.items():
-                if other == node or other in NODE_NEIGHBOURS[node]:
-                    raise CatansimError(
-                        f"{where}: node {node} breaks the Distance Rule with {label} (node "
-                        f"{other}); allowed: settlements at least two roads apart")
-            if edge >= 0 and edge in edges:
-                raise CatansimError(f"{where}: road {edge} is already forced for {edges[edge]}")
-            nodes[node] = where
-            if edge >= 0:
-                edges[edge] = where
-
-
-def openings_from_seats(seats: dict, n_players: int, where: str = "openings") -> np.ndarray:
-    """Forced openings from ``{seat: [(node, edge), (node, edge)]}``: the one parser.
-
-    One pair forces the first settlement only; ``-1`` (or None) leaves a node or an
-    edge to the strategy. Experiment files (``[openings]``) and ``--opening`` both
-    come here. Returns the validated int32[16] openings array.
-    """
-    out = free_openings()
-    shape = "expected [[node, edge]] or [[node, edge], [node, edge]] (-1: free)"
-    for seat, pairs in seats.items():
-        if not is_int(seat) or not 0 <= seat < n_players:
-            raise CatansimError(f"{where}: seat {seat!r} is not allowed; allowed: "
-                                f"0..{n_players - 1}")
-        if not isinstance(pairs, list | tuple) or not 1 <= len(pairs) <= 2:
-            raise CatansimError(f"{where} seat {seat}: {shape}")
-        for k, pair in enumerate(pairs):
-            if not isinstance(pair, list | tuple) or len(pair) != 2:
-                raise CatansimError(f"{where} seat {seat} settlement {k + 1}: {shape}")
-            for j, v in enumerate(pair):
-                v = -1 if v is None else v
-                if not is_int(v) or v < -1:
-                    raise CatansimError(
-                        f"{where} seat {seat} settlement {k + 1}: {v!r} is not allowed; "
-                        f"allowed: a {('node', 'edge')[j]} number or -1 (free)")
-                out[opening_slot(seat, k) + j] = v
-            if out[opening_slot(seat, k)] < 0 and out[opening_slot(seat, k) + 1] >= 0:
-                raise CatansimError(f"{where} seat {seat} settlement {k + 1}: a forced road "
-                                    "needs its forced settlement; allowed: [node, edge] or "
-                                    "[node, -1]")
-    validate_openings(out, n_players)
-    return out
-
-
-def openings_from_strings(items, n_players: int) -> np.ndarray:
-    """Forced openings from ``SEAT=NODE,EDGE[,NODE,EDGE]`` strings (``--opening``).
-
-    ``-`` leaves a value free. Returns the validated int32[16] openings array.
-    """
-    seats: dict[int, list] = {}
-    for item in items:
-        seat_raw, sep, values_raw = item.partition("=")
-        values = [v.strip() for v in values_raw.split(",")]
-        try:
-            seat = int(seat_raw)
-            numbers = [-1 if v == "-" else int(v) for v in values]
-        except ValueError:
-            numbers = []
-            seat = -1
-        if not sep or seat not in range(n_players) or len(numbers) not in (2, 4) \
-                or seat in seats:
-            raise CatansimError(
-                f"--opening {item!r}: expected SEAT=NODE,EDGE[,NODE,EDGE]; allowed: once per "
-                f"seat, SEAT in 0..{n_players - 1}, '-' for a free choice, e.g. 0=12,17,40,55"
-            )
-        seats[seat] = [numbers[i:i + 2] for i in range(0, len(numbers), 2)]
-    return openings_from_seats(seats, n_players, "--opening")
-
-
-def _edges_at(node: int) -> list[int]:
-    return [int(e) for e in NODE_EDGES[node] if e >= 0]
-
-
-@dataclass
-class GameResult:
-    """One played game: its settings, final state, counters and (optionally) events."""
-
-    seed: int
-    settings: GameSettings
-    board: B.Board
-    state: np.ndarray = field(repr=False)
-    events: np.ndarray | None = field(default=None, repr=False)
-
-    @property
-    def n_players(self) -> int:
-        return self.settings.n_players
-
-    @property
-    def strategies(self) -> tuple[str, ...]:
-        return self.settings.strategies
-
-    @property
-    def rules(self) -> Rules:
-        return self.settings.rules
-
-    @property
-    def counters(self) -> np.ndarray:
-        """The per-game result record (int32[N_COUNTERS]); see ``core.layout``."""
-        return self.state[L.S_COUNTERS :]
-
-    @property
-    def winner(self) -> int | None:
-        w = int(self.state[L.S_WINNER])
-        return None if w < 0 else w
-
-    @property
-    def turns(self) -> int:
-        return int(self.state[L.S_TURN])
-
-    @property
-    def vp(self) -> list[int]:
-        return [int(v) for v in self.state[L.C_VP : L.C_VP + self.n_players]]
-
-    def field(self, name: str) -> np.ndarray:
-        """A named state field (``core.layout.STATE_FIELDS``)."""
-        off = L.STATE_OFFSETS[name]
-        return self.state[off : off + L.STATE_LENGTHS[name]]
-
-    def header(self) -> dict:
-        """The game-log header of this game."""
-        from .logs import make_header
-
-        return make_header(self.seed, self.n_players, list(self.strategies), self.rules, self.board)
-
-    def _repr_html_(self) -> str | None:
-        """The game viewer in a notebook (``catansim.viewer``); None without events."""
-        from .viewer import game_log, inline_html
-
-        return None if self.events is None else inline_html(*game_log(self))
 
 
 def _compiled():
@@ -343,6 +104,13 @@ def play_game(
             openings=openings,
             strategy_set=strategy_set,
         )
+    if settings.players:
+        from .game import play_settings
+
+        res = play_settings(seed, settings, log=log)
+        if debug and res.state[L.C_ILLEGAL]:
+            raise illegal_action_error(seed, settings.strategies, res.state)
+        return res
     play_batch_nb = _compiled()
     args = settings.kernel_args()
     seeds = np.array([seed], dtype=np.int64)
@@ -383,9 +151,11 @@ def play_batch(
     """Play one game per seed in parallel on ``n_threads`` (default: all cores).
 
     Results do not depend on the number of threads: each game depends only on its
-    seed and the settings, and writes only its own row. With ``debug=True``, the first
-    game (in the order of ``seeds``) that counted an illegal action is played again with
-    ``play_game(..., debug=True)``, which raises ``IllegalActionError``.
+    seed and the settings, and writes only its own row. Games with Python players
+    (``settings.players``) are played one after another in this thread. With
+    ``debug=True``, the first game (in the order of ``seeds``) that counted an illegal
+    action is played again with ``play_game(..., debug=True)``, which raises
+    ``IllegalActionError``.
     """
     check_instance(settings, "settings", GameSettings, "a catansim.GameSettings")
     debug = check_bool(debug, "debug")
@@ -402,7 +172,16 @@ def play_batch(
         seeds = seeds.copy()
     counters = np.zeros((seeds.size, L.N_COUNTERS), dtype=np.int32)
     boards = np.zeros((seeds.size, L.BOARD_SIZE), dtype=np.int32)
-    _play_parallel(seeds, settings.kernel_args(), counters, boards, batch_threads(n_threads))
+    if settings.players:  # Python seats: one game after another, through the step interface
+        from .game import play_settings
+
+        for i, seed in enumerate(seeds.tolist()):
+            res = play_settings(seed, settings, log=False)
+            counters[i] = res.counters
+            boards[i] = res.board.vector if res.board is not None else 0
+    else:
+        _play_parallel(seeds, settings.kernel_args(), counters, boards,
+                       batch_threads(n_threads))
     if debug:
         bad = np.flatnonzero(counters[:, L.C_ILLEGAL - L.S_COUNTERS])
         if bad.size:

@@ -20,6 +20,7 @@ parameter.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -202,9 +203,18 @@ class StrategySet(Mapping):
         return ", ".join(sorted(self._by_name))
 
     def resolve(self, name: str, field: str = "strategy") -> Strategy:
-        """The strategy called ``name``; an unknown name is a one-line CatansimError."""
+        """The strategy called ``name``; an unknown name is a one-line CatansimError.
+
+        A Python player's name (``python:module:Class``, see ``python_player_name``)
+        resolves to ``PYTHON_STAND_IN``: the compiled row its seat carries, which only
+        ``Game.suggest`` reads.
+        """
+        if isinstance(name, str) and name.startswith(PYTHON_PREFIX):
+            check_python_player_name(name, field)
+            return PYTHON_STAND_IN
         if not isinstance(name, str) or name not in self._by_name:
-            raise CatansimError(f"{field}: unknown strategy {name!r}; allowed: {self.allowed}")
+            raise CatansimError(f"{field}: unknown strategy {name!r}; allowed: {self.allowed}"
+                                f", or {PYTHON_PREFIX}module:Class for a Python player")
         return self._by_name[name]
 
     def seat_names(self, names, n_players: int, field: str = "strategies") -> tuple[str, ...]:
@@ -281,6 +291,35 @@ def _builtin() -> StrategySet:
 
 # The built-in strategies: ``random`` and the archetypes.
 PRESETS: StrategySet = _builtin()
+
+# A seat played by a Python player (``catansim.game``) is named ``python:module:Class``:
+# ``Class()`` in importable ``module`` makes the player. Its compiled row is random.
+PYTHON_PREFIX = "python:"
+PYTHON_STAND_IN = Strategy("random", STRATEGY_RANDOM, np.zeros(N_PARAMS))
+_PYTHON_NAME = re.compile(r"^python:([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*):"
+                          r"([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)$")
+
+
+def check_python_player_name(name: str, field: str = "strategy") -> tuple[str, str]:
+    """The (module, attribute) of a Python player's name; a malformed one is a one-line
+    CatansimError."""
+    m = _PYTHON_NAME.match(name)
+    if m is None:
+        raise CatansimError(f"{field}: {name!r} is not a Python player's name; allowed: "
+                            f"{PYTHON_PREFIX}module.path:Class (e.g. "
+                            f"{PYTHON_PREFIX}catansim.game:RandomPlayer)")
+    return m.group(1), m.group(2)
+
+
+def is_python_player(name) -> bool:
+    """Whether a seat's name names a Python player (``python:module:Class``)."""
+    return isinstance(name, str) and name.startswith(PYTHON_PREFIX)
+
+
+def python_player_name(player) -> str:
+    """The name a Python player object is labelled by: ``python:module:Class``."""
+    cls = type(player)
+    return f"{PYTHON_PREFIX}{cls.__module__}:{cls.__qualname__}"
 
 
 def resolve(name: str, strategies: StrategySet = PRESETS) -> Strategy:

@@ -1,0 +1,688 @@
+"""The step interface: a game of the one engine, paused at each decision of a Python seat.
+
+What lives here: ``Game`` (``observation``, ``legal``, ``step``, ``suggest``, ``fork``),
+``Option`` (a choice in the game's words), ``Observation`` (what one seat may know),
+the ``Player`` protocol, ``RandomPlayer`` and ``play_settings`` (a game of Python
+players and compiled strategies, as ``play_game`` plays it). May import:
+``catansim.core``, ``settings``, ``kernels``, ``board``, ``rules``, ``strategies``,
+``logs`` and the constants; never the engine's batch API (it calls this module), the
+runner, datasets or analyses.
+
+A ``Game`` runs the same compiled loop as the batch kernel (``core.engine_nb.run_nb``):
+the seats listed as ``external`` pause it at each of their decisions, every other seat
+is played inside it by its compiled strategy. ``step`` applies a choice and runs on to
+the next external decision. So a game whose external seats always take ``suggest()`` is,
+event for event, the game ``play_game`` plays for that seed.
+
+Example::
+
+    game = Game(7, strategies=("default",) * 4, external=[0])
+    while not game.over:
+        options = game.legal()
+        game.step(my_choice(game.observation(game.to_move), options))
+    game.winner, game.turns, game.vp
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from typing import NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
+
+from . import board as B
+from .checks import check_bool, check_instance, check_seed
+from .constants import (
+    BONUS_TILE_VP,
+    CITIES_PER_PLAYER,
+    DEV_CARD_NAMES,
+    MAX_PLAYERS,
+    N_DEV_CARDS,
+    N_RESOURCES,
+    RESOURCE_NAMES,
+    SETTLEMENTS_PER_PLAYER,
+    VICTORY_POINT,
+)
+from .core import layout as L
+from .errors import CatansimError
+from .rules import Rules
+from .settings import GameResult, GameSettings
+from .strategies import PRESETS, StrategySet
+from .topology import TOPO
+
+# Rows of event log a game starts with; it grows while a decision is pending, so that
+# the run to the next decision (at most a round of the compiled seats' turns) fits.
+_LOG_ROWS = 4096
+_LOG_ROOM = 1024
+
+_NO_CARDS = (0, 0, 0, 0, 0)
+
+
+class Option(NamedTuple):
+    """One choice of a pending decision, in the game's words.
+
+    ``kind`` is one of ``KINDS``; ``target`` is the node, edge, hex, seat, card (an
+    index of ``DEV_CARD_NAMES``) or resource (of ``RESOURCE_NAMES``) it names, -1 for
+    none; ``give`` and ``get`` are cards (five counts, wood to ore) that leave and reach
+    the deciding seat's hand. ``str(option)`` reads it out.
+    """
+
+    kind: str
+    target: int = -1
+    give: tuple = _NO_CARDS
+    get: tuple = _NO_CARDS
+
+    def __str__(self) -> str:
+        return describe(self)
+
+
+KINDS = {
+    "settlement": "build (or, in the set-up, place) a settlement on node ``target``",
+    "road": "build (or place, or build free with Road Building) a road on edge ``target``",
+    "city": "upgrade the settlement on node ``target`` to a city",
+    "buy": "buy a development card",
+    "play": "play the development card ``target``",
+    "roll": "roll the dice (no card before the roll)",
+    "end": "end the turn",
+    "maritime": "trade ``give`` to the supply for ``get``",
+    "offer": "offer seat ``target`` the cards ``give`` for its cards ``get``",
+    "accept": "accept the offer pending",
+    "refuse": "refuse the offer pending",
+    "discard": "discard ``give`` (a 7, more than the discard limit held)",
+    "robber": "move the robber to hex ``target``",
+    "steal": "steal a random card from seat ``target``",
+    "invention": "take ``get`` from the supply (Invention)",
+    "monopoly": "name resource ``target`` (Monopoly)",
+}
+
+
+def _cards_text(cards) -> str:
+    parts = [f"{n} {RESOURCE_NAMES[r]}" for r, n in enumerate(cards) if n]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def describe(o: Option) -> str:
+    """An option in words, e.g. ``road on edge 17`` or ``offer seat 2 1 wood for 1 ore``."""
+    k = o.kind
+    if k in ("settlement", "city"):
+        return f"{k} on node {o.target}"
+    if k == "road":
+        return f"road on edge {o.target}"
+    if k == "play":
+        return f"play {DEV_CARD_NAMES[o.target]}"
+    if k == "maritime":
+        return f"maritime trade {_cards_text(o.give)} for {_cards_text(o.get)}"
+    if k == "offer":
+        return f"offer seat {o.target} {_cards_text(o.give)} for {_cards_text(o.get)}"
+    if k == "discard":
+        return f"discard {_cards_text(o.give)}"
+    if k == "invention":
+        return f"Invention: take {_cards_text(o.get)}"
+    if k == "monopoly":
+        return f"Monopoly on {RESOURCE_NAMES[o.target]}"
+    if k == "robber":
+        return f"robber to hex {o.target}"
+    if k == "steal":
+        return f"steal from seat {o.target}"
+    return {"buy": "buy a development card", "roll": "roll the dice", "end": "end the turn",
+            "accept": "accept the offer", "refuse": "refuse the offer"}.get(k, k)
+
+
+def _one(r: int, n: int = 1) -> tuple:
+    cards = [0] * N_RESOURCES
+    cards[r] = n
+    return tuple(cards)
+
+
+def _bundles(total: int, limits) -> list[tuple]:
+    """Every way to pick ``total`` cards with at most ``limits[r]`` of resource r."""
+    out: list[tuple] = []
+
+    def walk(r, left, acc):
+        if r == N_RESOURCES - 1:
+            if left <= limits[r]:
+                out.append((*acc, left))
+            return
+        for k in range(min(left, limits[r]) + 1):
+            walk(r + 1, left - k, (*acc, k))
+
+    walk(0, total, ())
+    return out
+
+
+# The kernel's action kinds and the option kinds, both ways.
+_ACTION_KIND = {L.ACT_END: "end", L.ACT_ROAD: "road", L.ACT_SETTLEMENT: "settlement",
+                L.ACT_CITY: "city", L.ACT_BUY_DEV: "buy", L.ACT_PLAY_DEV: "play",
+                L.ACT_TRADE_BANK: "maritime", L.ACT_TRADE_PLAYER: "offer"}
+_KIND_ACTION = {v: k for k, v in _ACTION_KIND.items()}
+# The option of each packed action code (a maritime trade's rate in bits 24 and up):
+# options are immutable, so every game shares them.
+_PACKED: dict[int, Option] = {}
+
+
+class Observation:
+    """What ``seat`` may know at one moment: its own hand and development cards, the
+    board, the supply, and the public record (every other hand as the interval of each
+    resource the public events allow, development cards as counts). Never another
+    seat's hidden cards.
+
+    It holds a copy of the state taken when it was made and reads each attribute from
+    it on first use, so a player pays only for what it looks at.
+
+    Attributes (numpy int64 arrays)
+    ----------
+    seat, n_players, turn : int
+        The observer, the seats playing, the turn (0 in the set-up).
+    to_move : int
+        The seat whose decision is pending (-1 once the game is over).
+    decision : str
+        The pending decision (``core.layout.DECISION_NAMES``), "" once over.
+    hand : int[5]
+        The observer's resource cards, wood to ore.
+    development_cards, new_development_cards : int[5]
+        The observer's unplayed development cards by kind (``DEV_CARD_NAMES``), and of
+        them those bought this turn.
+    victory_points : int
+        The observer's points, its victory point cards included.
+    hex_terrain, hex_number : int[19]
+        The board (``constants.Terrain``; 0 for the desert's number).
+    harbors : int[9]
+        The harbor kinds (0-4 a resource's 2:1, 5 the generic 3:1).
+    robber : int
+        The robber's hex.
+    node_owner, node_level : int[54]; edge_owner : int[72]
+        Pieces: the seat (-1 none) and 1 settlement / 2 city.
+    supply : int[5]
+        Resource cards left in the supply. ``deck_left``: development cards left.
+    hand_sizes, development_counts, knights, visible_points, route_length : int[n]
+        Every seat's public counts.
+    known_low, known_high : int[n, 5]
+        The observer's record of every seat's hand: the cards of each resource the
+        seat surely holds and may hold at most (exact for the observer's own).
+    longest_route, largest_army : int
+        Their holders, -1 the supply.
+    dice_rolled, card_played : bool
+        This turn's dice are rolled; a development card was played this turn.
+    offer : Option or None
+        The offer awaiting an answer (as its maker's ``offer`` option).
+    due : int
+        Cards a pending discard or Invention takes (0 otherwise).
+    """
+
+    FIELDS = ("seat", "n_players", "turn", "to_move", "decision", "hand", "development_cards",
+              "new_development_cards", "victory_points", "hex_terrain", "hex_number",
+              "harbors", "robber", "node_owner", "node_level", "edge_owner", "supply",
+              "deck_left", "hand_sizes", "development_counts", "knights", "visible_points",
+              "route_length", "known_low", "known_high", "longest_route", "largest_army",
+              "dice_rolled", "card_played", "offer", "due")
+
+    def __init__(self, s: np.ndarray, seat: int, n_players: int, offer: Option | None,
+                 due: int):
+        self._s = s
+        self.seat, self.n_players, self.offer, self.due = seat, n_players, offer, due
+        self.turn = int(s[L.S_TURN])
+        pending = int(s[L.S_PENDING])
+        self.to_move = int(s[L.S_PENDING_SEAT]) if pending >= 0 else -1
+        self.decision = L.DECISION_NAMES[pending] if pending >= 0 else ""
+        self.robber = int(s[L.S_ROBBER])
+        self.longest_route, self.largest_army = int(s[L.S_LONGEST]), int(s[L.S_ARMY])
+        self.dice_rolled, self.card_played = bool(s[L.S_ROLLED]), bool(s[L.S_DEV_PLAYED])
+        self.deck_left = N_DEV_CARDS - int(s[L.S_DECK_POS])
+
+    def _field(self, name: str) -> np.ndarray:
+        off = L.STATE_OFFSETS[name]
+        return self._s[off : off + L.STATE_LENGTHS[name]].astype(np.int64)
+
+    def _seats(self, name: str, width: int) -> np.ndarray:
+        return self._field(name).reshape(MAX_PLAYERS, width)[: self.n_players]
+
+    @functools.cached_property
+    def hand(self):
+        return self._seats("hand", N_RESOURCES)[self.seat]
+
+    @functools.cached_property
+    def development_cards(self):
+        return self._seats("dev_hand", 5)[self.seat]
+
+    @functools.cached_property
+    def new_development_cards(self):
+        return self._seats("dev_new", 5)[self.seat]
+
+    @functools.cached_property
+    def victory_points(self):
+        return int(self.visible_points[self.seat] + self.development_cards[VICTORY_POINT])
+
+    hex_terrain = functools.cached_property(lambda self: self._field("hex_terrain"))
+    hex_number = functools.cached_property(lambda self: self._field("hex_number"))
+    harbors = functools.cached_property(lambda self: self._field("harbor_kind"))
+    node_owner = functools.cached_property(lambda self: self._field("node_owner"))
+    node_level = functools.cached_property(lambda self: self._field("node_level"))
+    edge_owner = functools.cached_property(lambda self: self._field("edge_owner"))
+    supply = functools.cached_property(lambda self: self._field("bank"))
+    knights = functools.cached_property(lambda self: self._field("knights")[: self.n_players])
+    route_length = functools.cached_property(
+        lambda self: self._field("route_len")[: self.n_players])
+
+    @functools.cached_property
+    def hand_sizes(self):
+        return self._seats("hand", N_RESOURCES).sum(axis=1)
+
+    @functools.cached_property
+    def development_counts(self):
+        return self._seats("dev_hand", 5).sum(axis=1)
+
+    @functools.cached_property
+    def visible_points(self):
+        n = self.n_players
+        built = (SETTLEMENTS_PER_PLAYER - self._field("settlements_left")[:n]
+                 + 2 * (CITIES_PER_PLAYER - self._field("cities_left")[:n]))
+        seats = np.arange(n)
+        return (built + BONUS_TILE_VP * (seats == self.longest_route)
+                + BONUS_TILE_VP * (seats == self.largest_army))
+
+    def _record(self, name: str) -> np.ndarray:
+        return self._field(name).reshape(MAX_PLAYERS, MAX_PLAYERS, N_RESOURCES)[
+            self.seat, : self.n_players]
+
+    @functools.cached_property
+    def known_low(self):
+        return self._seats("hand", N_RESOURCES) - self._record("seen_below")
+
+    @functools.cached_property
+    def known_high(self):
+        return self._seats("hand", N_RESOURCES) + self._record("seen_above")
+
+    def as_dict(self) -> dict:
+        """Every attribute as plain Python values (lists for arrays): for tests and JSON."""
+        out = {}
+        for name in self.FIELDS:
+            v = getattr(self, name)
+            out[name] = v.tolist() if isinstance(v, np.ndarray) else v
+        return out
+
+    def __repr__(self) -> str:
+        return (f"Observation(seat={self.seat}, turn={self.turn}, decision={self.decision!r}, "
+                f"hand={self.hand.tolist()})")
+
+
+@runtime_checkable
+class Player(Protocol):
+    """A player of your own: ``decide`` returns one of ``options`` (the legal choices of
+    the pending decision, ``Game.legal()``), or for an action any legal ``offer``."""
+
+    def decide(self, observation: Observation, options: list[Option]) -> Option: ...
+
+
+class RandomPlayer:
+    """A uniform choice among the options, from its own ``numpy`` generator (seeded
+    anew for each game the engine plays, from the game's seed, the seat and ``seed``)."""
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+
+    def new_game(self, seed: int, seat: int) -> None:
+        self.rng = np.random.default_rng([seed, seat, self.seed])
+
+    def decide(self, observation: Observation, options) -> Option:
+        return options[int(self.rng.integers(len(options)))]
+
+
+def _kernels():
+    from .core import engine_nb
+    from .core.rules_nb import maritime_rate_nb
+    from .kernels import batch_kernel
+
+    batch_kernel()  # the cold compile, split over two processes where it can be
+    return engine_nb, maritime_rate_nb
+
+
+class Game:
+    """One game, paused at each decision of its ``external`` seats.
+
+    Parameters
+    ----------
+    seed : int
+        The game's seed: with the same settings, the same game as ``play_game(seed)``
+        while the external seats choose what their strategies would.
+    strategies, n_players, layout, board, rules, openings, strategy_set
+        As for ``play_game`` (or pass ``settings``, a ``GameSettings``). An external
+        seat's strategy is what ``suggest`` consults for it.
+    external : iterable of int
+        Seats whose decisions come from ``step``.
+    log : bool
+        Record the events (``events``).
+    """
+
+    def __init__(self, seed: int, strategies=None, n_players: int = 4, layout: str = "variable",
+                 board: B.Board | None = None, rules: Rules | None = None, openings=None,
+                 external=(), log: bool = True, settings: GameSettings | None = None,
+                 strategy_set: StrategySet = PRESETS):
+        self.seed = check_seed(seed)
+        log = check_bool(log, "log")
+        if settings is None:
+            if board is not None and layout == "variable":
+                layout = "given"
+            settings = GameSettings(n_players=n_players,
+                                    strategies=tuple(strategies or ("random",)),
+                                    layout=layout, board=board, rules=rules or Rules(),
+                                    openings=openings, strategy_set=strategy_set)
+        check_instance(settings, "settings", GameSettings, "a catansim.GameSettings")
+        self.settings = settings
+        n = settings.n_players
+        seats = sorted({int(q) for q in external})
+        for q in seats:
+            if not 0 <= q < n:
+                raise CatansimError(f"external: seat {q} does not play; allowed: 0..{n - 1}")
+        self._nb, self._rate = _kernels()
+        (_, self._layout, board_vec, self._openings, _, self._rules, self._strat,
+         self._params) = settings.kernel_args()
+        self.s = np.zeros(L.STATE_SIZE, dtype=np.int32)
+        self.s[L.S_LOG_ON] = 1 if log else 0
+        for q in seats:
+            self.s[L.S_EXTERNAL + q] = 1
+        self.log = np.zeros((_LOG_ROWS if log else 1, L.LOG_WIDTH), dtype=np.int32)
+        (self._rng, self._act, self._cand, self._mask, self._victims, self._bundle,
+         self._owed, self._work, board_x, self._board) = self._nb.new_scratch()
+        self._board[:] = board_vec
+        self._options: list[Option] | None = None
+        d = self._nb.step_start_nb(self.seed, n, self._layout, self._board, self._openings,
+                                   TOPO, self._rules, self._strat, self._params, self.s,
+                                   self.log, self._rng, self._act, self._cand, self._mask,
+                                   self._victims, self._bundle, self._owed, self._work,
+                                   board_x)
+        self._settled(d)
+
+    # --- where the game stands ------------------------------------------------------
+
+    @property
+    def n_players(self) -> int:
+        return self.settings.n_players
+
+    @property
+    def over(self) -> bool:
+        return int(self.s[L.S_PENDING]) == L.D_NONE
+
+    @property
+    def to_move(self) -> int:
+        """The seat whose decision is pending; -1 once the game is over."""
+        return int(self.s[L.S_PENDING_SEAT]) if not self.over else -1
+
+    @property
+    def decision(self) -> str:
+        """The pending decision's name (``core.layout.DECISION_NAMES``); "" once over."""
+        d = int(self.s[L.S_PENDING])
+        return L.DECISION_NAMES[d] if d >= 0 else ""
+
+    @property
+    def rules(self) -> Rules:
+        return self.settings.rules
+
+    @property
+    def winner(self) -> int | None:
+        self._need_over("winner")
+        w = int(self.s[L.S_WINNER])
+        return None if w < 0 else w
+
+    @property
+    def turns(self) -> int:
+        self._need_over("turns")
+        return int(self.s[L.S_TURN])
+
+    @property
+    def vp(self) -> list[int]:
+        self._need_over("vp")
+        return [int(v) for v in self.s[L.C_VP : L.C_VP + self.n_players]]
+
+    @property
+    def events(self) -> list[dict]:
+        """The events so far, as the game-log format's objects (``catansim.logs``)."""
+        from .logs import event_rows_to_dicts
+
+        return event_rows_to_dicts(self.log[: self.s[L.S_LOG_LEN]], self.n_players)
+
+    def result(self) -> GameResult:
+        """The finished game as ``play_game`` returns it."""
+        self._need_over("result()")
+        played = (self.settings.board if self._layout == L.LAYOUT_GIVEN else
+                  B.Board.from_vector(self._board.copy(), layout=self.settings.layout,
+                                      seed=self.seed))
+        events = self.log[: self.s[L.S_LOG_LEN]].copy() if self.s[L.S_LOG_ON] else None
+        return GameResult(seed=self.seed, settings=self.settings, board=played,
+                          state=self.s.copy(), events=events)
+
+    def _need_over(self, what: str) -> None:
+        if not self.over:
+            raise CatansimError(f"{what}: the game is not over (pending: {self.decision} of "
+                                f"seat {self.to_move})")
+
+    # --- what a seat may know ---------------------------------------------------------
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know now (``Observation``): never another seat's hidden cards."""
+        n = self.n_players
+        if not isinstance(seat, int | np.integer) or not 0 <= seat < n:
+            raise CatansimError(f"observation: seat {seat!r} does not play; allowed: "
+                                f"0..{n - 1}")
+        d = int(self.s[L.S_PENDING])
+        offer = self._action_option(self._act) if d == L.D_ANSWER else None
+        due = int(self._options_raw()[0]) if d in (L.D_DISCARD, L.D_INVENTION) else 0
+        return Observation(self.s.copy(), int(seat), n, offer, due)
+
+    # --- the pending decision ---------------------------------------------------------
+
+    def _options_raw(self) -> np.ndarray:
+        k = self._nb.step_options_nb(self.s, TOPO, self._rules, self._mask, self._victims,
+                                     self._cand)
+        return self._cand[:k]
+
+    def legal(self) -> list[Option]:
+        """The legal options of the pending decision (a new list; [] once over). Player
+        trades are listed one card for one; ``step`` takes any legal offer."""
+        return list(self.legal_options())
+
+    def legal_options(self) -> tuple[Option, ...]:
+        """``legal()`` as the tuple the game keeps (no copy: for fast players)."""
+        if self._options is None:
+            self._options = tuple(self._list_options())
+        return self._options
+
+    def _list_options(self) -> list[Option]:
+        d = int(self.s[L.S_PENDING])
+        if d == L.D_NONE:
+            return []
+        raw = [int(x) for x in self._options_raw()]
+        q = self.to_move
+        if d == L.D_ACTION:
+            return [self._packed_option(code, q) for code in raw]
+        if d == L.D_PRE_ROLL:
+            return [Option("roll") if c < 0 else Option("play", c) for c in raw]
+        if d == L.D_ANSWER:
+            return [Option("accept"), Option("refuse")]
+        if d == L.D_DISCARD:
+            hand = self.s[L.S_HAND + 5 * q : L.S_HAND + 5 * q + 5]
+            return [Option("discard", give=b) for b in _bundles(raw[0], hand)]
+        if d == L.D_INVENTION:
+            supply = self.s[L.S_BANK : L.S_BANK + 5]
+            return [Option("invention", get=b) for b in _bundles(raw[0], supply)]
+        kind = {L.D_SETUP_SETTLEMENT: "settlement", L.D_SETUP_ROAD: "road",
+                L.D_FREE_ROAD: "road", L.D_ROBBER_HEX: "robber", L.D_VICTIM: "steal",
+                L.D_MONOPOLY: "monopoly"}[d]
+        return [Option(kind, x) for x in raw]
+
+    def _packed_option(self, code: int, q: int) -> Option:
+        kind, a, b = code >> 16, (code >> 8) & 255, code & 255
+        if kind == L.ACT_TRADE_BANK:
+            code |= int(self._rate(self.s, q, a)) << 24
+        o = _PACKED.get(code)
+        if o is None:
+            if kind == L.ACT_TRADE_BANK:
+                o = Option("maritime", give=_one(a, code >> 24), get=_one(b))
+            elif kind == L.ACT_TRADE_PLAYER:
+                o = Option("offer", a, give=_one(b // 5), get=_one(b % 5))
+            else:
+                name = _ACTION_KIND[kind]
+                o = Option(name, a if name in ("road", "settlement", "city", "play") else -1)
+            _PACKED[code] = o
+        return o
+
+    def _action_option(self, act) -> Option:
+        kind = int(act[L.ACT_KIND])
+        a, b = int(act[L.ACT_A]), int(act[L.ACT_B])
+        if kind == L.ACT_TRADE_BANK:
+            q = int(self.s[L.S_CUR])
+            return Option("maritime", give=_one(a, int(self._rate(self.s, q, a))), get=_one(b))
+        if kind == L.ACT_TRADE_PLAYER:
+            give = tuple(int(x) for x in act[L.ACT_GIVE : L.ACT_GIVE + 5])
+            get = tuple(int(x) for x in act[L.ACT_RECEIVE : L.ACT_RECEIVE + 5])
+            return Option("offer", a, give=give, get=get)
+        name = _ACTION_KIND[kind]
+        return Option(name, a if name in ("road", "settlement", "city", "play") else -1)
+
+    def suggest(self, seat: int | None = None) -> Option:
+        """What the seat's compiled strategy chooses for the pending decision. It draws
+        from that seat's own random stream as the batch kernel would, so a seat that
+        always takes the suggestion plays the kernel's game."""
+        if self.over:
+            raise CatansimError("suggest: the game is over")
+        if seat is not None and seat != self.to_move:
+            raise CatansimError(f"suggest: seat {seat} has no decision pending; allowed: "
+                                f"{self.to_move} (pending: {self.decision})")
+        d = int(self.s[L.S_PENDING])
+        v = int(self._nb.step_suggest_nb(self.s, TOPO, self._rules, self._rng, self._strat,
+                                         self._params, self._work, self._act, self._cand,
+                                         self._mask, self._victims, self._bundle))
+        if d == L.D_ACTION:
+            return self._action_option(self._act)
+        if d == L.D_PRE_ROLL:
+            return Option("roll") if v < 0 else Option("play", v)
+        if d == L.D_ANSWER:
+            return Option("accept" if v else "refuse")
+        if d == L.D_DISCARD:
+            return Option("discard", give=tuple(int(x) for x in self._bundle))
+        if d == L.D_INVENTION:
+            return Option("invention", get=tuple(int(x) for x in self._bundle))
+        kind = {L.D_SETUP_SETTLEMENT: "settlement", L.D_SETUP_ROAD: "road",
+                L.D_FREE_ROAD: "road", L.D_ROBBER_HEX: "robber", L.D_VICTIM: "steal",
+                L.D_MONOPOLY: "monopoly"}[d]
+        return Option(kind, v)
+
+    def step(self, choice: Option) -> None:
+        """Apply ``choice`` (one of ``legal()``, or for an action any legal offer) for
+        the pending decision, and play on to the next decision of an external seat."""
+        if self.over:
+            raise CatansimError("step: the game is over")
+        if not isinstance(choice, Option):
+            raise CatansimError(f"step: {choice!r} is not an Option; allowed: one of "
+                                "Game.legal()")
+        d = int(self.s[L.S_PENDING])
+        value = 0
+        if d == L.D_ACTION and choice.kind == "offer":
+            self._encode_action(choice)
+            if not self._nb.is_legal_action_nb(self.s, TOPO, self._rules,
+                                               int(self.s[L.S_CUR]), self._act):
+                raise CatansimError(f"step: {choice} is not a legal offer now; allowed: a "
+                                    "partner that plays, at least one card each way, no "
+                                    "resource on both sides, cards you hold, offers left")
+        else:
+            if choice not in self.legal_options():
+                raise CatansimError(f"step: {choice} is not legal for the pending "
+                                    f"{self.decision} of seat {self.to_move}; allowed: one "
+                                    "of Game.legal()")
+            if d == L.D_ACTION:
+                self._encode_action(choice)
+            elif d == L.D_DISCARD:
+                self._bundle[:] = choice.give
+            elif d == L.D_INVENTION:
+                self._bundle[:] = choice.get
+            elif d == L.D_ANSWER:
+                value = 1 if choice.kind == "accept" else 0
+            elif choice.kind != "roll":
+                value = choice.target
+            else:
+                value = -1
+        self._grow_log()
+        out = self._nb.step_resolve_nb(self.s, TOPO, self._rules, self._rng, self._strat,
+                                       self._params, self._openings, self.log, self._act,
+                                       self._cand, self._mask, self._victims, self._bundle,
+                                       self._owed, self._work, value)
+        self._settled(out)
+
+    def _encode_action(self, o: Option) -> None:
+        act = self._act
+        act[:] = 0
+        act[L.ACT_KIND] = _KIND_ACTION[o.kind]
+        if o.kind == "maritime":
+            act[L.ACT_A] = int(np.argmax(o.give))
+            act[L.ACT_B] = int(np.argmax(o.get))
+        elif o.kind == "offer":
+            act[L.ACT_A] = o.target
+            act[L.ACT_GIVE : L.ACT_GIVE + 5] = o.give
+            act[L.ACT_RECEIVE : L.ACT_RECEIVE + 5] = o.get
+        elif o.target >= 0:
+            act[L.ACT_A] = o.target
+
+    def _grow_log(self) -> None:
+        if not self.s[L.S_LOG_ON]:
+            return
+        if self.log.shape[0] - int(self.s[L.S_LOG_LEN]) < _LOG_ROOM:
+            self.log = np.concatenate([self.log, np.zeros_like(self.log)])
+
+    def _settled(self, d: int) -> None:
+        self._options = None
+        if self.s[L.S_LOG_OVERFLOW]:
+            raise CatansimError(f"game {self.seed}: the event log overflowed between two "
+                                "decisions; play it with log=False or report this")
+        assert d == int(self.s[L.S_PENDING])
+
+    # --- branching ----------------------------------------------------------------------
+
+    def fork(self, rules: Rules | None = None) -> Game:
+        """An independent copy of the game as it stands; with ``rules``, the copy plays on
+        under those rules (the set-up's rules, ``first_pick`` and the supply size among
+        them, must stay as they were)."""
+        other = copy.copy(self)
+        for name, v in vars(self).items():
+            if isinstance(v, np.ndarray):
+                setattr(other, name, v.copy())
+        other._options = None
+        if rules is not None:
+            check_instance(rules, "rules", Rules, "a catansim.Rules")
+            fixed = ("first_pick", "bank_per_resource")
+            for key in fixed:
+                if getattr(rules, key) != getattr(self.rules, key):
+                    raise CatansimError(f"fork: rule {key} cannot change mid-game "
+                                        f"({getattr(self.rules, key)!r} here); allowed: rules "
+                                        "that differ only in " + ", ".join(
+                                            k for k in Rules.__dataclass_fields__
+                                            if k not in fixed))
+            other.settings = GameSettings(
+                n_players=self.n_players, strategies=self.settings.strategies,
+                layout=self.settings.layout, board=self.settings.board, rules=rules,
+                openings=self.settings.openings, strategy_set=self.settings.strategy_set)
+            other._rules = rules.to_array()
+        return other
+
+    def __repr__(self) -> str:
+        where = "over" if self.over else f"{self.decision} of seat {self.to_move}"
+        return (f"Game(seed={self.seed}, turn={int(self.s[L.S_TURN])}, {where}, "
+                f"strategies={self.settings.strategies})")
+
+
+def play_settings(seed: int, settings: GameSettings, log: bool = True,
+                  external=()) -> GameResult:
+    """Play the game of ``seed`` under ``settings``: its Python players
+    (``settings.players``) decide in Python, every other seat in the kernel. A player
+    with a ``new_game(seed, seat)`` method is told of each game first (to seed itself:
+    then a game depends only on its seed and the settings)."""
+    players = dict(settings.players)
+    for seat, player in players.items():
+        start = getattr(player, "new_game", None)
+        if callable(start):
+            start(seed, seat)
+    game = Game(seed, settings=settings, external=set(players) | set(external), log=log)
+    while not game.over:
+        q = game.to_move
+        game.step(players[q].decide(game.observation(q), game.legal_options()))
+    return game.result()
