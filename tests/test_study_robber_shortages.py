@@ -121,6 +121,37 @@ def test_rebuilding_resumes_and_plays_nothing_new(built, capsys):
     assert capsys.readouterr().out.strip().endswith("report.html")
 
 
+@pytest.mark.parametrize("scale, expected", [("small", "catansim-scratch/shortages-small"),
+                                              ("full", None)])
+def test_only_the_full_scale_writes_into_results_by_default(scale, expected, monkeypatch,
+                                                            tmp_path, capsys):
+    """``catansim study NAME --scale small`` without --out must not touch the committed
+    results/NAME: it goes to a scratch folder under the working folder, and says so."""
+    import catansim.studies.shortages as mod
+    from catansim.studies import RESULTS, Study
+
+    got = []
+
+    def build(out, scale, scheduler, progress):
+        got.append(out)
+        return out / "report.html"
+
+    monkeypatch.setattr(mod, "STUDY", Study(mod.STUDY.name, mod.STUDY.title, build))
+    monkeypatch.chdir(tmp_path)
+    main(["study", "shortages", "--scale", scale, "--no-progress"])
+    out, err = capsys.readouterr()
+    if expected is None:
+        assert got == [RESULTS / "shortages"]
+    else:
+        assert got == [type(got[0])(expected)] and not got[0].is_absolute()
+        assert RESULTS not in got[0].resolve().parents
+        assert f"writing to {expected}" in err
+    # an explicit --out is obeyed at any scale
+    main(["study", "shortages", "--scale", scale, "--out", str(tmp_path / "x"),
+          "--no-progress"])
+    assert got[-1] == tmp_path / "x"
+
+
 def test_unknown_study_and_scale_are_one_line_errors(capsys):
     with pytest.raises(SystemExit):
         main(["study", "robbers"])
