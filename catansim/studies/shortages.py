@@ -90,6 +90,7 @@ def plan_for(ds: U.Dataset) -> C.Plan:
     plan.add("timing", SH.TIMING)
     plan.add("shares", C.shares_analysis(SH.SHORTAGE_SHARES))
     plan.add("seat_groups", C.seat_groups_analysis(SH.WITHHELD_BY_SEAT, SH.WITHHELD_RATIO))
+    plan.add("differ", C.differences_analysis(pairs_of(ds.name), SH.DIFFER_FACETS))
     return plan
 
 
@@ -152,19 +153,19 @@ def _share(shares, v, what, digits=1):
     return U.ci_text(r["share"], r["ci_low"], r["ci_high"], 100, digits, "%")
 
 
-def _discordant(r):
-    return f"{int(r['discordant']):,} of {int(r['n']):,}" if r is not None else "n/a"
-
-
 def make_answer(res: dict, datasets: dict) -> list[str]:
     r19 = res["rule19"]
     a19, c19, sh19, t19 = r19["arms"], r19["contrasts"], r19["shares"], r19["timing"]
     n19 = datasets["rule19"].games
     most = max(RES, key=lambda r: a19.loc[("baseline", f"any_shortage_{r}"), "mean"])
     least = min(RES, key=lambda r: a19.loc[("baseline", f"any_shortage_{r}"), "mean"])
-    turns_strict = _row(c19, "strict", "baseline", "turns")
+    d19 = r19["differ"]
+    strict, unlimited = _differ(d19, "strict"), _differ(d19, "unlimited")
     out = [
-        f"<b>At the official supply the rule rarely matters.</b> With 19 cards per resource "
+        f"<b>At the official supply the sole-recipient exception "
+        f"{U.how_often(strict['ci_low'], strict['ci_high'])} and the limit of the supply "
+        f"{U.how_often(unlimited['ci_low'], unlimited['ci_high'])}.</b> "
+        f"With 19 cards per resource "
         f"{_rate(a19, 'baseline', 'any_shortage')} of games (n = {n19:,}) have at least one "
         f"roll the supply cannot pay in full; {most} runs short most often "
         f"({_rate(a19, 'baseline', f'any_shortage_{most}')}), {least} least "
@@ -173,18 +174,24 @@ def make_answer(res: dict, datasets: dict) -> list[str]:
         f"{a19.loc[('baseline', 'turns'), 'mean']:.0f} turns.",
         f"The sole-recipient exception (the official rule's difference from catanatron's "
         f"strict rule) applies on {_share(sh19, 'baseline', 'sole_recipient')} of the short "
-        f"rolls; the two rules play out differently in {_discordant(turns_strict)} games "
-        f"(game length strict - official {_diff(turns_strict, digits=3)} turns). An "
-        f"unlimited bank (JSettlers) changes "
-        f"{_discordant(_row(c19, 'unlimited', 'baseline', 'turns'))} games. Seat win rates "
-        f"move by at most {_max_seat(c19):.2f} percentage points under any of the rules.",
+        f"rolls; the strict rule changes some outcome in {_differ_text(d19, 'strict')}. "
+        f"An unlimited bank (JSettlers) changes some outcome in "
+        f"{_differ_text(d19, 'unlimited')}. Seat win "
+        f"rates move by at most {_max_seat(c19):.2f} percentage points under any of the "
+        f"rules.",
     ]
     if "rule9" in res:
         a9, c9, sh9 = res["rule9"]["arms"], res["rule9"]["contrasts"], res["rule9"]["shares"]
         ts = _row(c9, "strict", "baseline", "turns")
         to = _row(c9, "off", "baseline", "turns")
+        d9 = res["rule9"]["differ"]
+        s9, o9 = _differ(d9, "strict"), _differ(d9, "off")
         out.append(
-            f"<b>It matters when the supply is small.</b> With 9 cards per resource "
+            f"<b>With a small supply the exception "
+            f"{U.how_often(s9['ci_low'], s9['ci_high'])} and paying in turn order "
+            f"{U.how_often(o9['ci_low'], o9['ci_high'])}.</b> The strict rule changes some "
+            f"outcome in {_differ_text(d9, 'strict')}; paying in turn order (off) in "
+            f"{_differ_text(d9, 'off')}. With 9 cards per resource "
             f"{_rate(a9, 'baseline', 'any_shortage')} of games have a shortage, "
             f"{_mean(a9, 'baseline', 'shortage_rolls', 2)} short rolls and "
             f"{_mean(a9, 'baseline', 'withheld', 2)} cards withheld per game. Strict against "
@@ -200,6 +207,31 @@ def make_answer(res: dict, datasets: dict) -> list[str]:
     if hurt:
         out.append(hurt)
     return out
+
+
+_NAN_ROW = {"share": np.nan, "ci_low": np.nan, "ci_high": np.nan, "n": 0,
+            "games_differ": 0}
+
+
+def _differ(table: pd.DataFrame, v: str, facet: str = "any", ref: str = "baseline"):
+    """The row of ``games_that_differ`` for arm ``v`` against ``ref`` (NaN if absent)."""
+    return table.loc[(v, ref, facet)] if (v, ref, facet) in table.index else _NAN_ROW
+
+
+def _differ_text(table: pd.DataFrame, v: str) -> str:
+    """'X% [lo, hi] of games (n = N pairs; a seat's production in ..., ...)': the games
+    arm ``v`` changes in any outcome, then in each."""
+    r = _differ(table, v)
+    parts = [f"{FACET_WORDS[f]} {_pct(_differ(table, v, f))}" for f in FACET_WORDS]
+    return (f"{_pct(r)} of games (n = {int(r['n']):,} pairs; " + ", ".join(parts) + ")")
+
+
+FACET_WORDS = {"production": "a seat's production in", "final_vp": "a seat's final VP in",
+               "winner": "the winner in", "length": "the length in"}
+
+
+def _pct(r) -> str:
+    return U.ci_text(r["share"], r["ci_low"], r["ci_high"], 100, 2, "%") or "n/a"
 
 
 def _max_seat(c) -> float:
@@ -255,7 +287,11 @@ def make_sections(res: dict, datasets: dict, scale: str):
                              "(95% paired t intervals, McNemar for 0/1 outcomes), Holm within "
                              "each dataset (* in the tables); shares are ratios of totals with "
                              "sandwich intervals. A shortage: a roll on which the supply could "
-                             "not pay everyone owed a resource in full.")]
+                             "not pay everyone owed a resource in full. Games that "
+                             "differ: the share of common-seed games whose result differs "
+                             "between two rules in any seat's production, any seat's final "
+                             "VP, the winner or the length (Wilson intervals). "
+                             + U.HOW_OFTEN_NOTE)]
 
     # --- the official supply ------------------------------------------------------------
     r19 = res["rule19"]
@@ -273,6 +309,9 @@ def make_sections(res: dict, datasets: dict, scale: str):
     s.table("rule19_contrasts", U.contrast_cells(r19["contrasts"], _arms("rule19")),
             "paired differences against the official rule, diff [95% CI]; discordant games "
             "in the CSV; * significant after Holm", r19["contrasts"])
+    s.table("rule19_differ", U.differ_cells(r19["differ"], _arms("rule19")),
+            "share of games whose result differs from the official rule's [95% Wilson CI] "
+            "(games), by part of the result and in any; n = pairs of games", r19["differ"])
     s.figure("rule19_effects", PR.contrast_forest(
         r19["contrasts"], _arms("rule19"), [
             ("Game length", "difference per game (turns)", ["turns"], 1.0),
@@ -347,6 +386,9 @@ def make_sections(res: dict, datasets: dict, scale: str):
         s.table("rule9_arms", U.arm_cells(r9["arms"], datasets["rule9"].variants,
                                           ARM_LABELS["rule9"], _ARM_OUTCOMES),
                 "per game in each arm, mean [95% CI] (rates in %); n = games", r9["arms"])
+        s.table("rule9_differ", U.differ_cells(r9["differ"], _arms("rule9")),
+                "share of games whose result differs from the official rule's [95% Wilson "
+                "CI] (games); n = pairs of games", r9["differ"])
         s.table("rule9_contrasts", U.contrast_cells(r9["contrasts"], _arms("rule9")),
                 "paired differences against the official rule; * significant after Holm",
                 r9["contrasts"])
