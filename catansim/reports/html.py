@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..analysis.stats import with_p_text
 from ..files import atomic_write_bytes, atomic_write_text
 
 CSS = """
@@ -63,7 +64,7 @@ def _fmt(v) -> str:
         if np.isinf(v):
             return "inf"
         a = abs(v)
-        if a < 1e-12:  # rounding noise of an interval bound at 0
+        if a < 1e-12:  # rounding noise of an interval bound at 0 (p-values: with_p_text)
             return "0"
         if a < 1e-3:
             return f"{v:.1e}"
@@ -77,7 +78,7 @@ def _fmt(v) -> str:
 
 def table_html(frame: pd.DataFrame, max_rows: int = 80) -> str:
     """A DataFrame as a compact HTML table (index levels as the first columns)."""
-    t = frame if frame.index.names == [None] else frame.reset_index()
+    t = with_p_text(frame if frame.index.names == [None] else frame.reset_index())
     if len(t) > max_rows:
         t = t.iloc[:max_rows]
         more = f"<p class='caption'>first {max_rows} of {len(frame)} rows (all in the CSV)</p>"
