@@ -358,14 +358,7 @@ def make_sections(res: dict, datasets: dict, scale: str):
             "Games with a shortage, by the supply's size", "cards per resource in the supply",
             "games with at least one shortage (%)", log=True,
             note="official rule; log scale"))
-        s.figure("supply_effects", PR.contrast_forest(
-            sup["contrasts"], _arms("supply", [(supply_arm("official", x), "unlimited")
-                                               for x in SUPPLIES]), [
-                ("Game length", "difference per game (turns)", ["turns"], 1.0),
-                ("Cards per game", "difference per game (cards)", ["produced"], 1.0),
-                ("Seats", "difference (percentage points)",
-                 [f"win_seat_{k}" for k in range(4)], 100.0)],
-            "What a limited supply changes: each supply against an unlimited bank"))
+        s.figure("supply_effects", supply_effects_figure(sup["contrasts"]))
         s.table("supply_arms", U.arm_cells(sup["arms"], datasets["supply"].variants,
                                            ARM_LABELS["supply"], _ARM_OUTCOMES),
                 "per game in each arm, mean [95% CI] (rates in %); n = games", sup["arms"])
@@ -425,12 +418,7 @@ def make_sections(res: dict, datasets: dict, scale: str):
                                  **g.loc[key].to_dict()})
     if rows:
         frame = pd.DataFrame(rows).set_index(["arm", "group"])
-        arms_shown = [a for a in dict.fromkeys(frame.index.get_level_values(0))
-                      if a.startswith(("rule19: official", "rule9:", "supply: official"))]
-        s.figure("who_loses", PR.group_bars(frame, ["winner", "others"], arms_shown[:6],
-                                            "Who loses the cards: the winner or the others",
-                                            "cards owed but withheld (%)", pct=True,
-                                            note="n = seat-games"))
+        s.figure("who_loses", who_loses_figure(frame))
         s.table("who_loses", _group_cells(frame), "share of owed cards withheld [95% CI] by "
                 "final standing; n = seat-games", frame)
     lead_rows = []
@@ -489,6 +477,34 @@ def make_sections(res: dict, datasets: dict, scale: str):
     secs.append(U.runs_section(datasets, scale, [f"<p class='power'>{x}</p>" for x in
                                                  power_lines(res, datasets)]))
     return secs, answer
+
+
+def supply_effects_figure(contrasts: pd.DataFrame):
+    """Each official supply against the unlimited bank (``supply_contrasts.csv``)."""
+    from ..plotting import rule_effects as PR
+
+    return PR.contrast_forest(
+        contrasts, _arms("supply", [(supply_arm("official", x), "unlimited")
+                                    for x in SUPPLIES]), [
+            ("Game length", "difference per game (turns)", ["turns"], 1.0),
+            ("Cards per game", "difference per game (cards)", ["produced"], 1.0),
+            ("Seats", "difference (percentage points)",
+             [f"win_seat_{k}" for k in range(4)], 100.0)],
+        "What a limited supply changes: each supply against an unlimited bank")
+
+
+def who_loses_figure(frame: pd.DataFrame):
+    """The share of owed cards withheld from the winner and the others, for the official
+    supply, the small supply's rules and the supplies of 19 and 15 (``who_loses.csv``,
+    index (arm, group)); a log scale, so 0.24% shows beside 18%."""
+    from ..plotting import rule_effects as PR
+
+    arms = [a for a in dict.fromkeys(frame.index.get_level_values(0))
+            if a.startswith(("rule19: official", "rule9:", "supply: official"))]
+    return PR.group_bars(frame, ["winner", "others"], arms[:6],
+                         "Who loses the cards: the winner or the others",
+                         "cards owed but withheld (%)", pct=True,
+                         note="n = seat-games; values in %", log=True)
 
 
 _ARM_OUTCOMES = ["turns", "any_shortage", "shortage_rolls", "sole_recipient", "withheld",
