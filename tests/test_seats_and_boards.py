@@ -516,6 +516,9 @@ def test_the_study_writes_its_report_tables_figures_and_readme(study):
     header = re.search(r"<dt>analyses</dt><dd>(\d+) s</dd>", html).group(1)
     assert f"this report's analyses took {header} s, and with" in readme
     assert (study / "data" / "per-board-boards-4p.parquet").exists()
+    from study_checks import assert_provenance
+
+    assert_provenance(html, [p.parent for p in (study / "data").glob("*/manifest.json")])
 
 
 def test_the_study_resumes_without_playing_again(study):

@@ -91,6 +91,10 @@ def test_small_scale_writes_report_tables_figures_and_readme(built, name):
     for ds, rec in runs["small"].items():
         assert (d / "data" / "small" / ds / "manifest.json").exists()
         assert rec["games"] == 400 and rec["total_games"] == 400 * len(rec["variants"])
+    # the header says what made the numbers: seeds, engine, rules, strategies
+    from study_checks import assert_provenance
+
+    assert_provenance(html, [d / "data" / "small" / ds for ds in runs["small"]])
     # the answer names its numbers with intervals and n
     answer = html.split("<section id='answer'>")[1].split("</section>")[0]
     assert answer.count("[") >= 6 and "n = " in answer

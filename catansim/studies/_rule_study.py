@@ -24,6 +24,7 @@ from ..files import atomic_write_text
 from ..reports.build import Section
 from ..runs.experiment import Experiment, load_experiment
 from ..runs.runner import run_experiment
+from ._provenance import provenance
 
 SMALL_GAMES = 400  # per variant at the small scale: the whole study in seconds
 RUNS_FILE = "runs.json"
@@ -307,6 +308,7 @@ def write_report(out: Path, title: str, description: str, sections: list[Section
     items = [("datasets", ", ".join(f"{d.name} ({d.total_games:,} games)"
                                     for d in datasets.values())),
              ("games in all", f"{total:,}"), ("scale", scale), ("catansim", __version__),
+             *provenance({d.name: d.path for d in datasets.values()}),
              ("analyses", f"{seconds:.1f} s")]
     page = render_html(sections, {"title": title, "description": description, "items": items},
                        out)

@@ -20,6 +20,7 @@ import pandas as pd
 from ..analysis.stats import format_p
 from ..files import atomic_path, atomic_write_text
 from . import EXPERIMENTS, Study
+from ._provenance import provenance
 
 NAME = "seats-and-boards"
 TITLE = "Seat order and board balance"
@@ -784,7 +785,9 @@ def write_report(out: Path, r: dict, book: dict, scale: str) -> Path:
     items = [("question", QUESTION), ("rebuild", COMMAND),
              ("games", f"{int(runs['games'].sum()):,} in {len(runs)} experiments "
                        f"(experiments/{NAME}/)"),
-             ("scale", scale), ("analyses", f"{sum(r['timing'].values()):.0f} s")]
+             ("scale", scale),
+             *provenance({name: out / "data" / name for name in ORDER}),
+             ("analyses", f"{sum(r['timing'].values()):.0f} s")]
     page = render_html(sections(r, book, scale), {"title": f"catansim study: {TITLE}",
                                                   "description": "", "items": items}, out)
     path = out / "report.html"
