@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -312,6 +314,26 @@ def test_p_values_in_sentences_never_read_zero():
     underflow = chi2.sf(16773, 159)  # the openings study's node x seat test
     assert underflow == 0.0 and S.format_p(underflow) == "p < 1e-300"
     assert S.format_p(float("nan")) == "p = n/a"
+
+
+def test_p_values_in_tables_and_printed_frames_never_read_zero():
+    """The HTML tables of every report and the CLI's printed tables showed 4.13e-33 as
+    '0' (a float format); p-value columns are text now, other columns unchanged."""
+    from catansim.analysis.summary import _fmt_table
+    from catansim.reports.html import table_html
+
+    t = pd.DataFrame({"diff": [0.0123, 0.5], "p_value": [4.13e-33, 0.0],
+                      "p_adjusted": [0.0421, np.nan], "p_hat": [1e-40, 0.2]},
+                     index=pd.Index(["a", "b"], name="arm"))
+    shown = S.with_p_text(t)
+    assert list(shown["p_value"]) == ["4.1e-33", "< 1e-300"]
+    assert list(shown["p_adjusted"]) == ["0.042", ""]
+    assert shown["diff"].equals(t["diff"]) and shown["p_hat"].equals(t["p_hat"])
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", table_html(t))
+    assert cells == ["a", "0.012", "4.1e-33", "0.042", "0", "b", "0.500", "&lt; 1e-300", "",
+                     "0.200"]
+    text = _fmt_table(t)
+    assert "4.1e-33" in text and "< 1e-300" in text and "0.000" not in text.split("\n")[1]
 
 
 def test_holm_and_bh_corrections():

@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -198,6 +200,38 @@ def test_placement_of_a_planted_better_node():
     # so it was not free at seat 1's turn
     assert p["alternatives"] == 3
     assert v["arms"].loc["seat1_first6", "legal_share"] == 0
+
+
+def test_the_summary_counts_and_the_stars_come_from_one_verdict(capsys):
+    """``catansim openings`` printed "0 are significantly better" above a starred row: the
+    count kept the nodes free at the seat's turn, the stars every significant arm. Both
+    now read ``verdicts``: a planted better node that the earlier seat takes is starred
+    apart (**) and named apart in the summary line."""
+    from types import SimpleNamespace
+
+    from catansim.commands.openings import _print
+
+    arms = {arm_name(1, "first", [n]): (1, n, 0.25 if n == 6 else 0.0) for n in (5, 6, 7)}
+    arms[arm_name(1, "first", [20])] = (1, 20, 0.0)  # the strategy's own node
+    v = AO.opening_values(synthetic(3000, arms, seed=5))
+    judged = AO.verdicts(v)
+    assert judged.loc["seat1_first6", "verdict"] == "better, not free"
+    assert not judged.loc["seat1_first20", "free"] or judged.loc["seat1_first20", "choice"]
+    assert set(judged["verdict"]) <= set(AO.VERDICTS)
+    p = AO.placement(v).loc[(1, "first")]
+    free = judged[judged["free"] & ~judged["choice"]]
+    assert p["n_better"] == (free["verdict"] == "better").sum() == 0
+    assert p["n_worse"] == (free["verdict"] == "worse").sum()
+    _print(v, SimpleNamespace(board=beginner_board()), [1], 10, 4)
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if re.match(r"\s+\d+\s", line)]
+    assert len(rows) == 4
+    single = [r for r in rows if re.search(r"\] \*(\s|$)", r)]
+    double = [r for r in rows if "] **" in r]
+    assert f"{int(p['n_better'])} are significantly better, {int(p['n_worse'])} worse" in out
+    assert len(single) == p["n_better"] + p["n_worse"]
+    assert len(double) == 1 and double[0].split()[0] == "6"
+    assert "of the nodes not free at its turn, 1 better (** below)" in out
 
 
 def test_opening_features_equal_the_board_metrics():

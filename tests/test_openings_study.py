@@ -98,6 +98,9 @@ def test_the_small_study_writes_its_report_tables_figures_and_readme(small_study
     runs = pd.read_csv(small_study / "tables" / "runs.csv", index_col=0)
     assert list(runs.index) == ["beginner4", "beginner3", "beginner4_second", "beginner4_pairs",
                                 "boards"]
+    from study_checks import assert_provenance
+
+    assert_provenance(html, [p.parent for p in small_study.glob("data/**/manifest.json")])
     assert (runs["games"] > 0).all() and runs.loc["boards", "datasets"] == 3
     maps = pd.read_csv(small_study / "tables" / "boards_value_maps.csv")
     assert set(maps["board"]) == {1, 2, 3} and (maps["n"] == 40).all()

@@ -58,7 +58,8 @@ def _plan():
             .add("stage", R.stage_analysis())
             .add("shares", C.shares_analysis(R.ROBBER_SHARES + SH.SHORTAGE_SHARES))
             .add("groups", C.seat_groups_analysis(SH.WITHHELD_BY_SEAT, SH.WITHHELD_RATIO))
-            .add("timing", SH.TIMING))
+            .add("timing", SH.TIMING)
+            .add("differ", C.differences_analysis(PAIRS, SH.DIFFER_FACETS)))
 
 
 def test_part_at_a_time_equals_the_whole_frames(dataset, frames):
@@ -244,6 +245,41 @@ def test_shortage_timing_and_curve_equal_direct_counts(frames):
             # a game short of a resource has at least one short roll of it, and vice versa
             assert ((g[f"shortage_{r}"] > 0) == g[f"first_shortage_{r}"].notna()).all()
     assert tim.loc[("bank7", "any"), "share"] > tim.loc[("baseline", "any"), "share"]
+
+
+def test_games_that_differ_equal_a_direct_count(frames):
+    """Each facet and their union against a pandas merge of the two arms' games; the
+    union is at least each facet and at most their sum; an arm against itself differs in
+    no game."""
+    games, players = frames
+    t = C.games_that_differ(frames, PAIRS + [("baseline", "baseline")], SH.DIFFER_FACETS)
+    p = players.copy()
+    p["produced"] = p[[c for c in p.columns if c.startswith("produced_")]].sum(axis=1)
+
+    def wide(v, col):
+        return p[p.variant == v].pivot(index="game", columns="seat", values=col)
+
+    for v, ref in PAIRS:
+        diff = {
+            "production": (wide(v, "produced") != wide(ref, "produced")).any(axis=1),
+            "final_vp": (wide(v, "vp") != wide(ref, "vp")).any(axis=1),
+            "winner": (wide(v, "won") != wide(ref, "won")).any(axis=1),
+            "length": (games[games.variant == v].set_index("game")["turns"]
+                       != games[games.variant == ref].set_index("game")["turns"]),
+        }
+        for facet, d in diff.items():
+            row = t.loc[(v, ref, facet)]
+            assert row["n"] == len(d) == 300 and row["games_differ"] == d.sum(), (v, facet)
+            lo, hi = st.binomtest(int(d.sum()), 300).proportion_ci(method="wilson")
+            assert (row["ci_low"], row["ci_high"]) == pytest.approx((lo, hi))
+        union = pd.concat(diff.values(), axis=1).any(axis=1)
+        row = t.loc[(v, ref, "any")]
+        assert row["games_differ"] == union.sum()
+        assert max(d.sum() for d in diff.values()) <= row["games_differ"] <= sum(
+            d.sum() for d in diff.values())
+    same = t.xs(("baseline", "baseline"), level=("variant", "reference"))
+    assert len(same) == 5 and (same["games_differ"] == 0).all()
+    assert t.loc[("off", "baseline", "any"), "games_differ"] > 0
 
 
 def test_withheld_by_seat_equals_pandas(frames):

@@ -382,13 +382,13 @@ def test_the_luck_budget_recovers_planted_components():
     t = _crossed(rng, 60, 50, board_sd=1.0, dice_sd=0.5, rest_sd=1.5,
                  seat_effect=[0.6, 0.0, -0.3, -0.3])
     lb = BB.luck_table(t, "vp")
-    truth = {"board": 1.0, "dice": 0.25, "board x dice": 2.25,
+    truth = {"board": 1.0, "game seed": 0.25, "board x game seed": 2.25,
              "seat": np.mean(np.square([0.6, 0.0, -0.3, -0.3]))}
     for k, v in truth.items():
         assert lb.loc[k, "ci_low"] <= v <= lb.loc[k, "ci_high"] * 1.05, k
     assert np.isclose(lb["share"].sum(), 1.0)
     null = BB.luck_table(_crossed(rng, 40, 40, 0.0, 0.0, 1.0, [0, 0, 0, 0]), "vp")
-    assert null.loc["board", "ci_low"] == 0 and null.loc["dice", "ci_low"] == 0
+    assert null.loc["board", "ci_low"] == 0 and null.loc["game seed", "ci_low"] == 0
 
 
 def test_the_luck_budget_needs_a_crossed_design(board_set, tmp_path):
@@ -396,10 +396,10 @@ def test_the_luck_budget_needs_a_crossed_design(board_set, tmp_path):
                 boards={"games_per_board": 10, "seed": 5, "dice": "shared"})
     run_experiment(parse_experiment(spec), out=tmp_path / "x", progress=False)
     lb = BB.luck_budget(tmp_path / "x")
-    assert lb["boards"].iloc[0] == 6 and lb["dice"].iloc[0] == 10 and lb["cells"].iloc[0] == 4
+    assert lb["boards"].iloc[0] == 6 and lb["seeds"].iloc[0] == 10 and lb["cells"].iloc[0] == 4
     with pytest.raises(CatansimError, match="seats rotated within the variant"):
         BB.luck_budget(board_set)  # rotate = true: a seat changes strategy game by game
-    with pytest.raises(CatansimError, match="needs every board with every dice seed"):
+    with pytest.raises(CatansimError, match="needs every board with every game seed"):
         BB.luck_table(pd.DataFrame({"variant": "b", "board_id": [1, 1, 2], "seed": [1, 2, 1],
                                     "seat": 0, "strategy": "x", "y": [1, 0, 1]}))
 
@@ -516,6 +516,9 @@ def test_the_study_writes_its_report_tables_figures_and_readme(study):
     header = re.search(r"<dt>analyses</dt><dd>(\d+) s</dd>", html).group(1)
     assert f"this report's analyses took {header} s, and with" in readme
     assert (study / "data" / "per-board-boards-4p.parquet").exists()
+    from study_checks import assert_provenance
+
+    assert_provenance(html, [p.parent for p in (study / "data").glob("*/manifest.json")])
 
 
 def test_the_study_resumes_without_playing_again(study):

@@ -91,6 +91,10 @@ def test_small_scale_writes_report_tables_figures_and_readme(built, name):
     for ds, rec in runs["small"].items():
         assert (d / "data" / "small" / ds / "manifest.json").exists()
         assert rec["games"] == 400 and rec["total_games"] == 400 * len(rec["variants"])
+    # the header says what made the numbers: seeds, engine, rules, strategies
+    from study_checks import assert_provenance
+
+    assert_provenance(html, [d / "data" / "small" / ds for ds in runs["small"]])
     # the answer names its numbers with intervals and n
     answer = html.split("<section id='answer'>")[1].split("</section>")[0]
     assert answer.count("[") >= 6 and "n = " in answer
@@ -113,12 +117,80 @@ def test_shortages_tables_show_more_shortages_with_a_smaller_supply(built):
     assert a["unlimited"] == 0
 
 
+def test_shortages_count_games_that_differ_in_any_outcome_and_word_the_headline(built):
+    """The official and strict rules 'differ' in the games where any seat's production,
+    any seat's final VP, the winner or the length differs (not the length alone), each
+    with its Wilson interval and n; the headline's words come from that table."""
+    from catansim.studies._rule_study import how_often
+
+    t = pd.read_csv(built["shortages"] / "tables" / "rule19_differ.csv").set_index(
+        ["variant", "reference", "facet"])
+    facets = ["production", "final_vp", "winner", "length", "any"]
+    for v in ("strict", "unlimited"):
+        rows = t.loc[(v, "baseline")]
+        assert list(rows.index) == facets and (rows["n"] == 400).all()
+        # statsmodels' Wilson bound at 0 events is 0 up to rounding (~1e-18)
+        assert (rows["ci_low"] <= rows["share"] + 1e-12).all()
+        assert (rows["share"] <= rows["ci_high"]).all()
+        assert rows.loc["any", "games_differ"] >= rows["games_differ"].max()
+    readme = (built["shortages"] / "README.md").read_text()
+    s, u = t.loc[("strict", "baseline", "any")], t.loc[("unlimited", "baseline", "any")]
+    assert (f"At the official supply the sole-recipient exception "
+            f"{how_often(s['ci_low'], s['ci_high'])} and the limit of the supply "
+            f"{how_often(u['ci_low'], u['ci_high'])}.") in readme
+    assert "rarely matters" not in readme or how_often(s["ci_low"], s["ci_high"]) == (
+        "rarely matters") or how_often(u["ci_low"], u["ci_high"]) == "rarely matters"
+    t9 = pd.read_csv(built["shortages"] / "tables" / "rule9_differ.csv")
+    assert set(t9["variant"]) == {"strict", "off"} and set(t9["facet"]) == set(facets)
+
+
+@pytest.mark.parametrize("lo, hi, words", [
+    (0.0, 0.0095, "rarely matters"), (0.011, 0.05, "sometimes matters"),
+    (0.10, 0.2, "often matters"), (0.005, 0.013, "matters in 0.50-1.30% of games"),
+    (0.08, 0.12, "matters in 8.0-12.0% of games"), (np.nan, np.nan, "cannot be judged")])
+def test_how_often_words_a_share_only_when_its_interval_lies_in_one_band(lo, hi, words):
+    from catansim.studies._rule_study import how_often
+
+    assert how_often(lo, hi).startswith(words)
+
+
 def test_rebuilding_resumes_and_plays_nothing_new(built, capsys):
     d = built["robber"]
     before = json.loads((d / "runs.json").read_text())
     main(["study", "robber", "--scale", "small", "--out", str(d), "--no-progress"])
     assert json.loads((d / "runs.json").read_text()) == before
     assert capsys.readouterr().out.strip().endswith("report.html")
+
+
+@pytest.mark.parametrize("scale, expected", [("small", "catansim-scratch/shortages-small"),
+                                              ("full", None)])
+def test_only_the_full_scale_writes_into_results_by_default(scale, expected, monkeypatch,
+                                                            tmp_path, capsys):
+    """``catansim study NAME --scale small`` without --out must not touch the committed
+    results/NAME: it goes to a scratch folder under the working folder, and says so."""
+    import catansim.studies.shortages as mod
+    from catansim.studies import RESULTS, Study
+
+    got = []
+
+    def build(out, scale, scheduler, progress):
+        got.append(out)
+        return out / "report.html"
+
+    monkeypatch.setattr(mod, "STUDY", Study(mod.STUDY.name, mod.STUDY.title, build))
+    monkeypatch.chdir(tmp_path)
+    main(["study", "shortages", "--scale", scale, "--no-progress"])
+    out, err = capsys.readouterr()
+    if expected is None:
+        assert got == [RESULTS / "shortages"]
+    else:
+        assert got == [type(got[0])(expected)] and not got[0].is_absolute()
+        assert RESULTS not in got[0].resolve().parents
+        assert f"writing to {expected}" in err
+    # an explicit --out is obeyed at any scale
+    main(["study", "shortages", "--scale", scale, "--out", str(tmp_path / "x"),
+          "--no-progress"])
+    assert got[-1] == tmp_path / "x"
 
 
 def test_unknown_study_and_scale_are_one_line_errors(capsys):

@@ -13,9 +13,11 @@ let a board's own seat win rates be measured. The analyses here:
   the typical board's seat spread, the share of boards found unfair;
 - ``board_power``: what a number of games per board buys (interval width, reliability,
   power of the per-board test at the typical board's spread);
-- ``luck_budget``: a crossed design (boards x shared dice seeds, ``dice = "shared"``)
-  splits the variance of a seat's result into seat, strategy, board, dice and the
-  rest (two-way ANOVA per seat cell, jackknife over boards plus over dice);
+- ``luck_budget``: a crossed design (boards x shared game seeds, ``dice = "shared"``)
+  splits the variance of a seat's result into seat, strategy, board, game seed (the
+  dice, the deck, the steals and the decisions' random draws) and board x game seed,
+  which includes each game's own noise (two-way ANOVA per seat cell, jackknife over
+  boards plus over seeds);
 - ``board_regression``: regressions of a board's seat-0 advantage, seat spread and game
   length on its features (standardised coefficients, HC3 intervals, BH), with
   cross-validated (by board) R² beside the split-half reliability that bounds it;
@@ -328,6 +330,11 @@ def board_power(variance: pd.DataFrame, games=(25, 50, 100, 200, 500, 1000, 2000
 # --- the luck budget -------------------------------------------------------------------------
 
 LUCK_MEASURES = {"won": "win (0/1)", "vp": "final VP"}
+# the luck budget's components: a game seed sets the dice, the deck, the steals and every
+# random draw of the decisions (not only the dice); with one game per board and seed,
+# board x game seed holds whatever the two do together and each game's own noise
+SEED = "game seed"
+BOARD_X_SEED = "board x game seed"
 
 
 def _luck_map(variants, measure):
@@ -351,9 +358,9 @@ def _luck_map(variants, measure):
 
 
 def _two_way(y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Variance components of y[cell, board, dice] (one observation per board and dice):
-    board, dice and the rest (their interaction), per cell; two-way random-effects ANOVA
-    without replication (method of moments)."""
+    """Variance components of y[cell, board, seed] (one observation per board and game
+    seed): board, seed and the rest (their interaction with each game's own noise), per
+    cell; two-way random-effects ANOVA without replication (method of moments)."""
     c, b, d = y.shape
     m = y.mean(axis=(1, 2), keepdims=True)
     rb = y.mean(axis=2, keepdims=True)
@@ -365,15 +372,17 @@ def _two_way(y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def luck_components(y: np.ndarray, seats: np.ndarray, strategies: np.ndarray) -> dict:
-    """The luck budget of y[cell, board, dice]; ``seats`` and ``strategies`` label the cells.
+    """The luck budget of y[cell, board, seed]; ``seats`` and ``strategies`` label the
+    cells.
 
     Returns variances: ``seat``, ``strategy``, ``seat x strategy`` (fixed effects: the
     variance of the cell means split by a two-way decomposition, plug-in), ``board``,
-    ``dice`` and ``board x dice`` (the rest: everything the board and the dice do
-    together; a game is a pure function of its board, seed and players, so there is no
-    other residual), each the mean over the cells of the two-way ANOVA estimates.
-    With one game per board and dice seed, the interaction cannot be told apart from
-    chance within a game: it is the game's own luck.
+    ``game seed`` (the seed sets the dice, the deck, the steals and the decisions'
+    random draws) and ``board x game seed`` (the rest: everything the board and the seed
+    do together; a game is a pure function of its board, seed and players, so there is
+    no other residual), each the mean over the cells of the two-way ANOVA estimates.
+    With one game per board and seed, the interaction cannot be told apart from chance
+    within a game: it includes each game's own noise.
     """
     vb, vd, vr = _two_way(y.astype(float))
     mu = y.mean(axis=(1, 2))
@@ -387,8 +396,8 @@ def luck_components(y: np.ndarray, seats: np.ndarray, strategies: np.ndarray) ->
     fixed = float(np.mean((mu - grand) ** 2))
     return {"seat": seat_var, "strategy": strat_var,
             "seat x strategy": max(fixed - seat_var - strat_var, 0.0),
-            "board": float(vb.mean()), "dice": float(vd.mean()),
-            "board x dice": float(vr.mean())}
+            "board": float(vb.mean()), SEED: float(vd.mean()),
+            BOARD_X_SEED: float(vr.mean())}
 
 
 def _luck_finish(measure):
@@ -404,9 +413,9 @@ def luck_table(t: pd.DataFrame, measure: str = "won") -> pd.DataFrame:
     """``luck_budget`` from its rows (variant, board_id, seed, seat, strategy, y)."""
     t = t.sort_values(["variant", "seat", "board_id", "seed"], kind="stable")
     boards = np.unique(t["board_id"].to_numpy())
-    dice = np.unique(t["seed"].to_numpy())
+    seeds = np.unique(t["seed"].to_numpy())
     cells = t[["variant", "seat"]].drop_duplicates()
-    nb, nd = boards.size, dice.size
+    nb, nd = boards.size, seeds.size
     y = np.full((len(cells), nb, nd), np.nan)
     seats = np.zeros(len(cells), dtype=np.int64)
     strats = np.empty(len(cells), dtype=object)
@@ -418,9 +427,9 @@ def luck_table(t: pd.DataFrame, measure: str = "won") -> pd.DataFrame:
                                 "(seats rotated within the variant); allowed: one strategy "
                                 "per seat in each variant (rotations as variants)")
         bi = np.searchsorted(boards, part["board_id"].to_numpy())
-        di = np.searchsorted(dice, part["seed"].to_numpy())
+        di = np.searchsorted(seeds, part["seed"].to_numpy())
         if len(part) != nb * nd or len(set(zip(bi, di, strict=True))) != nb * nd:
-            raise CatansimError("luck budget: needs every board with every dice seed once "
+            raise CatansimError("luck budget: needs every board with every game seed once "
                                 "(a board set with dice = 'shared'); this source is not one")
         y[i, bi, di] = part["y"].to_numpy()
         seats[i] = s
@@ -435,9 +444,9 @@ def luck_table(t: pd.DataFrame, measure: str = "won") -> pd.DataFrame:
         return np.array([c[k] for k in keys] + [c[k] / tot for k in keys])
 
     full = stat(y)
-    # Jackknife over boards and over dice apart; in a crossed design the variance of an
+    # Jackknife over boards and over seeds apart; in a crossed design the variance of an
     # estimate is about the sum of the two (a resampling bootstrap would duplicate boards
-    # or dice, which then pass for real effects and bias variance components upward).
+    # or seeds, which then pass for real effects and bias variance components upward).
     var = np.zeros_like(full)
     for axis, size in ((1, nb), (2, nd)):
         reps = np.array([stat(np.delete(y, i, axis=axis)) for i in range(size)])
@@ -452,13 +461,15 @@ def luck_table(t: pd.DataFrame, measure: str = "won") -> pd.DataFrame:
                         "share_ci_high": np.minimum(full[k:] + z * se[k:], 1)}
                        ).set_index("component")
     out["boards"] = nb
-    out["dice"] = nd
+    out["seeds"] = nd
     out["cells"] = len(cells)
     out["measure"] = LUCK_MEASURES.get(measure, measure)
-    out["method"] = (f"two-way ANOVA (boards x dice, one game each) per seat cell, method of "
-                     f"moments, averaged over the {len(cells)} cells; seat and strategy: "
+    out["method"] = (f"two-way ANOVA (boards x game seeds, one game each) per seat cell, "
+                     f"method of moments, averaged over the {len(cells)} cells; a game seed "
+                     "sets the dice, the deck, the steals and the decisions' random draws; "
+                     "board x game seed includes each game's own noise; seat and strategy: "
                      "variance of the cell means; 95% intervals from the jackknife over "
-                     "boards plus the jackknife over dice (clipped to 0 and, for shares, 1)")
+                     "boards plus the jackknife over seeds (clipped to 0 and, for shares, 1)")
     return out
 
 
@@ -475,19 +486,19 @@ def luck_analysis(variants=None, measure: str = "won") -> Analysis:
 @reads_source
 def luck_budget(source, variants=None, measure: str = "won", **kw) -> pd.DataFrame:
     """The luck budget: how much of a seat's result the seat, the strategy, the board and
-    the dice decide.
+    the game seed (the dice, the deck, the steals and the decisions' random draws) decide.
 
-    Needs a crossed design: every board played with the same dice seeds (a board set
+    Needs a crossed design: every board played with the same game seeds (a board set
     with ``dice = "shared"``); ``variants`` are the tables to pool (e.g. the rotations
-    of a mixed table, so that every strategy plays every seat on every board and dice).
+    of a mixed table, so that every strategy plays every seat on every board and seed).
     Reads ``games``: ``board_id``; ``players``: ``seed``, ``seat``, ``strategy`` and the
     measure (``won`` or ``vp``).
 
     Returns a DataFrame indexed by component (``seat``, ``strategy``, ``seat x
-    strategy``, ``board``, ``dice``, ``board x dice``): ``variance`` with ``se`` and its
-    interval, ``share`` of the total with its interval (jackknife over boards plus
-    jackknife over dice, normal intervals), ``boards``, ``dice``, ``cells``,
-    ``measure``, ``method``.
+    strategy``, ``board``, ``game seed``, ``board x game seed``: the rest, which includes
+    each game's own noise): ``variance`` with ``se`` and its interval, ``share`` of the
+    total with its interval (jackknife over boards plus jackknife over seeds, normal
+    intervals), ``boards``, ``seeds``, ``cells``, ``measure``, ``method``.
     """
     return run(luck_analysis(variants, measure), source, **kw)
 

@@ -17,6 +17,9 @@ two per-game counts: its interval comes from an intercept-only binomial GLM with
 sandwich (HC0) covariance, the games as independent units (``statsmodels``), which
 is the ratio estimator with its delta-method variance; it needs only the histogram
 of (numerator, denominator) pairs, so it adds up part by part like everything else.
+``games_that_differ`` counts the games whose result differs between two arms at all,
+per ``Facet`` (the winner, any seat's production or VP, the length) and in any of
+them, with Wilson intervals.
 """
 
 from __future__ import annotations
@@ -181,6 +184,15 @@ def _strategy_seats(chunk: Chunk, variant: str) -> dict[str, np.ndarray]:
 # --- the analyses ----------------------------------------------------------------------
 
 
+def common_games(chunk: Chunk, v: str, ref: str) -> tuple[np.ndarray, np.ndarray]:
+    """The game rows of ``v`` and of ``ref`` (positions within each variant's games) of
+    the games both played, in game order: the pairs of a common-seed comparison."""
+    gv = chunk.games["game"].to_numpy()[chunk.game_rows(v)]
+    gr = chunk.games["game"].to_numpy()[chunk.game_rows(ref)]
+    _, iv, ir = np.intersect1d(gv, gr, assume_unique=True, return_indices=True)
+    return iv, ir
+
+
 def _pairs_map(pairs, outcomes, strategy_wins: bool):
     def f(chunk: Chunk):
         present = set(chunk.variants)
@@ -193,9 +205,7 @@ def _pairs_map(pairs, outcomes, strategy_wins: bool):
         for v, ref in pairs:
             if v not in present or ref not in present:
                 continue
-            gv = chunk.games["game"].to_numpy()[chunk.game_rows(v)]
-            gr = chunk.games["game"].to_numpy()[chunk.game_rows(ref)]
-            _, iv, ir = np.intersect1d(gv, gr, assume_unique=True, return_indices=True)
+            iv, ir = common_games(chunk, v, ref)
             for o in outcomes:
                 (xv, mv), (xr, mr) = o.values(chunk, v), o.values(chunk, ref)
                 a, b = xv[iv], xr[ir]
@@ -323,6 +333,105 @@ def paired_contrasts(source, pairs: Sequence[tuple[str, str]], outcomes: Sequenc
     ``correction``.
     """
     return run(contrasts_analysis(pairs, outcomes, strategy_wins, correction), source, **kw)
+
+
+# --- games that differ at all -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Facet:
+    """One part of a game's result as int64[games, k] per variant (games-row order):
+    two arms differ in this facet on a game where any of the k values differ (a game's
+    length: k = 1; every seat's production or final VP: k = seats)."""
+
+    name: str
+    label: str
+    columns: dict[str, tuple[str, ...]]
+    values: Callable[[Chunk, str], np.ndarray]
+
+
+def game_facet(name: str, label: str, column: str) -> Facet:
+    """A games column (e.g. ``turns``)."""
+    def values(chunk, v):
+        return chunk.games[column].to_numpy().astype(np.int64)[chunk.game_rows(v), None]
+    return Facet(name, label, {"games": (column,)}, values)
+
+
+def seat_facet(name: str, label: str, columns: Sequence[str]) -> Facet:
+    """Per seat, the sum of players ``columns`` (e.g. a seat's cards produced)."""
+    def values(chunk, v):
+        return sum(seat_matrix(chunk, v, c, fill=0) for c in columns)
+    return Facet(name, label, {"players": ("seat", *columns)}, values)
+
+
+def winner_facet() -> Facet:
+    """Who won (no winner at the turn limit is a result of its own)."""
+    return Facet("winner", "the winner", {"players": ("seat", "won")},
+                 lambda chunk, v: won_matrix(chunk, v).astype(np.int64))
+
+
+def _differ_map(pairs, facets):
+    def f(chunk: Chunk):
+        present = set(chunk.variants)
+        out = {}
+        for v, ref in pairs:
+            if v not in present or ref not in present:
+                continue
+            iv, ir = common_games(chunk, v, ref)
+            union = np.zeros(iv.size, dtype=bool)
+            for fc in facets:
+                d = (fc.values(chunk, v)[iv] != fc.values(chunk, ref)[ir]).any(axis=1)
+                union |= d
+                out[(v, ref, fc.name)] = np.array([iv.size, d.sum()], dtype=np.int64)
+            out[(v, ref, "any")] = np.array([iv.size, union.sum()], dtype=np.int64)
+        return out
+    return f
+
+
+def _differ_finish(pairs, facets):
+    labels = {fc.name: fc.label for fc in facets}
+    labels["any"] = "any of: " + ", ".join(fc.label for fc in facets)
+
+    def f(stats, ctx: Context) -> pd.DataFrame:
+        rows = []
+        for v, ref in pairs:
+            for name in labels:
+                c = (stats or {}).get((v, ref, name))
+                if c is None:
+                    continue
+                n, k = int(c[0]), int(c[1])
+                lo, hi = S.wilson_ci(k, n)
+                rows.append({"variant": v, "reference": ref, "facet": name,
+                             "label": labels[name], "n": n, "games_differ": k,
+                             "share": k / n if n else np.nan, "ci_low": float(lo[0]),
+                             "ci_high": float(hi[0]), "method": S.WILSON})
+        if not rows:
+            return pd.DataFrame()
+        return pd.DataFrame(rows).set_index(["variant", "reference", "facet"])
+    return f
+
+
+def differences_analysis(pairs: Sequence[tuple[str, str]], facets: Sequence[Facet],
+                         name: str = "differ") -> Analysis:
+    cols = columns_of(facets)
+    players = tuple(dict.fromkeys(("seat", *cols["players"]))) if cols["players"] else ()
+    return Analysis(name, {"games": cols["games"], "players": players},
+                    _differ_map(list(pairs), list(facets)),
+                    _differ_finish(list(pairs), list(facets)))
+
+
+@reads_source
+def games_that_differ(source, pairs: Sequence[tuple[str, str]], facets: Sequence[Facet],
+                      **kw) -> pd.DataFrame:
+    """In how many games each arm's result differs from its reference's at all, game by
+    game on common seeds: per facet (``game_facet``, ``seat_facet``, ``winner_facet``)
+    and in ``any`` of them.
+
+    Returns a DataFrame indexed by (variant, reference, facet): ``label``, ``n`` (games
+    both arms played), ``games_differ``, ``share`` with its Wilson interval
+    ``ci_low``/``ci_high``, ``method``.
+    """
+    return run(differences_analysis(pairs, facets), source, **kw)
 
 
 # --- per-arm summaries -----------------------------------------------------------------

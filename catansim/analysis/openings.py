@@ -471,6 +471,45 @@ def _half_hist(h: pd.DataFrame, variant: str | None, half: int) -> tuple[int, in
     return int(r["n"]), int(r["only_arm"]), int(r["only_base"])
 
 
+VERDICTS = ("better", "worse", "better, not free", "worse, not free", "")
+
+
+def verdicts(values: dict, min_legal: float = 0.5) -> pd.DataFrame:
+    """The single-settlement arms of ``opening_values`` (``values["arms"]`` without the
+    pairs), each judged against the strategy's own choice, the one computation behind
+    ``placement``'s counts and every listing that stars a row.
+
+    Adds ``choice_node`` / ``choice_share`` (the node the strategy chose most often in
+    the baseline, and in what share of its games), ``choice`` (this arm forces that
+    node), ``free`` (the node was free at the seat's turn in at least ``min_legal`` of
+    the baseline games: a real alternative) and ``verdict``: ``better`` / ``worse``
+    (significant after the correction of ``opening_values``, by the sign of ``diff``),
+    ``better, not free`` / ``worse, not free`` (the same for a node the earlier seats
+    usually take, which the forced games kept free for this seat), ``""`` otherwise
+    (and for the choice itself).
+    """
+    arms = values["arms"]
+    if not len(arms):
+        return arms.assign(choice_node=pd.Series(dtype="int64"), choice_share=np.nan,
+                           choice=False, free=False, verdict="")
+    out = arms[arms["kind"] != "pair"].copy()
+    chosen = values["baseline"]["chosen_share"]
+    node, share = {}, {}
+    for key in out.groupby(["seat", "kind"]).groups:
+        c = chosen.xs(key, level=("seat", "settlement"))
+        node[key], share[key] = int(c.idxmax()), float(c.max())
+    keys = list(zip(out["seat"], out["kind"], strict=True))
+    out["choice_node"] = np.array([node[k] for k in keys], dtype=np.int64)
+    out["choice_share"] = [share[k] for k in keys]
+    out["choice"] = out["node"].to_numpy() == out["choice_node"].to_numpy()
+    out["free"] = (out["legal_share"] >= min_legal).to_numpy()
+    sig = out["significant"].astype(bool) & ~out["choice"]
+    word = np.where(out["diff"] > 0, "better", "worse")
+    out["verdict"] = np.where(sig, np.where(out["free"], word,
+                                            np.char.add(word.astype(str), ", not free")), "")
+    return out
+
+
 def placement(values: dict, min_legal: float = 0.5) -> pd.DataFrame:
     """Where the strategy's own placement ranks among the nodes free at its turn.
 
@@ -491,20 +530,20 @@ def placement(values: dict, min_legal: float = 0.5) -> pd.DataFrame:
 
     Returns a DataFrame indexed by (seat, kind).
     """
-    arms, halves = values["arms"], values["halves"]
+    halves = values["halves"]
+    arms = verdicts(values, min_legal)
     rows = []
     if not len(arms):
         return pd.DataFrame()
-    for (seat, kind), t in arms[arms["kind"] != "pair"].groupby(["seat", "kind"], sort=True):
-        alt = t[t["legal_share"] >= min_legal]
-        chosen = values["baseline"].xs((seat, kind), level=("seat", "settlement"))["chosen_share"]
-        choice_node = int(chosen.idxmax())
-        match = t.index[t["node"] == choice_node]
+    for (seat, kind), t in arms.groupby(["seat", "kind"], sort=True):
+        alt = t[t["free"]]
+        choice_node = int(t["choice_node"].iloc[0])
+        match = t.index[t["choice"]]
         choice = t.loc[match[0]] if len(match) else None
-        choice_variant = match[0] if len(match) else None
-        others = alt[alt.index != choice_variant]
-        better = others[(others["significant"]) & (others["diff"] > 0)]
-        worse = others[(others["significant"]) & (others["diff"] < 0)]
+        chosen_share = float(t["choice_share"].iloc[0])
+        others = alt[~alt["choice"]]
+        better = others[others["verdict"] == "better"]
+        worse = others[others["verdict"] == "worse"]
         best = others.loc[others["diff"].idxmax()] if len(others) else None
         # cross-fitting: pick on one half of the games, measure on the other; candidate
         # None is "follow the strategy" (the baseline itself: every difference 0)
@@ -528,7 +567,7 @@ def placement(values: dict, min_legal: float = 0.5) -> pd.DataFrame:
 
         rows.append({
             "seat": seat, "kind": kind,
-            "choice_node": choice_node, "choice_share": float(chosen.max()),
+            "choice_node": choice_node, "choice_share": chosen_share,
             "choice_diff": val(choice, "diff"),
             "base_win_rate": float(t["base_win_rate"].iloc[0]),
             "alternatives": int(len(others)),

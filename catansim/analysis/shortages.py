@@ -16,6 +16,9 @@ short of each resource by each turn. ``SHORTAGE_SHARES``: of the short rolls, th
 with a sole recipient (per resource), and the share of withheld cards taken from the
 sole leader (``contrasts.share_table``). ``WITHHELD_BY_SEAT``: cards withheld and
 produced per seat-game by standing and strategy (``contrasts.seat_groups``).
+``DIFFER_FACETS``: the parts of a game's result (any seat's production, any seat's
+final VP, the winner, the length) in which two rules' games may differ
+(``contrasts.games_that_differ``).
 
 Reads: games ``turns``, ``shortage_<r>``, ``first_shortage_<r>``,
 ``sole_recipient_<r>``, ``withheld_leader``; players ``seat``, ``won``, ``vp``,
@@ -34,10 +37,13 @@ from .contrasts import (
     Share,
     column_sum,
     flag,
+    game_facet,
     measure,
     no_winner,
+    seat_facet,
     seat_win,
     vp_spread,
+    winner_facet,
 )
 from .driver import Analysis, Chunk, Context, reads_source, run
 from .measures import PRODUCED_COLS, RES, SHORTAGE_COLS, WITHHELD_COLS
@@ -91,6 +97,14 @@ WITHHELD_BY_SEAT = (
     SeatCount("produced", "cards produced per seat-game", PRODUCED_COLS),
 )
 WITHHELD_RATIO = (("withheld_share", "withheld", "produced"),)
+
+# what "the two rules play out differently" counts (``contrasts.games_that_differ``)
+DIFFER_FACETS = (
+    seat_facet("production", "any seat's cards produced", PRODUCED_COLS),
+    seat_facet("final_vp", "any seat's final VP", ("vp",)),
+    winner_facet(),
+    game_facet("length", "the game's length (turns)", "turns"),
+)
 
 
 # --- when in the game ------------------------------------------------------------------

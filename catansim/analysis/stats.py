@@ -260,13 +260,34 @@ def adjust(p_values, method: str = "holm", alpha: float = 0.05) -> tuple[np.ndar
     return adj, sig
 
 
-def format_p(p: float) -> str:
-    """A p-value for a sentence: ``p = 0.032``, ``p = 5.8e-36``; one below the smallest
-    double (scipy's ``sf`` returns 0 there) is ``p < 1e-300``, never ``p = 0``."""
+P_COLUMNS = frozenset({"p_value", "p_adjusted", "p_holm", "p"})  # p-values in our tables
+
+
+def p_text(p) -> str:
+    """A p-value as text: ``0.032``, ``5.8e-36``; one below the smallest double (scipy's
+    ``sf`` returns 0 there) is ``< 1e-300``, never ``0``; a missing one is ``""``."""
+    if p is None or p is pd.NA:
+        return ""
     p = float(p)
     if np.isnan(p):
-        return "p = n/a"
-    return "p < 1e-300" if p < 1e-300 else f"p = {p:.2g}"
+        return ""
+    return "< 1e-300" if p < 1e-300 else f"{p:.2g}"
+
+
+def format_p(p: float) -> str:
+    """A p-value for a sentence: ``p = 0.032``, ``p = 5.8e-36``, ``p < 1e-300``, never
+    ``p = 0``."""
+    t = p_text(p)
+    return "p = n/a" if not t else f"p {t}" if t.startswith("<") else f"p = {t}"
+
+
+def with_p_text(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``frame`` whose p-value columns (``P_COLUMNS``) are ``p_text`` strings,
+    for printing: a float format would show 4e-33 as 0.000."""
+    cols = [c for c in frame.columns if c in P_COLUMNS]
+    if not cols:
+        return frame
+    return frame.assign(**{c: frame[c].map(p_text) for c in cols})
 
 
 METHOD_NAMES = {"holm": "Holm", "fdr_bh": "Benjamini-Hochberg"}

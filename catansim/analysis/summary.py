@@ -17,7 +17,7 @@ from . import anatomy as A
 from . import seats as W
 from .driver import Accumulator, run_many
 from .measures import VP_SOURCES
-from .stats import wilson_ci
+from .stats import wilson_ci, with_p_text
 from .variants import paired_analysis
 
 __all__ = ["PER_GAME_FIGURES", "SUMMARY_COLUMNS", "VP_SOURCES", "Summary", "format_paired",
@@ -140,7 +140,7 @@ def summarize_dataset(path, variants=None) -> dict[str, dict[str, pd.DataFrame]]
 
 def _fmt_table(t: pd.DataFrame, digits: int = 3) -> str:
     with pd.option_context("display.width", 120, "display.max_columns", 30):
-        return t.to_string(float_format=lambda v: f"{v:.{digits}f}", na_rep="")
+        return with_p_text(t).to_string(float_format=lambda v: f"{v:.{digits}f}", na_rep="")
 
 
 def format_summary(tables: dict[str, pd.DataFrame]) -> str:

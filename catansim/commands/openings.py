@@ -182,7 +182,7 @@ def _print(values: dict, exp, seats, top: int, players: int) -> None:
     from ..board.metrics import node_table
     from ..constants import seat_colours
 
-    arms = values["arms"]
+    arms = AO.verdicts(values)  # the stars and the counts of the summary line, both
     place = AO.placement(values)
     nodes = node_table(exp.board)
     colours = seat_colours(players)
@@ -198,10 +198,15 @@ def _print(values: dict, exp, seats, top: int, players: int) -> None:
         click.echo(f"\nseat {seat} ({colours[seat]}), {kind} settlement: the strategy's own "
                    f"choice is node {own}, which wins {100 * base:.1f}% of {n:,} games")
         if p is not None:
+            taken = u["verdict"].value_counts()
+            extra = [f"{int(taken[w])} {w.split(',')[0]}" for w in
+                     ("better, not free", "worse, not free") if taken.get(w, 0)]
             click.echo(f"  it ranks {int(p['rank'])} of {int(p['alternatives']) + 1} nodes free "
                        f"at this seat's turn; {int(p['n_better'])} are significantly better, "
                        f"{int(p['n_worse'])} worse (after "
-                       f"{METHOD_NAMES[values['correction']]} correction)")
+                       f"{METHOD_NAMES[values['correction']]} correction)"
+                       + (f"; of the nodes not free at its turn, {' and '.join(extra)} "
+                          "(** below)" if extra else ""))
         t = u.sort_values("diff", ascending=False).head(top)
         rows = []
         for _, r in t.iterrows():
@@ -217,12 +222,13 @@ def _print(values: dict, exp, seats, top: int, players: int) -> None:
                          f"{100 * r['win_ci_high']:.1f}]",
                 "vs own choice (points)": f"{100 * r['diff']:+.1f} [{100 * r['ci_low']:+.1f}, "
                                           f"{100 * r['ci_high']:+.1f}]"
-                                          + (" *" if r["significant"] else ""),
+                                          + {"better": " *", "worse": " *", "": ""}.get(
+                                              r["verdict"], " **"),
                 "free at turn": "yes" if r["legal_share"] >= 0.5 else "no",
                 "": "own choice" if int(r["node"]) == own else ""})
         with pd.option_context("display.width", 160, "display.max_colwidth", 40):
             click.echo(pd.DataFrame(rows).to_string(index=False))
     click.echo("\n95% intervals: Wilson for the win rate, paired t for the difference (same "
-               "games); * significant after correction. A node not free at the seat's turn "
-               "was kept free for it (forced openings are reserved), so the earlier seats had "
-               "to settle elsewhere.")
+               "games); * significant after correction, a node free at the seat's turn; ** "
+               "significant, a node not free at its turn: forced openings are reserved, so "
+               "the earlier seats had to settle elsewhere, and it is no alternative.")

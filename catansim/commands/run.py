@@ -69,6 +69,7 @@ def _print_summary(root, exp) -> None:
 
 def _print_arms(root, top: int = 5) -> None:
     from ..analysis.openings import opening_values
+    from ..analysis.stats import with_p_text
 
     arms = opening_values(root)["arms"]
     t = arms.sort_values(["seat", "kind", "diff"], ascending=[True, True, False])
@@ -80,7 +81,7 @@ def _print_arms(root, top: int = 5) -> None:
                    "of the forced seat; diff = arm - baseline, same games, 95% paired t CI; p "
                    "Benjamini-Hochberg over the seat's arms; legal_share: games in which the "
                    "node was free at the seat's turn; all arms: catansim.analysis.openings)\n"
-                   + t.to_string(float_format=lambda v: f"{v:.3f}"))
+                   + with_p_text(t).to_string(float_format=lambda v: f"{v:.3f}"))
 
 
 def pd_options():

@@ -25,8 +25,9 @@ class _StudyCommand(click.Command):
               help="small: few games (a quick look, the tests); full: the games of the "
                    "experiment files.")
 @click.option("--out", type=O.OutDir("a folder path (created if missing)"), default=None,
-              help="Folder for the report, tables and figures (default: results/NAME); "
-                   "its datasets go to OUT/data/.")
+              help="Folder for the report, tables and figures (default: results/NAME at "
+                   "the full scale, ./catansim-scratch/NAME-SCALE at any other); its "
+                   "datasets go to OUT/data/.")
 @click.option("--scheduler", default=None, metavar="ADDR",
               help="Play and analyse on a Dask cluster, e.g. tcp://10.0.0.1:8786.")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bars.")
@@ -35,7 +36,9 @@ def command(name, scale, out, scheduler, no_progress, list_only):
     """Run study NAME end to end (resumable) and write its report into results/NAME/.
 
     Rerunning the same command resumes the experiments where they stopped and
-    rebuilds the report.
+    rebuilds the report. A scale other than full writes to
+    ./catansim-scratch/NAME-SCALE unless --out says otherwise, never over the
+    committed results.
     """
     from pathlib import Path
 
@@ -49,6 +52,11 @@ def command(name, scale, out, scheduler, no_progress, list_only):
             click.echo(f"{study.name}: {study.title}")
         return
     study = get(name)
-    path = study.build(Path(out) if out else study.default_out, scale=scale,
-                       scheduler=scheduler, progress=not no_progress)
+    if out is None:
+        out = study.out_for(scale)
+        if scale != "full":
+            click.echo(f"scale {scale}: writing to {out} (results/{name} keeps the full-scale "
+                       "results; --out chooses the folder)", err=True)
+    path = study.build(Path(out), scale=scale, scheduler=scheduler,
+                       progress=not no_progress)
     click.echo(f"wrote {path}")

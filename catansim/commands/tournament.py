@@ -10,8 +10,10 @@ from . import _options as O
 
 
 def _fmt(frame: pd.DataFrame) -> str:
+    from ..analysis.stats import with_p_text
+
     with pd.option_context("display.width", 200, "display.max_columns", 50):
-        return frame.to_string(float_format=lambda v: f"{v:.4f}")
+        return with_p_text(frame).to_string(float_format=lambda v: f"{v:.4f}")
 
 
 @click.command("tournament")

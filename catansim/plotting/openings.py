@@ -28,9 +28,11 @@ KIND_WORDS = {"first": "first settlement", "second": "second settlement", "pair"
 
 
 def _limit(values) -> float:
+    """The half-width of a diverging colour scale: the largest |value| (at least 0.02),
+    so the colour bar covers every value drawn and every number written beside one."""
     v = np.abs(np.asarray(values, dtype=float))
     v = v[np.isfinite(v)]
-    return float(max(np.quantile(v, 0.98) if v.size else 0.0, 0.02))
+    return float(max(v.max() if v.size else 0.0, 0.02))
 
 
 def _players(seats, n_players: int | None) -> int:

@@ -61,9 +61,8 @@ def contrast_forest(table: pd.DataFrame, arms: Sequence[tuple[str, str, str]],
             ax.set_ylim(len(outcomes) - 0.5, -0.5)
             ax.set_title(ptitle, fontsize=10, loc="left")
             ax.set_xlabel(xlabel)
-        if len(arms) > 1:
-            axes[0].legend(loc="best", fontsize=8, frameon=True, framealpha=0.9,
-                           edgecolor="#dddddd")
+        if len(arms) > 1:  # beside the panels, never over a panel's points
+            fig.legend(loc="outside right center", fontsize=8, frameon=False)
         corr = correction or (table["correction"].iloc[0] if len(table) else "")
         key = pd.MultiIndex.from_arrays([table.index.get_level_values(0),
                                          table.index.get_level_values(1)])
@@ -252,10 +251,14 @@ def curve_figure(curve: pd.DataFrame, resource: str = "any", arms: Sequence[str]
 
 
 def group_bars(frame: pd.DataFrame, groups: Sequence[str], arms: Sequence[str], title: str,
-               ylabel: str, labels: dict | None = None, pct: bool = False, note: str = ""):
-    """Grouped bars: one group per ``groups`` value, one bar per arm, with intervals.
+               ylabel: str, labels: dict | None = None, pct: bool = False, note: str = "",
+               log: bool = False):
+    """Grouped bars: one group per ``groups`` value, one bar per arm, with intervals,
+    each bar's value written above it.
 
-    ``frame``: index (variant, group) with ``mean``, ``ci_low``, ``ci_high``, ``n``."""
+    ``frame``: index (variant, group) with ``mean``, ``ci_low``, ``ci_high``, ``n``.
+    ``log``: a log value axis, for bars of different orders of magnitude (0.2% beside
+    18%), so the small ones stay visible."""
     k = 100.0 if pct else 1.0
     labels = labels or {}
     with S.styled():
@@ -265,15 +268,27 @@ def group_bars(frame: pd.DataFrame, groups: Sequence[str], arms: Sequence[str], 
             r = frame.xs(v, level=0).reindex(groups)
             x = np.arange(len(groups)) + (i - (len(arms) - 1) / 2) * width
             m = r["mean"].to_numpy(dtype=float) * k
+            hi = r["ci_high"].to_numpy(dtype=float) * k
             ax.bar(x, m, width * 0.9, color=S.colour(i), alpha=0.85, label=labels.get(v, v))
-            ax.errorbar(x, m, yerr=_err(m, r["ci_low"] * k, r["ci_high"] * k), fmt="none",
+            ax.errorbar(x, m, yerr=_err(m, r["ci_low"] * k, hi), fmt="none",
                         ecolor="#222222", capsize=2.5, lw=1)
+            for xi, mi, top_i in zip(x, m, hi, strict=True):
+                if np.isfinite(mi):
+                    ax.annotate(f"{mi:.2g}", (xi, top_i), xytext=(0, 2),
+                                textcoords="offset points", ha="center", va="bottom",
+                                fontsize=7)
         ax.set_xticks(np.arange(len(groups)), groups)
-        ax.set_ylabel(ylabel)
+        ax.set_ylabel(ylabel + (" (log scale)" if log else ""))
         shown = frame[frame.index.get_level_values(0).isin(list(arms))]
         top = np.nanmax(shown["ci_high"].to_numpy(dtype=float) * k) if len(shown) else np.nan
-        if np.isfinite(top) and top > 0:  # headroom: the legend above the tallest bar
-            ax.set_ylim(0, top * (1.12 + 0.08 * -(-len(arms) // 4)))
+        low = shown["ci_low"].to_numpy(dtype=float) * k
+        low = np.nanmin(low[low > 0]) if (low > 0).any() else np.nan
+        rows = -(-len(arms) // 4)  # of the legend
+        if log and np.isfinite(top) and np.isfinite(low):
+            ax.set_yscale("log")  # headroom in decades: the values, then the legend
+            ax.set_ylim(low / 2, top * 10 ** (0.35 + 0.25 * rows))
+        elif np.isfinite(top) and top > 0:  # headroom: the legend above the tallest bar
+            ax.set_ylim(0, top * (1.12 + 0.08 * rows))
         ax.legend(fontsize=8, ncols=min(len(arms), 4), loc="upper center")
         n = frame.groupby(level=0, sort=False)["n"].max()
         text = ("n = " + ", ".join(f"{labels.get(v, v)}: {S.fmt_n(n[v])}" for v in arms

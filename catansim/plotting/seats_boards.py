@@ -188,8 +188,10 @@ def luck_figure(budgets: dict[str, pd.DataFrame]):
         t0 = next(iter(budgets.values()))
         return S.finish(fig, "The luck budget: what decides a seat's result",
                         f"n = {S.fmt_n(t0['boards'].iloc[0])} boards x "
-                        f"{S.fmt_n(t0['dice'].iloc[0])} dice seeds, every seat cell; bars: 95% "
-                        "intervals (jackknife over boards plus dice)")
+                        f"{S.fmt_n(t0['seeds'].iloc[0])} game seeds, every seat cell; a game "
+                        "seed sets the dice, the deck, the steals and the decisions; board x "
+                        "game seed includes each game's own noise; bars: 95% intervals "
+                        "(jackknife over boards plus seeds)")
 
 
 def predictability_figure(fits: dict[str, pd.DataFrame]):

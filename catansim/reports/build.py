@@ -204,7 +204,8 @@ def _section_anatomy(results: dict, manifest: dict, c: _Facts) -> Section | None
     s.figure("cards_per_game", P.means_figure(
         pg, ["trades_bank", "trades_player", "stolen", "discarded", "blocked", "withheld",
              "monopoly_gain"], "Where the cards go: traded, stolen, discarded, blocked",
-        "cards (trades: trades) per game, all seats"),
+        "per game, all seats: trades for trades_bank and trades_player, cards for "
+        "the others"),
         f"resource cards produced per game (all seats), for scale: {prod}")
     s.figure("robber_per_game", P.means_figure(
         pg, ["sevens", "robber_moves", "shortage_rolls", "dev_bought", "dev_played"],

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..analysis.stats import P_COLUMNS, with_p_text
 from ..files import atomic_write_bytes, atomic_write_text
 
 CSS = """
@@ -63,7 +64,7 @@ def _fmt(v) -> str:
         if np.isinf(v):
             return "inf"
         a = abs(v)
-        if a < 1e-12:  # rounding noise of an interval bound at 0
+        if a < 1e-12:  # rounding noise of an interval bound at 0 (p-values: with_p_text)
             return "0"
         if a < 1e-3:
             return f"{v:.1e}"
@@ -77,23 +78,25 @@ def _fmt(v) -> str:
 
 def table_html(frame: pd.DataFrame, max_rows: int = 80) -> str:
     """A DataFrame as a compact HTML table (index levels as the first columns)."""
-    t = frame if frame.index.names == [None] else frame.reset_index()
+    t = with_p_text(frame if frame.index.names == [None] else frame.reset_index())
     if len(t) > max_rows:
         t = t.iloc[:max_rows]
         more = f"<p class='caption'>first {max_rows} of {len(frame)} rows (all in the CSV)</p>"
     else:
         more = ""
-    def is_text(c) -> bool:
-        return t[c].dtype == object or str(t[c].dtype) in ("category", "str", "string")
+    def is_text(c) -> bool:  # left-aligned; p-values are numbers written as text
+        return c not in P_COLUMNS and (t[c].dtype == object
+                                       or str(t[c].dtype) in ("category", "str", "string"))
 
-    head = "".join(f"<th class='{'text' if is_text(c) else ''}'>{html.escape(str(c))}</th>"
-                   for c in t.columns)
+    text = [is_text(c) for c in t.columns]
+    head = "".join(f"<th class='{'text' if x else ''}'>{html.escape(str(c))}</th>"
+                   for c, x in zip(t.columns, text, strict=True))
     rows = []
     sig = t["significant"].to_numpy() if "significant" in t.columns else None
     for i, r in enumerate(t.itertuples(index=False)):
         cells = []
-        for v in r:
-            cls = "text" if isinstance(v, str) else ""
+        for v, x in zip(r, text, strict=True):
+            cls = "text" if isinstance(v, str) and x else ""
             cells.append(f"<td class='{cls}'>{html.escape(_fmt(v))}</td>")
         cls = " class='sig'" if sig is not None and bool(sig[i]) else ""
         rows.append(f"<tr{cls}>{''.join(cells)}</tr>")

@@ -7,7 +7,9 @@ Each module here (not starting with ``_``) defines ``STUDY``, a ``Study``: its n
 committed) and writes its report (``report.html``), tables (``tables/*.csv``),
 figures (``figures/*.png``) and ``README.md`` into ``out``. ``catansim study NAME``
 calls it; ``scale="small"`` plays few games (tests and CI), ``"full"`` the games of
-the experiment files.
+the experiment files. Only the full scale writes into ``results/<name>/`` by default
+(``Study.out_for``): any other scale goes to a scratch folder, so a quick look never
+overwrites the committed results.
 
 May import everything: studies sit at the end of the data path, beside the
 commands (runs, analysis, plotting, reports).
@@ -27,6 +29,7 @@ SCALES = ("small", "full")
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: experiments/ and results/
 EXPERIMENTS = ROOT / "experiments"
 RESULTS = ROOT / "results"
+SCRATCH = Path("catansim-scratch")  # under the working folder: builds at a scale not full
 
 
 @dataclass(frozen=True)
@@ -44,7 +47,13 @@ class Study:
 
     @property
     def default_out(self) -> Path:
+        """The committed results of the full scale: ``results/<name>``."""
         return RESULTS / self.name
+
+    def out_for(self, scale: str) -> Path:
+        """Where a build at ``scale`` goes without ``--out``: ``results/<name>`` at the full
+        scale, ``./catansim-scratch/<name>-<scale>`` at any other."""
+        return self.default_out if scale == "full" else SCRATCH / f"{self.name}-{scale}"
 
 
 def studies() -> dict[str, Study]:

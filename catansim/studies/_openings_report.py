@@ -17,6 +17,7 @@ from ..analysis.stats import format_p
 from ..constants import seat_colours
 from ..files import atomic_write_text
 from ..reports.build import Section
+from ._provenance import provenance
 
 ARM_CSV = ["seat", "kind", "node", "node_2", "n", "wins", "win_rate", "win_ci_low",
            "win_ci_high", "base_win_rate", "diff", "ci_low", "ci_high", "p_value", "p_adjusted",
@@ -407,7 +408,8 @@ def write(out: Path, res: dict, scale: str, items, title: str) -> Path:
                                        + (" --scale small" if scale == "small" else "")),
               ("scale", scale), ("games", f"{total:,} in {len(items)} datasets"),
               ("experiments", ", ".join(runs.index)),
-              ("strategies", "default (every seat)"), ("catansim", __version__),
+              ("catansim", __version__),
+              *provenance({name: root for name, _, root in items}),
               ("analyses", f"{res['analysis_seconds']:.1f} s")]
     page = _render(sections, out, items_, "openings")
     path = out / "report.html"

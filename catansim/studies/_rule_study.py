@@ -24,6 +24,7 @@ from ..files import atomic_write_text
 from ..reports.build import Section
 from ..runs.experiment import Experiment, load_experiment
 from ..runs.runner import run_experiment
+from ._provenance import provenance
 
 SMALL_GAMES = 400  # per variant at the small scale: the whole study in seconds
 RUNS_FILE = "runs.json"
@@ -150,6 +151,48 @@ def ci_text(m, lo, hi, scale: float = 1.0, digits: int | None = None, unit: str 
     return f"{m:{sign}.{digits}f}{unit} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
+# a headline's words for how often a change matters, from the 95% interval of the share
+# of games it changes: rarely below 1% of games, often from 10% (the cut points are the
+# study's, stated in its method note; an interval that spans one gives the numbers)
+HOW_OFTEN = ((0.01, "rarely"), (0.10, "sometimes"), (np.inf, "often"))
+HOW_OFTEN_NOTE = ("The headline's words come from the 95% interval of the share of games "
+                  "a change alters in any outcome: 'rarely' when the whole interval lies "
+                  "below 1% of games, 'sometimes' within 1-10%, 'often' from 10%; an "
+                  "interval across a cut point is given as numbers.")
+
+
+def how_often(lo: float, hi: float) -> str:
+    """``"rarely matters"``, ``"sometimes matters"``, ``"often matters"`` when the interval
+    [``lo``, ``hi``] of a share of games lies within one band of ``HOW_OFTEN``, else
+    ``"matters in lo-hi% of games"``."""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return "cannot be judged (no games)"
+    floor = 0.0
+    for cut, word in HOW_OFTEN:
+        if floor <= lo and hi < cut:
+            return f"{word} matters"
+        floor = cut
+    digits = 2 if hi < 0.1 else 1
+    return f"matters in {100 * lo:.{digits}f}-{100 * hi:.{digits}f}% of games"
+
+
+def differ_cells(table: pd.DataFrame, arms) -> pd.DataFrame:
+    """One row per arm: the share of games whose result differs from the reference's in
+    each facet and in any, ``share [95% CI]`` (Wilson), with n (pairs)."""
+    rows = []
+    for v, ref, label in arms:
+        if (v, ref) not in table.index.droplevel("facet"):
+            continue
+        t = table.xs((v, ref), level=("variant", "reference"))
+        row = {"arms": label, "n (pairs)": int(t["n"].iloc[0])}
+        for facet, r in t.iterrows():
+            cell = ci_text(r["share"], r["ci_low"], r["ci_high"], 100, 2, "%")
+            row["any of these" if facet == "any" else r["label"]] = (
+                f"{cell} ({int(r['games_differ']):,})")
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("arms") if rows else pd.DataFrame()
+
+
 def contrast_cells(table: pd.DataFrame, arms, outcomes=None, pct_binary: bool = True
                    ) -> pd.DataFrame:
     """One row per outcome, one column per arm: ``diff [95% CI]`` (rates in percentage
@@ -265,6 +308,7 @@ def write_report(out: Path, title: str, description: str, sections: list[Section
     items = [("datasets", ", ".join(f"{d.name} ({d.total_games:,} games)"
                                     for d in datasets.values())),
              ("games in all", f"{total:,}"), ("scale", scale), ("catansim", __version__),
+             *provenance({d.name: d.path for d in datasets.values()}),
              ("analyses", f"{seconds:.1f} s")]
     page = render_html(sections, {"title": title, "description": description, "items": items},
                        out)

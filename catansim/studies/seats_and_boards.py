@@ -20,6 +20,7 @@ import pandas as pd
 from ..analysis.stats import format_p
 from ..files import atomic_path, atomic_write_text
 from . import EXPERIMENTS, Study
+from ._provenance import provenance
 
 NAME = "seats-and-boards"
 TITLE = "Seat order and board balance"
@@ -275,7 +276,9 @@ def answers(r: dict, book: dict) -> list[str]:
             f"{k} {_pct(lb.loc[k, 'share'], lb.loc[k, 'share_ci_low'], lb.loc[k, 'share_ci_high'])}"
             for k in lb.index if lb.loc[k, "share"] > 0 or k in ("seat", "board"))
         out.append(f"Luck budget of one seat's win, {label} ({int(lb['boards'].iloc[0])} boards "
-                   f"x {int(lb['dice'].iloc[0])} dice seeds): {parts}.")
+                   f"x {int(lb['seeds'].iloc[0])} game seeds; a seed sets the dice, the "
+                   f"deck, the steals and the decisions; board x game seed includes each "
+                   f"game's own noise): {parts}.")
     reg = r["regression_4p"]["fit"]
     sm = r["frozen_check_4p"]["summary"].iloc[0]
     best_r2 = max(reg.loc["seat0_advantage", "r2_cv"], reg.loc["rms2", "r2_cv"])
@@ -360,6 +363,8 @@ def _share(lb: pd.DataFrame, k: str) -> str:
 
 def published(r: dict) -> list[str]:
     """This study's numbers beside the published figures of the issue."""
+    from ..analysis.board_balance import SEED
+
     s4 = r["seats_4p"].xs("baseline", level="variant")
     s3 = r["seats_3p"].xs("baseline", level="variant")
     rnd = r["seats_4p"].xs("random", level="variant")
@@ -379,7 +384,8 @@ def published(r: dict) -> list[str]:
         + ("the opposite sign: our scripted players gain from placing and moving first"
            if s3.loc[0, "win_rate"] > 1 / 3 else "the same sign") + ". Their board seed "
         "mattered more than the dice seed; here the board's share of a default seat's win is "
-        f"{_share(lb, 'board')} and the dice's {_share(lb, 'dice')}.",
+        f"{_share(lb, 'board')} and the game seed's (dice, deck, steals, decisions) "
+        f"{_share(lb, SEED)}.",
         "Catanatron's value-function bots (1,000 four-player games, seats shuffled): 25.9 / "
         "26.4 / 24.3 / 23.4%, not significant. A test of seat 0 against 25% on 1,000 games "
         f"would detect the advantage found here ({100 * (s4.loc[0, 'win_rate'] - 0.25):+.1f} "
@@ -513,14 +519,17 @@ def sections(r: dict, book: dict, scale: str):
 
     # luck
     s = Section("luck", "The luck budget",
-                "A crossed design: 400 boards, each played with the same 100 dice seeds "
-                "(the seed drives the dice, the deck and the steals; the board is dealt "
+                "A crossed design: 400 boards, each played with the same 100 game seeds "
+                "(a game seed sets the dice, the deck, the steals and every random draw of "
+                "the decisions, so its component is more than the dice; the board is dealt "
                 "apart). A mixed table in its four rotations (every strategy in every seat "
-                "on every board and dice), and four default players. For each seat cell a "
-                "two-way ANOVA (board x dice, one game each) gives the board's and the "
-                "dice's variance components (method of moments); seat and strategy are the "
-                "variance of the cell means; the rest is what board and dice do together, "
-                "the game's own luck. Intervals: jackknife over boards plus over dice.")
+                "on every board and seed), and four default players. For each seat cell a "
+                "two-way ANOVA (board x game seed, one game each) gives the board's and the "
+                "seed's variance components (method of moments); seat and strategy are the "
+                "variance of the cell means; the rest, board x game seed, is what board and "
+                "seed do together and includes each game's own noise (one game per board "
+                "and seed cannot tell the two apart). Intervals: jackknife over boards plus "
+                "over seeds.")
     s.figure("luck_budget", PL.luck_figure({
         "mixed table, win": r["luck_mixed_won"], "mixed table, final VP": r["luck_mixed_vp"],
         "4 default, win": r["luck_default_won"], "4 default, final VP": r["luck_default_vp"]}))
@@ -532,7 +541,8 @@ def sections(r: dict, book: dict, scale: str):
         s.table(key, _show(t, ["variance", "ci_low", "ci_high", "share", "share_ci_low",
                                "share_ci_high"]),
                 _caption(t, f"{label}; {int(t['boards'].iloc[0])} boards x "
-                            f"{int(t['dice'].iloc[0])} dice, {int(t['cells'].iloc[0])} cells"),
+                            f"{int(t['seeds'].iloc[0])} game seeds, {int(t['cells'].iloc[0])} "
+                            "cells"),
                 t)
     out.append(s)
 
@@ -740,7 +750,8 @@ TABLES = {
                         "spread, game length",
     "board_power": "what G games per board buy (interval, reliability, power)",
     "boards_precise": "the 100 boards played 2,000 times each, every seat with its interval",
-    "luck_*": "the luck budget: seat, strategy, board, dice and the rest",
+    "luck_*": "the luck budget: seat, strategy, board, game seed and board x game seed "
+               "(with each game's own noise)",
     "regression_fit_*, regression_coefficients_*": "the balance measures against seat-0 "
                                                    "advantage, spread and game length",
     "index_checks": "the fairness index on held-out boards",
@@ -774,7 +785,9 @@ def write_report(out: Path, r: dict, book: dict, scale: str) -> Path:
     items = [("question", QUESTION), ("rebuild", COMMAND),
              ("games", f"{int(runs['games'].sum()):,} in {len(runs)} experiments "
                        f"(experiments/{NAME}/)"),
-             ("scale", scale), ("analyses", f"{sum(r['timing'].values()):.0f} s")]
+             ("scale", scale),
+             *provenance({name: out / "data" / name for name in ORDER}),
+             ("analyses", f"{sum(r['timing'].values()):.0f} s")]
     page = render_html(sections(r, book, scale), {"title": f"catansim study: {TITLE}",
                                                   "description": "", "items": items}, out)
     path = out / "report.html"

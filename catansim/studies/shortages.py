@@ -90,6 +90,7 @@ def plan_for(ds: U.Dataset) -> C.Plan:
     plan.add("timing", SH.TIMING)
     plan.add("shares", C.shares_analysis(SH.SHORTAGE_SHARES))
     plan.add("seat_groups", C.seat_groups_analysis(SH.WITHHELD_BY_SEAT, SH.WITHHELD_RATIO))
+    plan.add("differ", C.differences_analysis(pairs_of(ds.name), SH.DIFFER_FACETS))
     return plan
 
 
@@ -152,19 +153,19 @@ def _share(shares, v, what, digits=1):
     return U.ci_text(r["share"], r["ci_low"], r["ci_high"], 100, digits, "%")
 
 
-def _discordant(r):
-    return f"{int(r['discordant']):,} of {int(r['n']):,}" if r is not None else "n/a"
-
-
 def make_answer(res: dict, datasets: dict) -> list[str]:
     r19 = res["rule19"]
     a19, c19, sh19, t19 = r19["arms"], r19["contrasts"], r19["shares"], r19["timing"]
     n19 = datasets["rule19"].games
     most = max(RES, key=lambda r: a19.loc[("baseline", f"any_shortage_{r}"), "mean"])
     least = min(RES, key=lambda r: a19.loc[("baseline", f"any_shortage_{r}"), "mean"])
-    turns_strict = _row(c19, "strict", "baseline", "turns")
+    d19 = r19["differ"]
+    strict, unlimited = _differ(d19, "strict"), _differ(d19, "unlimited")
     out = [
-        f"<b>At the official supply the rule rarely matters.</b> With 19 cards per resource "
+        f"<b>At the official supply the sole-recipient exception "
+        f"{U.how_often(strict['ci_low'], strict['ci_high'])} and the limit of the supply "
+        f"{U.how_often(unlimited['ci_low'], unlimited['ci_high'])}.</b> "
+        f"With 19 cards per resource "
         f"{_rate(a19, 'baseline', 'any_shortage')} of games (n = {n19:,}) have at least one "
         f"roll the supply cannot pay in full; {most} runs short most often "
         f"({_rate(a19, 'baseline', f'any_shortage_{most}')}), {least} least "
@@ -173,18 +174,24 @@ def make_answer(res: dict, datasets: dict) -> list[str]:
         f"{a19.loc[('baseline', 'turns'), 'mean']:.0f} turns.",
         f"The sole-recipient exception (the official rule's difference from catanatron's "
         f"strict rule) applies on {_share(sh19, 'baseline', 'sole_recipient')} of the short "
-        f"rolls; the two rules play out differently in {_discordant(turns_strict)} games "
-        f"(game length strict - official {_diff(turns_strict, digits=3)} turns). An "
-        f"unlimited bank (JSettlers) changes "
-        f"{_discordant(_row(c19, 'unlimited', 'baseline', 'turns'))} games. Seat win rates "
-        f"move by at most {_max_seat(c19):.2f} percentage points under any of the rules.",
+        f"rolls; the strict rule changes some outcome in {_differ_text(d19, 'strict')}. "
+        f"An unlimited bank (JSettlers) changes some outcome in "
+        f"{_differ_text(d19, 'unlimited')}. Seat win "
+        f"rates move by at most {_max_seat(c19):.2f} percentage points under any of the "
+        f"rules.",
     ]
     if "rule9" in res:
         a9, c9, sh9 = res["rule9"]["arms"], res["rule9"]["contrasts"], res["rule9"]["shares"]
         ts = _row(c9, "strict", "baseline", "turns")
         to = _row(c9, "off", "baseline", "turns")
+        d9 = res["rule9"]["differ"]
+        s9, o9 = _differ(d9, "strict"), _differ(d9, "off")
         out.append(
-            f"<b>It matters when the supply is small.</b> With 9 cards per resource "
+            f"<b>With a small supply the exception "
+            f"{U.how_often(s9['ci_low'], s9['ci_high'])} and paying in turn order "
+            f"{U.how_often(o9['ci_low'], o9['ci_high'])}.</b> The strict rule changes some "
+            f"outcome in {_differ_text(d9, 'strict')}; paying in turn order (off) in "
+            f"{_differ_text(d9, 'off')}. With 9 cards per resource "
             f"{_rate(a9, 'baseline', 'any_shortage')} of games have a shortage, "
             f"{_mean(a9, 'baseline', 'shortage_rolls', 2)} short rolls and "
             f"{_mean(a9, 'baseline', 'withheld', 2)} cards withheld per game. Strict against "
@@ -200,6 +207,31 @@ def make_answer(res: dict, datasets: dict) -> list[str]:
     if hurt:
         out.append(hurt)
     return out
+
+
+_NAN_ROW = {"share": np.nan, "ci_low": np.nan, "ci_high": np.nan, "n": 0,
+            "games_differ": 0}
+
+
+def _differ(table: pd.DataFrame, v: str, facet: str = "any", ref: str = "baseline"):
+    """The row of ``games_that_differ`` for arm ``v`` against ``ref`` (NaN if absent)."""
+    return table.loc[(v, ref, facet)] if (v, ref, facet) in table.index else _NAN_ROW
+
+
+def _differ_text(table: pd.DataFrame, v: str) -> str:
+    """'X% [lo, hi] of games (n = N pairs; a seat's production in ..., ...)': the games
+    arm ``v`` changes in any outcome, then in each."""
+    r = _differ(table, v)
+    parts = [f"{FACET_WORDS[f]} {_pct(_differ(table, v, f))}" for f in FACET_WORDS]
+    return (f"{_pct(r)} of games (n = {int(r['n']):,} pairs; " + ", ".join(parts) + ")")
+
+
+FACET_WORDS = {"production": "a seat's production in", "final_vp": "a seat's final VP in",
+               "winner": "the winner in", "length": "the length in"}
+
+
+def _pct(r) -> str:
+    return U.ci_text(r["share"], r["ci_low"], r["ci_high"], 100, 2, "%") or "n/a"
 
 
 def _max_seat(c) -> float:
@@ -255,7 +287,11 @@ def make_sections(res: dict, datasets: dict, scale: str):
                              "(95% paired t intervals, McNemar for 0/1 outcomes), Holm within "
                              "each dataset (* in the tables); shares are ratios of totals with "
                              "sandwich intervals. A shortage: a roll on which the supply could "
-                             "not pay everyone owed a resource in full.")]
+                             "not pay everyone owed a resource in full. Games that "
+                             "differ: the share of common-seed games whose result differs "
+                             "between two rules in any seat's production, any seat's final "
+                             "VP, the winner or the length (Wilson intervals). "
+                             + U.HOW_OFTEN_NOTE)]
 
     # --- the official supply ------------------------------------------------------------
     r19 = res["rule19"]
@@ -273,6 +309,9 @@ def make_sections(res: dict, datasets: dict, scale: str):
     s.table("rule19_contrasts", U.contrast_cells(r19["contrasts"], _arms("rule19")),
             "paired differences against the official rule, diff [95% CI]; discordant games "
             "in the CSV; * significant after Holm", r19["contrasts"])
+    s.table("rule19_differ", U.differ_cells(r19["differ"], _arms("rule19")),
+            "share of games whose result differs from the official rule's [95% Wilson CI] "
+            "(games), by part of the result and in any; n = pairs of games", r19["differ"])
     s.figure("rule19_effects", PR.contrast_forest(
         r19["contrasts"], _arms("rule19"), [
             ("Game length", "difference per game (turns)", ["turns"], 1.0),
@@ -319,14 +358,7 @@ def make_sections(res: dict, datasets: dict, scale: str):
             "Games with a shortage, by the supply's size", "cards per resource in the supply",
             "games with at least one shortage (%)", log=True,
             note="official rule; log scale"))
-        s.figure("supply_effects", PR.contrast_forest(
-            sup["contrasts"], _arms("supply", [(supply_arm("official", x), "unlimited")
-                                               for x in SUPPLIES]), [
-                ("Game length", "difference per game (turns)", ["turns"], 1.0),
-                ("Cards per game", "difference per game (cards)", ["produced"], 1.0),
-                ("Seats", "difference (percentage points)",
-                 [f"win_seat_{k}" for k in range(4)], 100.0)],
-            "What a limited supply changes: each supply against an unlimited bank"))
+        s.figure("supply_effects", supply_effects_figure(sup["contrasts"]))
         s.table("supply_arms", U.arm_cells(sup["arms"], datasets["supply"].variants,
                                            ARM_LABELS["supply"], _ARM_OUTCOMES),
                 "per game in each arm, mean [95% CI] (rates in %); n = games", sup["arms"])
@@ -347,6 +379,9 @@ def make_sections(res: dict, datasets: dict, scale: str):
         s.table("rule9_arms", U.arm_cells(r9["arms"], datasets["rule9"].variants,
                                           ARM_LABELS["rule9"], _ARM_OUTCOMES),
                 "per game in each arm, mean [95% CI] (rates in %); n = games", r9["arms"])
+        s.table("rule9_differ", U.differ_cells(r9["differ"], _arms("rule9")),
+                "share of games whose result differs from the official rule's [95% Wilson "
+                "CI] (games); n = pairs of games", r9["differ"])
         s.table("rule9_contrasts", U.contrast_cells(r9["contrasts"], _arms("rule9")),
                 "paired differences against the official rule; * significant after Holm",
                 r9["contrasts"])
@@ -383,12 +418,7 @@ def make_sections(res: dict, datasets: dict, scale: str):
                                  **g.loc[key].to_dict()})
     if rows:
         frame = pd.DataFrame(rows).set_index(["arm", "group"])
-        arms_shown = [a for a in dict.fromkeys(frame.index.get_level_values(0))
-                      if a.startswith(("rule19: official", "rule9:", "supply: official"))]
-        s.figure("who_loses", PR.group_bars(frame, ["winner", "others"], arms_shown[:6],
-                                            "Who loses the cards: the winner or the others",
-                                            "cards owed but withheld (%)", pct=True,
-                                            note="n = seat-games"))
+        s.figure("who_loses", who_loses_figure(frame))
         s.table("who_loses", _group_cells(frame), "share of owed cards withheld [95% CI] by "
                 "final standing; n = seat-games", frame)
     lead_rows = []
@@ -447,6 +477,34 @@ def make_sections(res: dict, datasets: dict, scale: str):
     secs.append(U.runs_section(datasets, scale, [f"<p class='power'>{x}</p>" for x in
                                                  power_lines(res, datasets)]))
     return secs, answer
+
+
+def supply_effects_figure(contrasts: pd.DataFrame):
+    """Each official supply against the unlimited bank (``supply_contrasts.csv``)."""
+    from ..plotting import rule_effects as PR
+
+    return PR.contrast_forest(
+        contrasts, _arms("supply", [(supply_arm("official", x), "unlimited")
+                                    for x in SUPPLIES]), [
+            ("Game length", "difference per game (turns)", ["turns"], 1.0),
+            ("Cards per game", "difference per game (cards)", ["produced"], 1.0),
+            ("Seats", "difference (percentage points)",
+             [f"win_seat_{k}" for k in range(4)], 100.0)],
+        "What a limited supply changes: each supply against an unlimited bank")
+
+
+def who_loses_figure(frame: pd.DataFrame):
+    """The share of owed cards withheld from the winner and the others, for the official
+    supply, the small supply's rules and the supplies of 19 and 15 (``who_loses.csv``,
+    index (arm, group)); a log scale, so 0.24% shows beside 18%."""
+    from ..plotting import rule_effects as PR
+
+    arms = [a for a in dict.fromkeys(frame.index.get_level_values(0))
+            if a.startswith(("rule19: official", "rule9:", "supply: official"))]
+    return PR.group_bars(frame, ["winner", "others"], arms[:6],
+                         "Who loses the cards: the winner or the others",
+                         "cards owed but withheld (%)", pct=True,
+                         note="n = seat-games; values in %", log=True)
 
 
 _ARM_OUTCOMES = ["turns", "any_shortage", "shortage_rolls", "sole_recipient", "withheld",
