@@ -30,7 +30,7 @@ MIXES = (("random",), ("default",), ("default", "trader", "army", "random"),
 
 def _settings(name, strategies):
     n, layout, rules, _ = CONFIGS[name]
-    return GameSettings(n_players=n, strategies=strategies, layout=layout,
+    return GameSettings(n_players=n, strategies=strategies[:n], layout=layout,
                         rules=Rules(**rules))
 
 
