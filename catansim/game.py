@@ -32,7 +32,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 import numpy as np
 
 from . import board as B
-from .checks import check_bool, check_instance, check_seed
+from .checks import check_bool, check_instance, check_int, check_seed
 from .constants import (
     BONUS_TILE_VP,
     CITIES_PER_PLAYER,
@@ -353,12 +353,15 @@ class Game:
         Seats whose decisions come from ``step``.
     log : bool
         Record the events (``events``).
+    to_turn : int, optional
+        Wait at the end of this turn (``play_to``) instead of playing on to the first
+        Python seat's decision or the end.
     """
 
     def __init__(self, seed: int, strategies=None, n_players: int = 4, layout: str = "variable",
                  board: B.Board | None = None, rules: Rules | None = None, openings=None,
                  external=(), log: bool = True, settings: GameSettings | None = None,
-                 strategy_set: StrategySet = PRESETS):
+                 strategy_set: StrategySet = PRESETS, to_turn: int | None = None):
         self.seed = check_seed(seed)
         log = check_bool(log, "log")
         if settings is None:
@@ -387,12 +390,14 @@ class Game:
          self._owed, self._work, board_x, self._board) = self._nb.new_scratch()
         self._board[:] = board_vec
         self._options: list[Option] | None = None
-        d = self._nb.step_start_nb(self.seed, n, self._layout, self._board, self._openings,
-                                   TOPO, self._rules, self._strat, self._params, self.s,
-                                   self.log, self._rng, self._act, self._cand, self._mask,
-                                   self._victims, self._bundle, self._owed, self._work,
-                                   board_x)
-        self._settled(d)
+        self._nb.step_start_nb(self.seed, n, self._layout, self._board, self._openings, TOPO,
+                               self._rules, self.s, self._rng, self._act, self._cand,
+                               self._mask, self._victims, self._bundle, self._owed,
+                               self._work, board_x)
+        if to_turn is None:
+            self.resume()
+        else:
+            self.play_to(to_turn)
 
     # --- where the game stands ------------------------------------------------------
 
@@ -402,12 +407,18 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return int(self.s[L.S_PENDING]) == L.D_NONE
+        return int(self.s[L.S_PHASE]) == L.PH_OVER
+
+    @property
+    def waiting(self) -> bool:
+        """The game waits at the end of a turn (``play_to``) with no decision pending;
+        ``resume()`` plays on."""
+        return int(self.s[L.S_PENDING]) == L.D_NONE and not self.over
 
     @property
     def to_move(self) -> int:
         """The seat whose decision is pending; -1 once the game is over."""
-        return int(self.s[L.S_PENDING_SEAT]) if not self.over else -1
+        return int(self.s[L.S_PENDING_SEAT]) if self.s[L.S_PENDING] >= 0 else -1
 
     @property
     def decision(self) -> str:
@@ -544,8 +555,8 @@ class Game:
         """What the seat's compiled strategy chooses for the pending decision. It draws
         from that seat's own random stream as the batch kernel would, so a seat that
         always takes the suggestion plays the kernel's game."""
-        if self.over:
-            raise CatansimError("suggest: the game is over")
+        if self.over or self.waiting:
+            raise CatansimError("suggest: no decision is pending")
         if seat is not None and seat != self.to_move:
             raise CatansimError(f"suggest: seat {seat} has no decision pending; allowed: "
                                 f"{self.to_move} (pending: {self.decision})")
@@ -573,6 +584,9 @@ class Game:
         the pending decision, and play on to the next decision of an external seat."""
         if self.over:
             raise CatansimError("step: the game is over")
+        if self.waiting:
+            raise CatansimError("step: no decision is pending (the game waits at the end of "
+                                f"turn {int(self.s[L.S_TURN])}); resume() plays on")
         if not isinstance(choice, Option):
             raise CatansimError(f"step: {choice!r} is not an Option; allowed: one of "
                                 "Game.legal()")
@@ -603,10 +617,7 @@ class Game:
             else:
                 value = -1
         self._grow_log()
-        out = self._nb.step_resolve_nb(self.s, TOPO, self._rules, self._rng, self._strat,
-                                       self._params, self._openings, self.log, self._act,
-                                       self._cand, self._mask, self._victims, self._bundle,
-                                       self._owed, self._work, value)
+        out = self._nb.step_resolve_nb(*self._run_args(), value)
         self._settled(out)
 
     def _encode_action(self, o: Option) -> None:
@@ -634,9 +645,36 @@ class Game:
         if self.s[L.S_LOG_OVERFLOW]:
             raise CatansimError(f"game {self.seed}: the event log overflowed between two "
                                 "decisions; play it with log=False or report this")
-        assert d == int(self.s[L.S_PENDING])
+        assert d == int(self.s[L.S_PENDING]) or (d == L.D_UNTIL and self.waiting)
 
     # --- branching ----------------------------------------------------------------------
+
+    def play_to(self, turn: int) -> Game:
+        """Play on (the compiled seats, and nothing else) until turn ``turn`` is over; the
+        game then waits there, unless a Python seat's decision comes first or the game
+        ends. Fork it and ``resume()`` each copy to continue from the same state, on the
+        same dice. Returns the game."""
+        turn = check_int(turn, "turn", 1, None, "a turn number >= 1")
+        if self.s[L.S_PENDING] >= 0:
+            raise CatansimError(f"play_to: a decision is pending ({self.decision} of seat "
+                                f"{self.to_move}); step it first")
+        if not self.over:
+            self._grow_log()
+            self._settled(self._nb.step_to_turn_nb(*self._run_args(), turn))
+        return self
+
+    def resume(self) -> Game:
+        """Play on from where the game waits (``play_to``) to the next Python seat's
+        decision or the end. Returns the game."""
+        if self.waiting:
+            self._grow_log()
+            self._settled(self._nb.step_run_nb(*self._run_args()))
+        return self
+
+    def _run_args(self) -> tuple:
+        return (self.s, TOPO, self._rules, self._rng, self._strat, self._params,
+                self._openings, self.log, self._act, self._cand, self._mask, self._victims,
+                self._bundle, self._owed, self._work)
 
     def fork(self, rules: Rules | None = None) -> Game:
         """An independent copy of the game as it stands; with ``rules``, the copy plays on
@@ -665,7 +703,8 @@ class Game:
         return other
 
     def __repr__(self) -> str:
-        where = "over" if self.over else f"{self.decision} of seat {self.to_move}"
+        where = ("over" if self.over else "waiting" if self.waiting else
+                 f"{self.decision} of seat {self.to_move}")
         return (f"Game(seed={self.seed}, turn={int(self.s[L.S_TURN])}, {where}, "
                 f"strategies={self.settings.strategies})")
 

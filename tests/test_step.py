@@ -160,6 +160,36 @@ def test_a_fork_can_change_the_rules_from_the_fork_on():
         Game(4, external=[0]).fork(rules=Rules(first_pick=1))
 
 
+def test_play_to_waits_at_a_turn_and_forks_go_on_with_the_same_dice():
+    # The robber study's design: games identical up to turn T, then with and without
+    # the robber, on the same dice after T.
+    kernel = play_game(11, strategies=("default",))
+    assert Game(11, strategies=("default",)).result().events.tolist() == \
+        kernel.events.tolist()  # no Python seat: the constructor plays the whole game
+    base = Game(11, strategies=("default",), to_turn=12)
+    assert base.waiting and not base.over and base.legal() == [] and base.to_move == -1
+    assert base.observation(0).turn == 12
+    same, calm = base.fork(), base.fork(rules=Rules(robber="off"))
+    waited_at = len(base.events)
+    for g in (same, calm):
+        g.resume()
+        assert g.over
+    assert same.result().events.tolist() == kernel.events.tolist()
+
+    def rolls(g):
+        return [e["dice"] for e in g.events[waited_at:] if e["e"] == "roll"]
+
+    n = min(len(rolls(same)), len(rolls(calm)))
+    assert n > 10 and rolls(same)[:n] == rolls(calm)[:n]
+    assert not any(e["e"] == "robber" for e in calm.events[waited_at:])
+    assert any(e["e"] == "robber" for e in same.events[waited_at:])
+    with pytest.raises(CatansimError, match="no decision is pending"):
+        base.step(Option("roll"))
+    # play_to in steps lands where one call does
+    stepwise = Game(11, strategies=("default",), to_turn=5).play_to(12)
+    assert stepwise.s.tolist() == base.s.tolist()
+
+
 def test_bad_choices_and_calls_are_refused_with_one_line():
     game = Game(1, strategies=("default",), external=[0])
     with pytest.raises(CatansimError, match="not legal"):

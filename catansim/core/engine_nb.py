@@ -1366,14 +1366,12 @@ def play_batch_nb(seeds, n_players, layout, board, openings, topo, rules, strat,
 
 
 @nb.njit(cache=True, _nrt=False)
-def step_start_nb(seed, n_players, layout, board, openings, topo, rules, strat, params, s, log,
-                  rng, act, cand, mask, victims, bundle, owed, work, board_x):
-    """Set up the game of ``seed`` (``board`` is dealt into unless the layout is given)
-    and play it to the first decision of an external seat; returns it (or ``D_NONE``)."""
+def step_start_nb(seed, n_players, layout, board, openings, topo, rules, s, rng, act, cand,
+                  mask, victims, bundle, owed, work, board_x):
+    """Set up the game of ``seed`` (``board`` is dealt into unless the layout is given):
+    the first placement is next (``step_run_nb`` or ``step_to_turn_nb`` plays on)."""
     start_game_nb(seed, n_players, layout, board, openings, topo, rules, s, rng, act, cand,
                   mask, victims, bundle, owed, work, board_x)
-    return run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, victims,
-                  bundle, owed, work, -1)
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -1482,3 +1480,25 @@ def step_options_nb(s, topo, rules, mask, victims, out):
                 out[n] = i
                 n += 1
     return np.int64(n)
+
+
+@nb.njit(cache=True, _nrt=False)
+def step_to_turn_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask,
+                    victims, bundle, owed, work, turn):
+    """Play on until turn ``turn`` is over (the game then waits at ``PH_TURN_DONE``:
+    returns ``D_UNTIL``), a decision of an external seat is pending (returns it) or the
+    game is over (``D_NONE``). ``run_nb(..., -1)`` goes on from the wait."""
+    while True:
+        d = run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, victims,
+                   bundle, owed, work, PH_TURN_DONE)
+        if d != D_UNTIL or s[S_TURN] >= turn:
+            return d
+        turn_done_nb(s, rules, log)
+
+
+@nb.njit(cache=True, _nrt=False)
+def step_run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, victims,
+                bundle, owed, work):
+    """Play on from where the game waits to the next external decision or the end."""
+    return run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, victims,
+                  bundle, owed, work, -1)
