@@ -1082,45 +1082,75 @@ def run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, v
         if ph == until:
             return np.int64(D_UNTIL)
         p = np.int64(s[S_CUR])
-        if ph == PH_ACTION:
-            if s[S_ACTIONS] >= rules[R_MAX_ACTIONS]:
-                s[S_PHASE] = PH_TURN_END
-                continue
-            s[S_ACTIONS] += 1
-            if s[S_EXTERNAL + p]:
-                return _await_nb(s, D_ACTION, p)
-            choose_action_nb(strat[p], params[p], s, topo, rules, rng, work, p, act, cand)
-            action_choice_nb(s, topo, rules, log, act)
-        elif ph == PH_ACTION_DONE:
-            over = check_win_nb(s, rules, log)
-            checkpoint_nb(s, topo, rules)
-            s[S_PHASE] = PH_TURN_DONE if over else PH_ACTION
-        elif ph == PH_TURN_START:
+        # A turn's usual phases in their order: each falls through to the next when
+        # that is the phase it set (one pass of the loop a turn, not one a phase).
+        if ph == PH_TURN_START:
             s[S_DEV_PLAYED] = 0
             s[S_ROLLED] = 0
             s[S_OFFERS] = 0
             s[S_ACTIONS] = 0
             log_event_nb(s, log, EV_TURN_START, p, s[S_TURN], 0, 0)
-            s[S_PHASE] = PH_TURN_DONE if check_win_nb(s, rules, log) else PH_PRE_ROLL
-        elif ph == PH_PRE_ROLL:
+            ph = PH_TURN_DONE if check_win_nb(s, rules, log) else PH_PRE_ROLL
+            s[S_PHASE] = ph
+            if ph == until:
+                return np.int64(D_UNTIL)
+        if ph == PH_PRE_ROLL:
             if s[S_EXTERNAL + p]:
                 return _await_nb(s, D_PRE_ROLL, p)
             card = choose_pre_roll_nb(strat[p], params[p], s, topo, rules, rng, work, p)
             pre_roll_choice_nb(s, rules, log, card)
-        elif ph == PH_ROLL:
+            ph = s[S_PHASE]
+            if ph != PH_ROLL or ph == until:
+                continue
+        if ph == PH_ROLL:
             roll_nb(s, rules, rng, log, owed, topo)
-        elif ph == PH_AFTER_ROLL:
+            ph = s[S_PHASE]
+            if ph != PH_AFTER_ROLL or ph == until:
+                continue
+        if ph == PH_AFTER_ROLL:
             s[S_ROLLED] = 1
             checkpoint_nb(s, topo, rules)
-            s[S_PHASE] = PH_ACTION
-        elif ph == PH_TURN_END:
+            ph = PH_ACTION
+            s[S_PHASE] = ph
+            if ph == until:
+                return np.int64(D_UNTIL)
+        if ph == PH_ACTION or ph == PH_ACTION_DONE:
+            while True:
+                if ph == PH_ACTION:
+                    if s[S_ACTIONS] >= rules[R_MAX_ACTIONS]:
+                        ph = PH_TURN_END
+                        s[S_PHASE] = ph
+                        break
+                    s[S_ACTIONS] += 1
+                    if s[S_EXTERNAL + p]:
+                        return _await_nb(s, D_ACTION, p)
+                    choose_action_nb(strat[p], params[p], s, topo, rules, rng, work, p, act,
+                                     cand)
+                    action_choice_nb(s, topo, rules, log, act)
+                    ph = s[S_PHASE]
+                    if ph != PH_ACTION_DONE or ph == until:
+                        break
+                over = check_win_nb(s, rules, log)
+                checkpoint_nb(s, topo, rules)
+                ph = PH_TURN_DONE if over else PH_ACTION
+                s[S_PHASE] = ph
+                if over or ph == until:
+                    break
+            if ph != PH_TURN_END or ph == until:
+                continue
+        if ph == PH_TURN_END:
             for k in range(5):
                 s[S_DEV_NEW + 5 * p + k] = 0
             log_event_nb(s, log, EV_TURN_END, p, 0, 0, 0)
-            s[S_PHASE] = PH_TURN_DONE
-        elif ph == PH_TURN_DONE:
+            ph = PH_TURN_DONE
+            s[S_PHASE] = ph
+            if ph == until:
+                return np.int64(D_UNTIL)
+        if ph == PH_TURN_DONE:
             turn_done_nb(s, rules, log)
-        elif ph == PH_ANSWER:
+            continue
+        # The other phases: the set-up, a 7, the cards' effects, a partner's answer.
+        if ph == PH_ANSWER:
             q = np.int64(act[ACT_A])
             if s[S_EXTERNAL + q]:
                 return _await_nb(s, D_ANSWER, q)
