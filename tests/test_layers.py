@@ -59,7 +59,7 @@ BREACHES = {
     "matplotlib in a report": ("reports/html.py", "import matplotlib",
                                "Only plotting imports matplotlib"),
     "a kernel in the runner": ("runs/bench.py", "from ..core import engine_nb",
-                               "The compiled kernels are called through the engine API"),
+                               "Kernels are called by the engine API"),
     "an error in the core": ("core/rng_nb.py", "from ..errors import CatansimError",
                              "The compiled core imports nothing of catansim but"),
     "the rules kernels in the checker": ("logs/checker.py", "from ..core import rules_nb",
