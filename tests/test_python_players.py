@@ -142,3 +142,14 @@ def test_an_experiment_sent_to_a_worker_makes_its_players_anew_from_their_names(
     a = [play_game(int(s), settings=exp.settings(shift=1), log=False).vp for s in seeds]
     b = [play_game(int(s), settings=there.settings(shift=1), log=False).vp for s in seeds]
     assert a == b
+
+
+def test_a_tournament_takes_player_objects_as_it_takes_their_names():
+    from players_example import Thrifty
+
+    by_name = tournament(FIELD, 8, 4, seed=5)
+    by_object = tournament((Thrifty(), *FIELD[1:]), 8, 4, seed=5)
+    assert by_object.players.equals(by_name.players)
+    assert by_object.summary().equals(by_name.summary())
+    with pytest.raises(catansim.errors.CatansimError, match="two python:players_example:Thrifty"):
+        tournament((Thrifty(), Thrifty(), "default", "default"), 4, 4)
