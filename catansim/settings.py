@@ -142,12 +142,13 @@ class GameSettings:
         return self._kernel_args
 
 
-def load_python_player(name: str, seat: int):
+def load_python_player(name: str, seat: int, where: str | None = None):
     """The player ``python:module:Class`` names: ``Class()`` from importable ``module``;
-    anything that fails is a one-line CatansimError naming the seat."""
+    anything that fails is a one-line CatansimError naming ``where`` (the field that
+    gave the name; default ``strategies[seat]``)."""
     import importlib
 
-    where = f"strategies[{seat}]"
+    where = where or f"strategies[{seat}]"
     module, attr = check_python_player_name(name, where)
     try:
         obj = importlib.import_module(module)

@@ -43,6 +43,24 @@ def test_dask_run_resumes_a_local_run(cluster, tmp_path):
     assert not games.duplicated(["variant", "game"]).any() and len(games) == 600
 
 
+def test_a_python_player_by_name_plays_on_the_workers_as_locally(cluster, tmp_path):
+    """The workers make the player from its name (tests/players_example.py, on the path
+    the worker processes inherit) and play its games as the local run does."""
+    spec = dict(SPEC, name="python", games=40, batch_size=20, variants={},
+                strategies=["python:players_example:Unpicklable", "default", "random",
+                            "default"])
+    exp = parse_experiment(spec)
+    run_experiment(exp, out=tmp_path / "local", progress=False)
+    report = run_experiment(exp, out=tmp_path / "dask", scheduler=cluster.scheduler_address,
+                            progress=False)
+    assert report.parts_written == 2 and report.games_written == 40
+    local, remote = catansim.load(tmp_path / "local"), catansim.load(tmp_path / "dask")
+    for a, b in zip(local, remote, strict=True):
+        pd.testing.assert_frame_equal(a, b)
+    python_rows = remote[1]["strategy"].astype(str) == "python:players_example:Unpicklable"
+    assert python_rows.sum() == 40 and remote[1].loc[python_rows, "seat"].nunique() == 4
+
+
 def test_analyses_on_the_cluster_equal_the_local_ones(cluster, tmp_path):
     """The report's analyses, one task per range of games on the workers, give the local
     results bit for bit."""

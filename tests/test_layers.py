@@ -64,6 +64,8 @@ BREACHES = {
                              "The compiled core imports nothing of catansim but"),
     "the rules kernels in the checker": ("logs/checker.py", "from ..core import rules_nb",
                                          "The log checker knows the game only from the log"),
+    "the state in a Python player": ("players/greedy.py", "from ..core import layout",
+                                     "Python players see the game through their observation"),
 }
 
 

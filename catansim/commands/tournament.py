@@ -18,7 +18,8 @@ def _fmt(frame: pd.DataFrame) -> str:
 
 @click.command("tournament")
 @O.strategies("builder,city,expander,army",
-              "Comma-separated strategy names: one per seat (or any number with --matrix).")
+              "Comma-separated strategy names (a Python player: python:module:Class): one "
+              "per seat (or any number with --matrix).")
 @O.games("Games (rounded up to a multiple of --players); with --matrix: per pair.", 10_000)
 @O.players()
 @O.seed("Base seed of the deals, an integer in [0, 2**63).")
@@ -39,14 +40,18 @@ def command(strategies, games, players, seed, layout, rule_items, matrix, config
     """
     from ..kernels import say_if_compiling
     from ..runs import tournament as T
+    from ..settings import load_python_player
+    from ..strategies import is_python_player
 
     strategy_set = O.strategy_set(config)
     rules = O.parse_rules(rule_items)
     names = [s.strip() for s in strategies.split(",") if s.strip()]
     if not names:
         strategy_set.seat_names(names, players, "--strategies")  # says what is allowed
-    for name in names:
+    for i, name in enumerate(names):
         strategy_set.resolve(name, "--strategies")
+        if is_python_player(name):  # importable, and makes a player: said before playing
+            load_python_player(name, i, "--strategies")
     if matrix and len(set(names)) < 2:
         raise CatansimError(f"--strategies: --matrix plays each name against copies of the "
                             f"others, {len(set(names))} given; allowed: two or more "

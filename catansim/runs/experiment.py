@@ -42,7 +42,8 @@ from ..checks import (
 )
 from ..errors import CatansimError
 from ..results.schema import DEFAULT_VARIANT as BASELINE
-from ..strategies import PRESETS, StrategySet
+from ..settings import load_python_player
+from ..strategies import PRESETS, StrategySet, is_python_player
 from ..tunables import DEFAULT_BATCH_SIZE
 
 LAYOUTS = tuple(BOARD_LAYOUTS)
@@ -244,6 +245,13 @@ class Experiment:
         self.variant(variant)
         return self._settings[variant, shift % self.n_shifts(variant)]
 
+    def __getstate__(self) -> dict:
+        # Sent to Dask workers without the settings built here: a worker makes its own
+        # (a Python player is made there from its name, not pickled with its state).
+        state = dict(self.__dict__)
+        state.pop("_settings", None)
+        return state
+
     def with_overrides(self, games: int | None = None, seed: int | None = None,
                        output: str | Path | None = None, scheduler: str | None = None,
                        batch_size: int | None = None) -> Experiment:
@@ -346,6 +354,8 @@ def _strategies(value, key, ctx: _Ctx, players: int, strategy_set: StrategySet
     # a list always names its items by index: strategies[0]
     for i, name in enumerate(value):
         ctx.check(strategy_set.resolve, name, f"{key}[{i}]")
+        if is_python_player(name):  # importable, and makes a player: said here, by key
+            ctx.check(load_python_player, name, i, f"{key}[{i}]")
     return ctx.check(strategy_set.seat_names, value, players, key)
 
 

@@ -16,6 +16,10 @@ resume is refused when the settings (``Experiment.result_key``, naming the key
 that changed) or the engine (``catansim.core.engine_fingerprint``, naming both)
 differ from the dataset's; Dask workers running another engine are refused too.
 
+A part with Python players (``python:module:Class``) is played by ``play_batch`` one
+game after another in the thread that plays the part; an experiment sent to a Dask
+worker leaves its players behind, and the worker makes its own from their names.
+
 Game ``i`` has seed ``engine.batch_seeds(seed, 1, i)`` whatever the batch size
 or the machine, so a local run, a resumed run and a Dask run give identical
 tables. The dataset's layout on disk is ``catansim.results.dataset``'s.

@@ -30,7 +30,7 @@ from ..engine import GameSettings, batch_seeds, play_batch
 from ..errors import CatansimError
 from ..results import games_frame, players_frame
 from ..rules import Rules
-from ..strategies import PRESETS, StrategySet
+from ..strategies import PRESETS, StrategySet, python_player_name
 from ..tunables import CHUNK_DEALS
 
 TOURNAMENT = "tournament"  # the variant name of a tournament's games
@@ -62,6 +62,8 @@ class Deals:
     layout: str = "variable"
     strategy_set: StrategySet = field(default=PRESETS, repr=False)
     debug: bool = False  # stop at the first illegal action (IllegalActionError)
+    # Python player objects by the name that labels them (``python:module:Class``)
+    players: tuple = field(default=(), repr=False, compare=False)
 
 
 def iter_seatings(deals: Deals, seatings, group: str, groups, strategy_names,
@@ -76,8 +78,11 @@ def iter_seatings(deals: Deals, seatings, group: str, groups, strategy_names,
     columns (every group's, so that the tables of all groups concatenate).
     ``progress`` is an optional tqdm bar advanced per game.
     """
-    settings = [GameSettings(n_players=deals.n_players, strategies=tuple(s), layout=deals.layout,
-                             rules=deals.rules, strategy_set=deals.strategy_set)
+    objects = dict(deals.players)
+    settings = [GameSettings(n_players=deals.n_players,
+                             strategies=tuple(objects.get(name, name) for name in s),
+                             layout=deals.layout, rules=deals.rules,
+                             strategy_set=deals.strategy_set)
                 for s in seatings]
     k = len(settings)
     labels = dict(variant=group, variants=list(groups), strategy_names=list(strategy_names))
@@ -225,6 +230,22 @@ def _check(names, n_players, games, strategy_set: StrategySet):
         strategy_set.resolve(name)
 
 
+def _named(strategies) -> tuple[tuple[str, ...], tuple]:
+    """The names of ``strategies`` (a Python player object by ``python:module:Class``)
+    and the ``(name, object)`` pairs of the objects."""
+    names, objects = [], {}
+    for item in strategies:
+        if isinstance(item, str) or not callable(getattr(item, "decide", None)):
+            names.append(item)
+            continue
+        name = python_player_name(item)
+        if objects.setdefault(name, item) is not item:
+            raise CatansimError(f"strategies: two {name} objects; allowed: one object of "
+                                "each class (its name labels its seats)")
+        names.append(name)
+    return tuple(names), tuple(objects.items())
+
+
 def tournament(
     strategies,
     games: int,
@@ -240,16 +261,19 @@ def tournament(
 ) -> TournamentResult:
     """Play ``n_players`` strategies against each other with rotated seats.
 
+    ``strategies`` are names, or Python players (``catansim.game.Player`` objects,
+    labelled ``python:module:Class``; one object plays every seat its class sits in).
+
     ``games`` is rounded up to a multiple of ``n_players``: each deal is played in all
     ``n_players`` seat rotations with the same seed (same board, dice and deck).
     ``keep_games=False`` keeps only the summaries (memory flat in the number of games;
     ``games`` and ``players`` are then None).
     """
-    names = tuple(strategies)
+    names, players = _named(strategies)
     _check(names, n_players, games, strategy_set)
     seatings = seat_rotations(names, n_players)
     deals = Deals(-(-games // n_players), n_players, seed, rules or Rules(), layout,
-                  strategy_set, debug)
+                  strategy_set, debug, players)
     acc, g, p = _results(deals, {TOURNAMENT: seatings}, sorted(set(names)), [SUMMARY, RATING],
                          n_threads, progress, keep_games)
     summary, ratings = acc.results()
@@ -344,13 +368,14 @@ def cross_play(
     ``keep_games=False`` keeps only the counts of the cells (memory flat in the number
     of games; ``games`` and ``players`` are then None).
     """
-    names = tuple(dict.fromkeys(strategies))
+    names, players = _named(strategies)
+    names = tuple(dict.fromkeys(names))
     _check(names, n_players, games, strategy_set)
     if len(names) < 2:
         raise CatansimError("strategies: cross-play needs at least 2 names; allowed: 2 or "
                             "more comma-separated names")
     deals = Deals(-(-games // n_players), n_players, seed, rules or Rules(), layout,
-                  strategy_set, debug)
+                  strategy_set, debug, players)
     pairs = {pair_name(a, b): (a, b) for a in names for b in names if a != b}
     groups = {group: [tuple(a if seat == r else b for seat in range(n_players))
                       for r in range(n_players)] for group, (a, b) in pairs.items()}
