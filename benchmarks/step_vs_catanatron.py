@@ -6,6 +6,8 @@ the same window, repeats interleaved:
 (c) catansim: one Python ``RandomPlayer`` among three compiled ``default`` games/s;
 (d) catansim: µs per decision of a Python random seat through ``Game`` (``legal_options``
     + ``step``; four external random seats, so every decision is one);
+(g) catansim: four random Python players deciding for many games at once (``GameBatch``:
+    one numpy draw a step for every game in the batch) games/s;
 and the environments' steps/s: ``CatanAEC`` (four random masked agents) and ``CatanEnv``
 (one random masked agent against three compiled ``default``).
 
@@ -108,6 +110,20 @@ def decision_cost(games: int, first: int) -> tuple[float, float]:
     return 1e6 * elapsed / decisions, decisions / games
 
 
+def batch_games(games: int, first: int) -> tuple[float, float]:
+    """Four random Python players over ``games`` games in lockstep (``GameBatch``)."""
+    from catansim.game import GameBatch
+
+    rng = np.random.default_rng(first)
+    t = time.perf_counter()
+    batch = GameBatch(range(first, first + games), strategies=("random",), external=range(4))
+    while not batch.over:
+        counts = batch.counts
+        batch.choose(np.where(counts > 0, (rng.random(games) * counts).astype(np.int64), -1))
+    rate = games / (time.perf_counter() - t)
+    return rate, float(batch.counters[:, 0].mean())
+
+
 def env_steps(games: int, first: int, single: bool) -> tuple[float, float]:
     from catansim.envs import CatanAEC, CatanEnv
 
@@ -148,11 +164,13 @@ def main(argv=None) -> None:
                     help="games per repeat, (c)")
     ap.add_argument("--games-catanatron", type=int, default=40, help="games per repeat, (a)")
     ap.add_argument("--games-env", type=int, default=10, help="games per repeat, the envs")
+    ap.add_argument("--games-batch", type=int, default=512, help="games per repeat, (g)")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--venv", type=Path, default=Path("/tmp/catanatron-venv"),
                     help="scratch venv for catanatron (made if missing)")
     args = ap.parse_args(argv)
-    for name in ("games", "games_compiled", "games_catanatron", "games_env", "repeats"):
+    for name in ("games", "games_compiled", "games_catanatron", "games_env", "games_batch",
+                 "repeats"):
         if getattr(args, name) < 1:
             fail(f"--{name.replace('_', '-')}: {getattr(args, name)}; allowed: an integer >= 1")
     python = scratch_venv(args.venv)
@@ -160,7 +178,7 @@ def main(argv=None) -> None:
     # warm-up: compile (or load) the kernels, import the environments
     python_seats(1, 0, True)
     env_steps(1, 0, True)
-    rows = {k: [] for k in "abcdef"}
+    rows = {k: [] for k in "abcdefg"}
     per_game = {}
     for r in range(args.repeats):
         first = 1000 * (r + 1)
@@ -170,7 +188,8 @@ def main(argv=None) -> None:
                 ("c", python_seats, args.games_compiled, first, True),
                 ("d", decision_cost, args.games, first),
                 ("e", env_steps, args.games_env, first, False),
-                ("f", env_steps, args.games_env, first, True)):
+                ("f", env_steps, args.games_env, first, True),
+                ("g", batch_games, args.games_batch, first)):
             value, extra = run(*given)
             rows[key].append(value)
             per_game.setdefault(key, []).append(extra)
@@ -187,6 +206,8 @@ def main(argv=None) -> None:
         "e": ("CatanAEC: 4 random masked agents", args.games_env, "steps/s", "steps/game"),
         "f": ("CatanEnv: 1 random masked agent + 3 compiled default", args.games_env,
               "steps/s", "steps/game"),
+        "g": ("(g) catansim: 4 random Python players, GameBatch (numpy, games in lockstep)",
+              args.games_batch, "games/s", "turns/game"),
     }
     print(f"\n{os.cpu_count()} CPUs; {args.repeats} repeats, interleaved\n")
     print("| figure | games per repeat | median | range | unit | per game (median) |")
@@ -200,8 +221,9 @@ def main(argv=None) -> None:
     print(f"\ncatanatron: {per_decision:.1f} µs per decision (its games/s and decisions/game "
           "above; it offers no trades between players)")
     ratio = statistics.median(rows["b"]) / statistics.median(rows["a"])
-    print(f"(b) / (a) = {ratio:.2f} (goal: >= 10); (c) = "
-          f"{statistics.median(rows['c']):.0f} games/s (goal: >= 200)")
+    batch = statistics.median(rows["g"]) / statistics.median(rows["a"])
+    print(f"(b) / (a) = {ratio:.2f}, one game at a time; (g) / (a) = {batch:.1f}, a batch "
+          f"(goal: >= 10); (c) = {statistics.median(rows['c']):.0f} games/s (goal: >= 200)")
 
 
 if __name__ == "__main__":

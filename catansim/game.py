@@ -26,6 +26,7 @@ Example::
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 from typing import NamedTuple, Protocol, runtime_checkable
 
@@ -176,6 +177,11 @@ class Observation:
         The observer, the seats playing, the turn (0 in the set-up).
     to_move : int
         The seat whose decision is pending (-1 once the game is over).
+    current_player : int
+        The seat whose turn it is (in the set-up: the seat placing); it makes every
+        offer and moves the robber.
+    rules : Rules
+        The game's rule settings (points to win, discard limit, supply size, ...).
     decision : str
         The pending decision (``core.layout.DECISION_NAMES``), "" once over.
     hand : int[5]
@@ -210,17 +216,20 @@ class Observation:
         Cards a pending discard or Invention takes (0 otherwise).
     """
 
-    FIELDS = ("seat", "n_players", "turn", "to_move", "decision", "hand", "development_cards",
+    FIELDS = ("seat", "n_players", "turn", "to_move", "current_player", "decision", "hand",
+              "development_cards",
               "new_development_cards", "victory_points", "hex_terrain", "hex_number",
               "harbors", "robber", "node_owner", "node_level", "edge_owner", "supply",
               "deck_left", "hand_sizes", "development_counts", "knights", "visible_points",
               "route_length", "known_low", "known_high", "longest_route", "largest_army",
-              "dice_rolled", "card_played", "offer", "due")
+              "dice_rolled", "card_played", "offer", "due", "rules")
 
     def __init__(self, s: np.ndarray, seat: int, n_players: int, offer: Option | None,
-                 due: int):
+                 due: int, rules: Rules):
         self._s = s
         self.seat, self.n_players, self.offer, self.due = seat, n_players, offer, due
+        self.rules = rules
+        self.current_player = int(s[L.S_CUR])
         self.turn = int(s[L.S_TURN])
         pending = int(s[L.S_PENDING])
         self.to_move = int(s[L.S_PENDING_SEAT]) if pending >= 0 else -1
@@ -298,7 +307,8 @@ class Observation:
         out = {}
         for name in self.FIELDS:
             v = getattr(self, name)
-            out[name] = v.tolist() if isinstance(v, np.ndarray) else v
+            out[name] = (v.tolist() if isinstance(v, np.ndarray) else
+                         dataclasses.asdict(v) if isinstance(v, Rules) else v)
         return out
 
     def __repr__(self) -> str:
@@ -479,7 +489,7 @@ class Game:
         d = int(self.s[L.S_PENDING])
         offer = self._action_option(self._act) if d == L.D_ANSWER else None
         due = int(self._options_raw()[0]) if d in (L.D_DISCARD, L.D_INVENTION) else 0
-        return Observation(self.s.copy(), int(seat), n, offer, due)
+        return Observation(self.s.copy(), int(seat), n, offer, due, self.rules)
 
     # --- the pending decision ---------------------------------------------------------
 
@@ -723,5 +733,137 @@ def play_settings(seed: int, settings: GameSettings, log: bool = True,
     game = Game(seed, settings=settings, external=set(players) | set(external), log=log)
     while not game.over:
         q = game.to_move
-        game.step(players[q].decide(game.observation(q), game.legal_options()))
+        choice = players[q].decide(game.observation(q), game.legal_options())
+        try:
+            game.step(choice)
+        except CatansimError as e:
+            raise CatansimError(f"game {seed}, seat {q} ({settings.strategies[q]}): "
+                                f"{e}") from None
     return game.result()
+
+
+class GameBatch:
+    """Many games in lockstep, each paused at its Python seats' decisions: for policies
+    that decide for all games at once (numpy, a learned policy on a batch), with one
+    compiled call a step for the whole batch.
+
+    The games are those ``Game`` plays for the same seeds and settings: option ``i`` of
+    game ``g`` is ``Game.legal()[i]`` of that game, in the same order.
+
+    Parameters
+    ----------
+    seeds : sequence of int
+        One game per seed.
+    strategies, n_players, layout, board, rules, openings, strategy_set, settings
+        As for ``Game``.
+    external : iterable of int
+        The seats whose decisions come from ``choose``.
+
+    Attributes
+    ----------
+    counts : int64[n]
+        How many options each game's pending decision has (0: the game is over).
+    """
+
+    def __init__(self, seeds, strategies=None, n_players: int = 4, layout: str = "variable",
+                 board: B.Board | None = None, rules: Rules | None = None, openings=None,
+                 external=(), settings: GameSettings | None = None,
+                 strategy_set: StrategySet = PRESETS):
+        seeds = [check_seed(x) for x in seeds]
+        if settings is None:
+            if board is not None and layout == "variable":
+                layout = "given"
+            settings = GameSettings(n_players=n_players,
+                                    strategies=tuple(strategies or ("random",)),
+                                    layout=layout, board=board, rules=rules or Rules(),
+                                    openings=openings, strategy_set=strategy_set)
+        check_instance(settings, "settings", GameSettings, "a catansim.GameSettings")
+        self.settings = settings
+        n = settings.n_players
+        seats = sorted({int(q) for q in external})
+        for q in seats:
+            if not 0 <= q < n:
+                raise CatansimError(f"external: seat {q} does not play; allowed: 0..{n - 1}")
+        self._nb, _ = _kernels()
+        (_, layout_code, board_vec, self._openings, _, self._rules, self._strat,
+         self._params) = settings.kernel_args()
+        self.seeds = np.array(seeds, dtype=np.int64)
+        g = len(seeds)
+        one = self._nb.new_scratch()
+        self.states = np.zeros((g, L.STATE_SIZE), dtype=np.int32)
+        for q in seats:
+            self.states[:, L.S_EXTERNAL + q] = 1
+        self._log = np.zeros((1, L.LOG_WIDTH), dtype=np.int32)  # the games are not logged
+        (self._rngs, self._acts, self._cands, self._masks, self._victims, self._bundles,
+         self._owed, self._works) = (np.zeros((g, *a.shape), dtype=a.dtype) for a in one[:8])
+        self.boards = np.zeros((g, L.BOARD_SIZE), dtype=np.int32)
+        self.counts = np.zeros(g, dtype=np.int64)
+        self._nb.batch_start_nb(self.seeds, n, layout_code, board_vec, self._openings, TOPO,
+                                self._rules, self._strat, self._params, self.states,
+                                self._log, self._rngs, self._acts, self._cands, self._masks,
+                                self._victims, self._bundles, self._owed, self._works, one[8],
+                                self.boards, self.counts)
+
+    def __len__(self) -> int:
+        return len(self.seeds)
+
+    @property
+    def over(self) -> bool:
+        """Every game is over."""
+        return not self.counts.any()
+
+    @property
+    def to_move(self) -> np.ndarray:
+        """Each game's seat with a decision pending (-1: over)."""
+        return np.where(self.counts > 0, self.states[:, L.S_PENDING_SEAT], -1)
+
+    @property
+    def decisions(self) -> np.ndarray:
+        """Each game's pending decision (``D_*`` codes, ``DECISION_NAMES``; -1: over)."""
+        return np.where(self.counts > 0, self.states[:, L.S_PENDING], L.D_NONE)
+
+    def choose(self, choice) -> None:
+        """Take option ``choice[g]`` of each game g (an index below ``counts[g]``; -1 or
+        a game that is over: nothing) and play each on to its next external decision."""
+        choice = np.asarray(choice)
+        if choice.shape != self.counts.shape or (choice.size and choice.dtype.kind not in "iu"):
+            raise CatansimError(f"choose: expected {len(self)} integer indices, got "
+                                f"{choice.shape} {choice.dtype}; allowed: 0..counts[g] - 1, "
+                                "or -1 to leave a game")
+        choice = np.ascontiguousarray(choice, dtype=np.int64)
+        bad = (choice >= self.counts) & (choice >= 0) | (choice < -1)
+        if bad.any():
+            g = int(np.flatnonzero(bad)[0])
+            raise CatansimError(f"choose: game {g} has {self.counts[g]} options, index "
+                                f"{choice[g]} is out of range; allowed: 0.."
+                                f"{self.counts[g] - 1}, or -1")
+        self._nb.batch_choose_nb(choice, TOPO, self._rules, self._strat, self._params,
+                                 self._openings, self.states, self._log, self._rngs,
+                                 self._acts, self._cands, self._masks, self._victims,
+                                 self._bundles, self._owed, self._works, self.counts)
+
+    def observation(self, g: int, seat: int) -> Observation:
+        """What ``seat`` may know in game ``g``."""
+        s = self.states[g]
+        n = self.settings.n_players
+        offer = None
+        due = 0
+        d = int(s[L.S_PENDING]) if self.counts[g] else L.D_NONE
+        if d == L.D_ANSWER:
+            offer = _act_offer(self._acts[g])
+        elif d in (L.D_DISCARD, L.D_INVENTION):
+            self._nb.step_options_nb(s, TOPO, self._rules, self._masks[g], self._victims[g],
+                                     self._cands[g])
+            due = int(self._cands[g][0])
+        return Observation(s.copy(), int(seat), n, offer, due, self.settings.rules)
+
+    @property
+    def counters(self) -> np.ndarray:
+        """Each game's result record (int32[n, N_COUNTERS]; final once it is over)."""
+        return self.states[:, L.S_COUNTERS:]
+
+
+def _act_offer(act) -> Option:
+    give = tuple(int(x) for x in act[L.ACT_GIVE : L.ACT_GIVE + 5])
+    get = tuple(int(x) for x in act[L.ACT_RECEIVE : L.ACT_RECEIVE + 5])
+    return Option("offer", int(act[L.ACT_A]), give=give, get=get)

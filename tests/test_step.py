@@ -251,3 +251,41 @@ def test_play_game_and_play_batch_mix_python_and_compiled_seats_reproducibly():
                                                        log=False).counters.tolist()
     same = play_game(3, 4, [RandomPlayer(0), "default", "default", "default"], log=False)
     assert batch.counters[0].tolist() == same.counters.tolist()
+
+
+def test_a_batch_in_lockstep_plays_the_games_game_plays_option_for_option():
+    from catansim.game import GameBatch
+
+    strategies = ("random", "default", "trader", "random")
+    seeds = list(range(30))
+    batch = GameBatch(seeds, strategies=strategies, external=[0, 2, 3])
+    games = [Game(s, strategies=strategies, external=[0, 2, 3], log=False) for s in seeds]
+    rng = np.random.default_rng(5)
+    kinds = set()
+    while not batch.over:
+        counts = batch.counts
+        pick = np.where(counts > 0, (rng.random(len(batch)) * counts).astype(np.int64), -1)
+        for g, game in enumerate(games):
+            assert batch.to_move[g] == game.to_move
+            if pick[g] >= 0:
+                options = game.legal()
+                assert len(options) == counts[g]  # the same options, in the same order
+                kinds.add(game.decision)
+                if g % 7 == 0:
+                    assert batch.observation(g, game.to_move).as_dict() == \
+                        game.observation(game.to_move).as_dict()
+                game.step(options[pick[g]])
+        batch.choose(pick)
+    assert {"discard", "Invention", "trade answer", "action"} <= kinds
+    for g, game in enumerate(games):
+        assert batch.counters[g].tolist() == game.result().counters.tolist()
+
+
+def test_a_batch_refuses_indices_out_of_range_in_one_line():
+    from catansim.game import GameBatch
+
+    batch = GameBatch([1, 2], strategies=("default",), external=[0])
+    with pytest.raises(CatansimError, match="out of range"):
+        batch.choose(batch.counts)
+    with pytest.raises(CatansimError, match="expected 2 integer indices"):
+        batch.choose([0])

@@ -48,6 +48,7 @@ from .actions_nb import (
     can_play_dev_nb,
     is_legal_action_nb,
     legal_actions_nb,
+    unpack_nb,
 )
 from .board_nb import BOARD_SCRATCH, generate_board_nb
 from .jit import inline_kernel, kernel, typed_kernel
@@ -1532,3 +1533,96 @@ def step_run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, ma
     """Play on from where the game waits to the next external decision or the end."""
     return run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, victims,
                   bundle, owed, work, -1)
+
+
+# --- many games in lockstep (catansim.game.GameBatch) ------------------------------------
+
+
+@kernel
+def bundle_option_nb(s, at, total, index, out):
+    """The bundles of ``total`` cards with at most ``s[at + r]`` of resource r, in the
+    order of their counts (wood first, then brick, ...): with ``index`` >= 0 write the
+    index-th to ``out`` (int32[5]); return how many there are (up to the index-th)."""
+    n = 0
+    for a in range(min(total, s[at]) + 1):
+        for b in range(min(total - a, s[at + 1]) + 1):
+            for c in range(min(total - a - b, s[at + 2]) + 1):
+                for d in range(min(total - a - b - c, s[at + 3]) + 1):
+                    e = total - a - b - c - d
+                    if e <= s[at + 4]:
+                        if n == index:
+                            out[0] = a
+                            out[1] = b
+                            out[2] = c
+                            out[3] = d
+                            out[4] = e
+                            return n + 1
+                        n += 1
+    return n
+
+
+@kernel
+def option_count_nb(s, topo, rules, mask, victims, cand):
+    """How many options the pending decision has (0 once the game is over or waits);
+    ``cand`` receives ``step_options_nb``'s list."""
+    d = s[S_PENDING]
+    if d == D_NONE:
+        return np.int64(0)
+    k = step_options_nb(s, topo, rules, mask, victims, cand)
+    q = np.int64(s[S_PENDING_SEAT])
+    if d == D_DISCARD:
+        return np.int64(bundle_option_nb(s, S_HAND + 5 * q, cand[0], -1, cand[1:6]))
+    if d == D_INVENTION:
+        return np.int64(bundle_option_nb(s, S_BANK, cand[0], -1, cand[1:6]))
+    return k
+
+
+@nb.njit(cache=True, nogil=True, _nrt=False)
+def batch_start_nb(seeds, n_players, layout, board, openings, topo, rules, strat, params,
+                   states, log, rngs, acts, cands, masks, victims, bundles, owed, works,
+                   board_x, boards, counts):
+    """Set up game ``g`` of ``seeds`` in row g of each array (``states`` rows keep their
+    external seats) and play it to its first external decision; ``counts[g]`` receives
+    its number of options (0: over)."""
+    for g in range(seeds.shape[0]):
+        for i in range(BOARD_SIZE):
+            boards[g, i] = board[i]
+        s = states[g]
+        start_game_nb(seeds[g], n_players, layout, boards[g], openings, topo, rules, s,
+                      rngs[g], acts[g], cands[g], masks[g], victims[g], bundles[g], owed[g],
+                      works[g], board_x)
+        run_nb(s, topo, rules, rngs[g], strat, params, openings, log, acts[g], cands[g],
+               masks[g], victims[g], bundles[g], owed[g], works[g], -1)
+        counts[g] = option_count_nb(s, topo, rules, masks[g], victims[g], cands[g])
+
+
+@nb.njit(cache=True, nogil=True, _nrt=False)
+def batch_choose_nb(choice, topo, rules, strat, params, openings, states, log, rngs, acts,
+                    cands, masks, victims, bundles, owed, works, counts):
+    """For each game g with a pending decision and ``choice[g]`` >= 0, take its option
+    ``choice[g]`` (an index into the options ``Game.legal()`` lists, in the same
+    order) and play on to its next external decision; ``counts[g]`` receives that
+    decision's number of options (0: over)."""
+    for g in range(choice.shape[0]):
+        s = states[g]
+        i = choice[g]
+        if i < 0 or s[S_PENDING] == D_NONE:
+            continue
+        cand = cands[g]
+        d = s[S_PENDING]
+        q = np.int64(s[S_PENDING_SEAT])
+        step_options_nb(s, topo, rules, masks[g], victims[g], cand)
+        value = np.int64(0)
+        if d == D_ACTION:
+            unpack_nb(cand[i], acts[g])
+        elif d == D_DISCARD:
+            bundle_option_nb(s, S_HAND + 5 * q, cand[0], i, bundles[g])
+        elif d == D_INVENTION:
+            bundle_option_nb(s, S_BANK, cand[0], i, bundles[g])
+        else:
+            value = np.int64(cand[i])
+        resolve_nb(s, topo, rules, rngs[g], openings, log, acts[g], masks[g], victims[g],
+                   bundles[g], value)
+        run_nb(s, topo, rules, rngs[g], strat, params, openings, log, acts[g], cand, masks[g],
+               victims[g], bundles[g], owed[g], works[g], -1)
+        counts[g] = option_count_nb(s, topo, rules, masks[g], victims[g], cand)
