@@ -15,17 +15,13 @@ decision. Its player-trade offers are one card for one card; as a partner it
 accepts a trade it can pay with probability 1/2; it discards a uniformly random
 subset of its cards.
 
-The dispatchers of one caller whose scripted side is large (setup placement, discard,
-robber hex, free road, Invention, trade acceptance) are ``inline_kernel``s, inlined
-into that caller: a compiled kernel's machine code holds all its callees, so a
-dispatcher of its own lowered and compiled the scripted decision a second time (with
-the C wrappers gone, see ``core.jit``: 7% less CPU in a cold compile, over 6 paired
-runs). So are the dispatchers the turn calls on every turn or action (the card before
-the roll, the action): inlined, the turn calls the scripted kernel (``action_nb``) or
-the random one (``random_action_nb``) with only the arrays that side reads, where a
-kernel of its own took every array of both (a call passes each as seven machine
-words; ``docs/benchmarks.md``, eighth round). Victim and Monopoly, a few calls a
-game, stay kernels.
+Every dispatcher the game loop calls on most turns is an ``inline_kernel``, inlined
+into ``engine_nb.run_nb``: a compiled kernel's machine code holds all its callees, so
+a dispatcher compiled as a kernel of its own would lower the scripted decision a second
+time, and a call passes each array as seven machine words, where the inlined dispatcher
+calls the scripted kernel (``action_nb``) or the random one (``random_action_nb``)
+with only the arrays that side reads. Victim and Monopoly, a few calls a game, stay
+kernels. (The measurements behind this: ``docs/history/performance.md``.)
 """
 
 

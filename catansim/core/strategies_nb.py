@@ -13,8 +13,8 @@ the few candidate nodes or edges the chosen build needs. Small functions called
 several times per decision (the plan in the action decision and for each trade
 partner, the missing and affordable cards, the maritime trade, the development card
 to play) are ``inline_kernel``s: a kernel call passes each array as seven machine
-words, and inlining them took 8% off a game's instructions with every decision the
-same (``docs/benchmarks.md``). ``action_nb`` above them stays a kernel, as the
+words, which inlining saves (``docs/history/performance.md``). ``action_nb`` above
+them stays a kernel, as the
 two-process cold compile (``catansim.kernels``) compiles it in its own part; it takes
 only the arrays the scripted player reads (the random streams for its drawn ties and
 offers, no legal-action list).
@@ -388,7 +388,7 @@ def node_score_nb(s, topo, prm, p, n, x, in_game):
     """
     # No loop over the node's hexes (their harbor pips are memoised); a term not
     # taken adds 0.0. LLVM still branches on the harbor kind (a choice between two
-    # floats); multiplying the terms by their conditions instead was not faster.
+    # floats); multiplying the terms by their conditions is not faster.
     base = int(x[X_BASE])
     score = x[base + n]
     produced = int(x[X_PMASK])
@@ -497,7 +497,7 @@ def best_spot_nb(s, topo, prm, p, x):
     The spots are the open nodes of p's network (``net_nodes``: an open node has no
     building, so p has a road there). Ties go to the spot met first when p's roads are
     walked in edge order, each from its first end (key 2 * edge + end, the smallest over
-    p's roads at the node), as the scan of all 72 edges this replaces broke them.
+    p's roads at the node), as a scan of all 72 edges in order would break them.
     """
     best = -1
     best_v = -1e18
@@ -639,7 +639,7 @@ def _plan_nb(s, topo, prm, p, x, hand, held_knights):
     """
     # The weights from conditional expressions between values read first, not from
     # nested branches on the state. LLVM still branches on the road weight's choice
-    # (a choice between two floats); arithmetic or a table in its place was not faster.
+    # (a choice between two floats); arithmetic or a table in its place is not faster.
     set_left = s[S_SETTLEMENTS_LEFT + p]
     spot = (set_left > 0) & (s[S_OPEN_SPOTS + p] > 0)
     road_w = prm[P_W_ROAD]
