@@ -88,16 +88,15 @@ class GameSettings:
                                     f"{self.n_players} players; allowed: "
                                     f"0..{self.n_players - 1}")
         given = self.strategies
-        if not isinstance(given, str):
-            given = list(given)
-            if len(given) == 1:
-                given = given * self.n_players
         objects = {}
         if not isinstance(given, str):
+            given = list(given)
             for seat, item in enumerate(given):
                 if not isinstance(item, str) and callable(getattr(item, "decide", None)):
                     objects[seat] = item
                     given[seat] = python_player_name(item)
+            if len(given) == 1 and objects:  # one player object for every seat
+                objects = dict.fromkeys(range(self.n_players), objects[0])
         names = self.strategy_set.seat_names(given, self.n_players)
         object.__setattr__(self, "strategies", names)
         object.__setattr__(self, "players", tuple(
