@@ -524,6 +524,31 @@ def test_per_board_part_by_part_equals_the_whole(board_set):
     assert np.isclose(sum(r[f"win_rate_{s}"] for s in range(4)), r["decided"] / r["games"])
 
 
+def test_the_scalar_index_is_checked_against_an_intercept_only_baseline():
+    rng = np.random.default_rng(9)
+
+    def boards(k):
+        index = rng.uniform(0.01, 0.1, k)
+        return pd.DataFrame({"board_id": np.arange(k), "index": index, "games": 100,
+                             "rms2": 0.005 + 0.1 * index + rng.normal(0, 0.004, k)})
+
+    train, test = boards(2000), boards(500)
+    f = BB.index_fit(train, test)
+    truth = 1 - 0.004 ** 2 / np.var(0.1 * test["index"] + (test["rms2"] - 0.1 * test["index"]))
+    assert abs(f.loc["index, calibrated", "r2"] - truth) < 0.05
+    assert f.loc["intercept only", "r2"] <= 0.0 and f.loc["intercept only", "r2_ci_high"] < 0.02
+    assert np.isclose(f.loc["index, calibrated", "r"], np.corrcoef(test["index"],
+                                                                  test["rms2"])[0, 1])
+    lo, hi = f.loc["index, calibrated", ["r_ci_low", "r_ci_high"]]
+    assert lo < f.loc["index, calibrated", "r"] < hi
+    # index² as is misses the level (rms2 is 0.005 + 0.1 x index, not index²)
+    assert f.loc["index as is", "r2"] < 0
+    bands = BB.index_bands(test.assign(held_out=True))
+    assert bands["boards"].sum() == len(test)
+    assert (bands["q10"] <= bands["q50"]).all() and (bands["q50"] <= bands["q90"]).all()
+    assert bands["spread"].is_monotonic_increasing
+
+
 def test_the_seat_model_is_fitted_and_checked_on_other_boards():
     rng = np.random.default_rng(11)
     boards = generate_vectors("variable", batch_seeds(16, 400))
