@@ -729,7 +729,9 @@ def seat_model_check(seats: pd.DataFrame, n_players: int | None = None,
     games = g["games"].first()
     rms2 = np.array([_unbiased_rms2(np.asarray(r_)[None, :], np.array([gg]), n)[0]
                      for r_, gg in zip(rates, games, strict=True)])
-    corr = float(np.corrcoef(index.to_numpy(), rms2)[0, 1])
+    # a prediction that is the same on every board (seat intercepts alone) has no index
+    constant = np.ptp(index.to_numpy()) == 0
+    corr = np.nan if constant else float(np.corrcoef(index.to_numpy(), rms2)[0, 1])
     summary = pd.DataFrame([{
         "boards": int(ub.size), "seat_rows": len(s), "r2": float(r2),
         "r2_ci_low": float(np.quantile(reps, 0.025)),
@@ -739,7 +741,8 @@ def seat_model_check(seats: pd.DataFrame, n_players: int | None = None,
         "observed_spread": float(np.sqrt(max(np.mean(rms2), 0))),
         "method": "held-out boards; r2 of the seat rates, bootstrap over boards; reliability: "
                   "split-half, Spearman-Brown; spread: sqrt of the mean unbiased rms2"}])
-    dec = pd.qcut(index.to_numpy(), bins, labels=False, duplicates="drop")
+    dec = (np.zeros(len(index), dtype=int) if constant else
+           pd.qcut(index.to_numpy(), bins, labels=False, duplicates="drop"))
     cal = []
     for k in np.unique(dec):
         sel = dec == k
