@@ -620,8 +620,9 @@ def test_the_study_writes_its_report_tables_figures_and_readme(study):
                         "index", "balanced", "runs"]
     assert "<script" not in html and html.count("data:image/png;base64,") >= 10
     csv = {p.stem for p in (study / "tables").glob("*.csv")}
-    assert {"seats_4p", "order_contrasts_4p", "board_variance_boards_4p", "luck_mixed_won",
-            "regression_fit_4p", "index_checks", "balanced_vs_variable", "runs"} <= csv
+    assert {"seats_4p", "order_contrasts_4p", "seat_equivalence_4p", "board_variance_boards_4p",
+            "luck_mixed_won", "regression_fit_4p", "index_checks", "index_fit", "index_bands",
+            "balanced_vs_variable", "runs"} <= csv
     runs = pd.read_csv(study / "tables" / "runs.csv", index_col=0)
     assert runs.loc["boards-4p", "games"] == 1200 and runs["seconds"].notna().all()
     readme = (study / "README.md").read_text()
@@ -630,6 +631,16 @@ def test_the_study_writes_its_report_tables_figures_and_readme(study):
     header = re.search(r"<dt>analyses</dt><dd>(\d+) s</dd>", html).group(1)
     assert f"this report's analyses took {header} s, and with" in readme
     assert (study / "data" / "per-board-boards-4p.parquet").exists()
+    # the answers' numbers are those of the tables the study writes
+    fit = pd.read_csv(study / "tables" / "index_fit.csv", index_col=[0, 1])
+    row = fit.loc[("index-preregistered", "index, calibrated")]
+    assert f"r = {row['r']:.2f} [{row['r_ci_low']:.2f}, {row['r_ci_high']:.2f}]" in readme
+    eq = pd.read_csv(study / "tables" / "seat_equivalence_4p.csv", index_col=0)
+    assert len(eq) == 4 and (eq["margin"] == 0.005).all()
+    assert (f"[{100 * eq['ci90_low'].min():+.2f}, {100 * eq['ci90_high'].max():+.2f}] "
+            "points") in readme
+    cells = pd.read_csv(study / "tables" / "order_cells_3p.csv", index_col=[0, 1, 2])
+    assert len(cells) == 27 and (cells["games"] == 300).all()
     from study_checks import assert_provenance
 
     assert_provenance(html, [p.parent for p in (study / "data").glob("*/manifest.json")])
