@@ -288,6 +288,95 @@ def test_rotations_pool_every_strategy_through_every_seat():
     assert abs(cells.loc[(0, "a"), "win_rate"] - 0.6) < 0.03
 
 
+def _factor_frames(rng, games: int, n: int = 4, seat=None, pick=None, turn=None):
+    """Synthetic games of the n² variants first_pick x first_turn on the same deals: the
+    winner drawn with weights exp(seat[s] + pick[(s - fp) % n] + turn[(s - ft) % n])."""
+    seat, pick, turn = (np.zeros(n) if x is None else np.asarray(x, float)
+                        for x in (seat, pick, turn))
+    grows, prows, orders = [], [], {}
+    for fp in range(n):
+        for ft in range(n):
+            v = "baseline" if fp == ft == 0 else f"p{fp}t{ft}"
+            orders[v] = (fp, ft)
+            lin = np.array([seat[s] + pick[(s - fp) % n] + turn[(s - ft) % n] for s in range(n)])
+            w = np.exp(lin) / np.exp(lin).sum()
+            wins = rng.choice(n, size=games, p=w)
+            grows += [{"variant": v, "game": g, "winner": int(x)} for g, x in enumerate(wins)]
+            prows += [{"variant": v, "game": g, "seat": s, "strategy": "default",
+                       "won": s == x} for g, x in enumerate(wins) for s in range(n)]
+    games_f = pd.DataFrame(grows).astype({"variant": "category"})
+    players = pd.DataFrame(prows).astype({"variant": "category", "strategy": "category"})
+    return games_f, players, orders
+
+
+def test_three_factors_find_a_planted_pick_effect_and_seats_equivalent():
+    rng = np.random.default_rng(5)
+    g, p, orders = _factor_frames(rng, 1500, pick=(0.4, 0, 0, 0))
+    r = SO.factor_effects((g, p), orders=orders, margin=0.03)
+    eff = r["effects"]
+    assert eff.loc[("pick", 0), "significant"] and eff.loc[("pick", 0), "effect"] > 0.04
+    assert not eff.xs("seat", level="factor")["significant"].any()
+    assert not eff.xs("turn", level="factor")["significant"].any()
+    assert r["equivalence"]["all_equivalent"].all()
+    assert r["tests"]["significant"].tolist() == [False, True, False, False]
+    c = r["contrasts"]["estimate"]
+    total = c["standard game: seat 0 win rate minus 1 / players"]
+    assert np.isclose(total, c[[k for k in c.index if k.startswith("  ")]].sum())
+
+
+def test_three_factors_find_a_planted_seat_index_effect():
+    rng = np.random.default_rng(6)
+    g, p, orders = _factor_frames(rng, 1500, n=3, seat=(0, 0.3, 0), turn=(0.2, 0, 0))
+    r = SO.factor_effects((g, p), orders=orders, margin=0.01)
+    eff = r["effects"]
+    assert eff.loc[("seat", 1), "significant"] and eff.loc[("turn", 0), "significant"]
+    # no pick effect planted: within 5 standard errors of 0
+    assert (eff.xs("pick", level="factor")["effect"].abs() < 0.02).all()
+    assert not r["equivalence"].loc[1, "equivalent"]
+    assert not r["equivalence"]["all_equivalent"].any()
+
+
+def test_three_factors_equal_a_cluster_robust_linear_probability_model():
+    """The effects are the coefficients of a linear probability model with the three
+    factors (sum coding, statsmodels OLS, cluster-robust by deal), and the TOST equals
+    statsmodels' on the per-deal values."""
+    import statsmodels.formula.api as smf
+    from statsmodels.stats.weightstats import DescrStatsW
+
+    rng = np.random.default_rng(7)
+    n = 3
+    g, p, orders = _factor_frames(rng, 400, n=n, pick=(0.3, 0, 0), turn=(0, 0.2, 0))
+    r = SO.factor_effects((g, p), orders=orders, margin=0.02)
+    long = p.assign(fp=p["variant"].map(lambda v: orders[v][0]).astype(int),
+                    ft=p["variant"].map(lambda v: orders[v][1]).astype(int))
+    long["pick"] = (long["seat"] - long["fp"]) % n
+    long["turn"] = (long["seat"] - long["ft"]) % n
+    long["y"] = long["won"].astype(float)
+    fit = smf.ols("y ~ C(seat, Sum) + C(pick, Sum) + C(turn, Sum)", long).fit(
+        cov_type="cluster", cov_kwds={"groups": long["game"].to_numpy()})
+    for factor in ("seat", "pick", "turn"):
+        for pos in range(n - 1):
+            term = f"C({factor}, Sum)[S.{pos}]"
+            row = r["effects"].loc[(factor, pos)]
+            assert np.isclose(row["effect"], fit.params[term])
+            se = (row["ci_high"] - row["ci_low"]) / 2 / 1.966
+            assert np.isclose(se, fit.bse[term], rtol=0.02)
+    y = SO.factor_cells({v: np.stack([long.loc[(long["variant"] == v) & (long["seat"] == s),
+                                                "won"].to_numpy() for s in range(n)], axis=1)
+                         for v in orders}, orders, n).astype(float)
+    d = y[:, 0].mean(axis=(1, 2)) - y.mean(axis=(1, 2, 3))
+    p_ref = DescrStatsW(d).ttost_mean(-0.02, 0.02)[0]
+    assert np.isclose(r["equivalence"].loc[0, "p_value"], p_ref)
+
+
+def test_three_factors_need_every_pair_of_first_pick_and_first_turn():
+    rng = np.random.default_rng(8)
+    g, p, orders = _factor_frames(rng, 20, n=3)
+    keep = g["variant"] != "p2t1"
+    with pytest.raises(CatansimError, match="first_pick 2 and first_turn 1"):
+        SO.factor_effects((g[keep], p[p["variant"] != "p2t1"]), orders=orders)
+
+
 def test_seat_order_part_by_part_equals_the_whole(tmp_path):
     spec = {"name": "o", "games": 90, "players": 3, "seed": 4, "batch_size": 40,
             "strategies": ["default"],
@@ -435,6 +524,31 @@ def test_per_board_part_by_part_equals_the_whole(board_set):
     assert np.isclose(sum(r[f"win_rate_{s}"] for s in range(4)), r["decided"] / r["games"])
 
 
+def test_the_scalar_index_is_checked_against_an_intercept_only_baseline():
+    rng = np.random.default_rng(9)
+
+    def boards(k):
+        index = rng.uniform(0.01, 0.1, k)
+        return pd.DataFrame({"board_id": np.arange(k), "index": index, "games": 100,
+                             "rms2": 0.005 + 0.1 * index + rng.normal(0, 0.004, k)})
+
+    train, test = boards(2000), boards(500)
+    f = BB.index_fit(train, test)
+    truth = 1 - 0.004 ** 2 / np.var(0.1 * test["index"] + (test["rms2"] - 0.1 * test["index"]))
+    assert abs(f.loc["index, calibrated", "r2"] - truth) < 0.05
+    assert f.loc["intercept only", "r2"] <= 0.0 and f.loc["intercept only", "r2_ci_high"] < 0.02
+    assert np.isclose(f.loc["index, calibrated", "r"], np.corrcoef(test["index"],
+                                                                  test["rms2"])[0, 1])
+    lo, hi = f.loc["index, calibrated", ["r_ci_low", "r_ci_high"]]
+    assert lo < f.loc["index, calibrated", "r"] < hi
+    # index² as is misses the level (rms2 is 0.005 + 0.1 x index, not index²)
+    assert f.loc["index as is", "r2"] < 0
+    bands = BB.index_bands(test.assign(held_out=True))
+    assert bands["boards"].sum() == len(test)
+    assert (bands["q10"] <= bands["q50"]).all() and (bands["q50"] <= bands["q90"]).all()
+    assert bands["spread"].is_monotonic_increasing
+
+
 def test_the_seat_model_is_fitted_and_checked_on_other_boards():
     rng = np.random.default_rng(11)
     boards = generate_vectors("variable", batch_seeds(16, 400))
@@ -506,8 +620,9 @@ def test_the_study_writes_its_report_tables_figures_and_readme(study):
                         "index", "balanced", "runs"]
     assert "<script" not in html and html.count("data:image/png;base64,") >= 10
     csv = {p.stem for p in (study / "tables").glob("*.csv")}
-    assert {"seats_4p", "order_contrasts_4p", "board_variance_boards_4p", "luck_mixed_won",
-            "regression_fit_4p", "index_checks", "balanced_vs_variable", "runs"} <= csv
+    assert {"seats_4p", "order_contrasts_4p", "seat_equivalence_4p", "board_variance_boards_4p",
+            "luck_mixed_won", "regression_fit_4p", "index_checks", "index_fit", "index_bands",
+            "balanced_vs_variable", "runs"} <= csv
     runs = pd.read_csv(study / "tables" / "runs.csv", index_col=0)
     assert runs.loc["boards-4p", "games"] == 1200 and runs["seconds"].notna().all()
     readme = (study / "README.md").read_text()
@@ -516,6 +631,16 @@ def test_the_study_writes_its_report_tables_figures_and_readme(study):
     header = re.search(r"<dt>analyses</dt><dd>(\d+) s</dd>", html).group(1)
     assert f"this report's analyses took {header} s, and with" in readme
     assert (study / "data" / "per-board-boards-4p.parquet").exists()
+    # the answers' numbers are those of the tables the study writes
+    fit = pd.read_csv(study / "tables" / "index_fit.csv", index_col=[0, 1])
+    row = fit.loc[("index-preregistered", "index, calibrated")]
+    assert f"r = {row['r']:.2f} [{row['r_ci_low']:.2f}, {row['r_ci_high']:.2f}]" in readme
+    eq = pd.read_csv(study / "tables" / "seat_equivalence_4p.csv", index_col=0)
+    assert len(eq) == 4 and (eq["margin"] == 0.005).all()
+    assert (f"[{100 * eq['ci90_low'].min():+.2f}, {100 * eq['ci90_high'].max():+.2f}] "
+            "points") in readme
+    cells = pd.read_csv(study / "tables" / "order_cells_3p.csv", index_col=[0, 1, 2])
+    assert len(cells) == 27 and (cells["games"] == 300).all()
     from study_checks import assert_provenance
 
     assert_provenance(html, [p.parent for p in (study / "data").glob("*/manifest.json")])

@@ -729,7 +729,9 @@ def seat_model_check(seats: pd.DataFrame, n_players: int | None = None,
     games = g["games"].first()
     rms2 = np.array([_unbiased_rms2(np.asarray(r_)[None, :], np.array([gg]), n)[0]
                      for r_, gg in zip(rates, games, strict=True)])
-    corr = float(np.corrcoef(index.to_numpy(), rms2)[0, 1])
+    # a prediction that is the same on every board (seat intercepts alone) has no index
+    constant = np.ptp(index.to_numpy()) == 0
+    corr = np.nan if constant else float(np.corrcoef(index.to_numpy(), rms2)[0, 1])
     summary = pd.DataFrame([{
         "boards": int(ub.size), "seat_rows": len(s), "r2": float(r2),
         "r2_ci_low": float(np.quantile(reps, 0.025)),
@@ -739,7 +741,8 @@ def seat_model_check(seats: pd.DataFrame, n_players: int | None = None,
         "observed_spread": float(np.sqrt(max(np.mean(rms2), 0))),
         "method": "held-out boards; r2 of the seat rates, bootstrap over boards; reliability: "
                   "split-half, Spearman-Brown; spread: sqrt of the mean unbiased rms2"}])
-    dec = pd.qcut(index.to_numpy(), bins, labels=False, duplicates="drop")
+    dec = (np.zeros(len(index), dtype=int) if constant else
+           pd.qcut(index.to_numpy(), bins, labels=False, duplicates="drop"))
     cal = []
     for k in np.unique(dec):
         sel = dec == k
@@ -751,6 +754,94 @@ def seat_model_check(seats: pd.DataFrame, n_players: int | None = None,
     cal = pd.DataFrame(cal).set_index("decile")
     cal["method"] = "observed spread: sqrt of the mean unbiased rms2, t interval over boards"
     return {"summary": summary, "calibration": cal}
+
+
+def index_boards(table: pd.DataFrame, draft: pd.DataFrame, test_every: int | None = FOLDS
+                 ) -> pd.DataFrame:
+    """One row per board: ``board_id``, ``index`` (from ``draft``), the observed ``rms2``
+    (unbiased squared seat spread), ``games`` and ``held_out`` (every ``test_every``-th
+    board in play order, as ``fit_seat_model`` holds them out; None: every board)."""
+    t = table.reset_index().sort_values("first_game", kind="stable")
+    idx = draft.groupby("board", sort=False)["index"].first()
+    out = pd.DataFrame({"board_id": t["board_id"].to_numpy(),
+                        "index": idx.reindex(t["board_id"]).to_numpy(),
+                        "rms2": t["rms2"].to_numpy(float), "games": t["games"].to_numpy()})
+    if out["index"].isna().any():
+        raise CatansimError("draft: needs a row for every board of the table")
+    out["held_out"] = (np.arange(len(out)) % test_every == 0) if test_every else True
+    return out
+
+
+def index_fit(train: pd.DataFrame, test: pd.DataFrame) -> pd.DataFrame:
+    """The fairness index on its own: how well the scalar index predicts a board's
+    observed seat spread on boards it was not fitted on.
+
+    ``train`` and ``test``: ``index_boards`` frames (their ``index`` and ``rms2``).
+    Rows: ``intercept only`` (every test board predicted at the training boards' mean
+    spread: the baseline), ``index, calibrated`` (OLS of rms2 on the index fitted on the
+    training boards) and ``index as is`` (index² taken as the board's squared spread).
+    Columns: ``boards`` (n, test), ``r`` (Pearson r of the prediction with rms2 on the
+    test boards, scipy, with its Fisher-z interval; none for the baseline), ``r2``
+    (out-of-sample: 1 - SSE / the test boards' sum of squares about their mean) with a
+    percentile bootstrap interval over the test boards.
+    """
+    import statsmodels.api as sm
+    from scipy.stats import pearsonr
+
+    y = test["rms2"].to_numpy(float)
+    x = test["index"].to_numpy(float)
+    fit = sm.OLS(train["rms2"].to_numpy(float),
+                 sm.add_constant(train["index"].to_numpy(float))).fit()
+    preds = {"intercept only": np.full_like(y, float(train["rms2"].mean())),
+             "index, calibrated": fit.params[0] + fit.params[1] * x,
+             "index as is": x ** 2}
+    rows = []
+    for name, pred in preds.items():
+        row = {"predictor": name, "boards": len(y), "train_boards": len(train),
+               "r2": float(_r2(y, pred))}
+        row["r2_ci_low"], row["r2_ci_high"] = _boot_ci((y, pred), lambda a, b, axis=-1: _r2(
+            a, b, axis), seed=11)
+        if np.ptp(pred) > 0:
+            pr = pearsonr(pred, y)
+            ci = pr.confidence_interval()
+            row.update(r=float(pr.statistic), r_ci_low=float(ci.low), r_ci_high=float(ci.high),
+                       p_value=float(pr.pvalue))
+        rows.append(row)
+    out = pd.DataFrame(rows).set_index("predictor")
+    out["method"] = ("target: each test board's unbiased squared seat spread (rms2); r: "
+                     "Pearson (scipy), Fisher-z interval; r2 out of sample, percentile "
+                     "bootstrap over the test boards; calibration: OLS on the training boards")
+    return out
+
+
+def index_bands(boards: pd.DataFrame, edges=(0.04, 0.06)) -> pd.DataFrame:
+    """What a value of the index delivers: boards (an ``index_boards`` frame, best with
+    many games per board) grouped by their index (bands cut at ``edges``), each band's
+    ``boards``, mean ``index``, typical observed spread (sqrt of the mean unbiased rms2,
+    t interval over boards) and the 10%, 50% and 90% quantiles of the boards' own
+    spreads (sqrt of rms2, 0 where negative: a board's noise is not removed)."""
+    cuts = [-np.inf, *edges, np.inf]
+    labels = [f"index <= {edges[0]:.2f}"] + [
+        f"{a:.2f} < index <= {b:.2f}" for a, b in zip(edges[:-1], edges[1:], strict=True)] + [
+        f"index > {edges[-1]:.2f}"]
+    band = pd.cut(boards["index"], cuts, labels=labels)
+    rows = []
+    for label in labels:
+        b = boards[band == label]
+        if b.empty:
+            continue
+        r2 = b["rms2"].to_numpy(float)
+        m, lo, hi = _mean_ci(r2)
+        own = np.sqrt(np.maximum(r2, 0))
+        rows.append({"band": label, "boards": len(b), "games_per_board": float(
+            b["games"].median()), "index": float(b["index"].mean()),
+            "spread": np.sqrt(max(m, 0)), "ci_low": np.sqrt(max(lo, 0)),
+            "ci_high": np.sqrt(max(hi, 0)), "q10": float(np.quantile(own, 0.1)),
+            "q50": float(np.quantile(own, 0.5)), "q90": float(np.quantile(own, 0.9))})
+    out = pd.DataFrame(rows).set_index("band")
+    out["method"] = ("spread: sqrt of the mean unbiased rms2, t interval over boards; q10, "
+                     "q50, q90: quantiles of the boards' own spreads")
+    return out
 
 
 def compare_board_sets(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -824,5 +915,6 @@ def seat_rate_distribution(table: pd.DataFrame, seat: int = 0) -> pd.DataFrame:
 
 __all__ = ["LUCK_MEASURES", "PER_BOARD", "TARGETS", "board_power", "board_regression",
            "board_table", "board_variance", "compare_board_sets", "fit_seat_model",
+           "index_bands", "index_boards", "index_fit",
            "luck_analysis", "luck_budget", "luck_components", "luck_table", "per_board",
            "seat_model_check", "seat_rate_distribution", "split_half_reliability"]

@@ -13,6 +13,12 @@ over deals (games with the same index), not over seat-games that share a deal:
   and, in the variant where seat f takes turn 1, turn position (s - f) mod n. Over
   the n variants every (pick, turn) pair is played on every deal; the marginal
   means are the first-pick and the first-move effects.
+- ``factor_effects``: variants over the rules ``first_pick`` x ``first_turn`` (all n²
+  pairs). Seat s then has pick position (s - first_pick) mod n and turn position
+  (s - first_turn) mod n; over the n² variants every (seat, pick, turn) triple is
+  played once on every deal, so the seat index, the set-up position and the turn
+  position are three crossed factors, each estimated free of the other two. Seat
+  index is shown equivalent to no effect by two one-sided tests (TOST).
 
 The statistics are the **moments** of a small integer vector per deal (``n``,
 ``sum``, the sum of outer products, all int64): they add up exactly over parts, so a
@@ -230,15 +236,18 @@ def order_cells(won_by_variant: dict, first_turn: dict, n_players: int) -> np.nd
     return y
 
 
-def _order_map(first_turn: dict):
+def _cells_map(arms: dict, cells, dims: int):
+    """Map step: the moments of ``cells(won by variant, arms, n)`` flattened to n**dims
+    values per deal, over the games every variant of ``arms`` played."""
     def f(chunk: Chunk):
         n = _players(chunk)
-        names = [v for v in chunk.variants if v in first_turn]
+        names = [v for v in chunk.variants if v in arms]
         if n == 0 or not names:
             return None
         _, won, _ = _aligned(chunk, names, n)
-        y = order_cells({v: won[i] for i, v in enumerate(names)}, first_turn, n)
-        return {"moments": moments_of(y.reshape(y.shape[0], n * n)), "n_players": np.int64(n)}
+        y = cells({v: won[i] for i, v in enumerate(names)}, arms, n)
+        return {"moments": moments_of(y.reshape(y.shape[0], n ** dims)),
+                "n_players": np.int64(n)}
     return f
 
 
@@ -341,7 +350,8 @@ def order_tables(m: dict, n: int) -> dict:
 def order_analysis(first_turn: dict) -> Analysis:
     """``order_effects`` as an ``Analysis`` (``first_turn``: variant -> the seat of turn 1)."""
     ft = {str(k): int(v) for k, v in first_turn.items()}
-    return Analysis("order_effects", {"players": ("seat", "strategy", "won")}, _order_map(ft),
+    return Analysis("order_effects", {"players": ("seat", "strategy", "won")},
+                    _cells_map(ft, order_cells, 2),
                     lambda st, ctx: order_tables(st["moments"], int(st["n_players"]))
                     if st else {}, _moments_combine)
 
@@ -389,6 +399,209 @@ def order_effects(source, first_turn: dict | None = None, **kw) -> dict:
     return run(order_analysis(first_turn), source, **kw)
 
 
-__all__ = ["contrast", "first_turns", "hotelling", "moment_mean_cov", "moments_of",
+# --- seat index, set-up position and turn position: three crossed factors --------------------
+
+FACTORS = ("seat", "pick", "turn")
+TOST = ("two one-sided t tests (TOST) over deals against +-margin; all seats equivalent by "
+        "intersection-union (each seat at 0.05, no correction needed)")
+
+
+def arm_orders(manifest: dict) -> dict[str, tuple[int, int]]:
+    """Variant -> (first_pick, first_turn) from a dataset's manifest (first_turn None
+    resolves to first_pick, as the rules do)."""
+    variants = manifest.get("result_key", {}).get("variants", {})
+    out = {}
+    for v, spec in variants.items():
+        rules = spec.get("rules", {})
+        pick = int(rules.get("first_pick", 0))
+        turn = rules.get("first_turn")
+        out[v] = (pick, pick if turn is None else int(turn))
+    return out
+
+
+def factor_cells(won_by_variant: dict, orders: dict, n_players: int) -> np.ndarray:
+    """Y[game, seat, pick, turn] (int): the win of ``seat`` when it held that set-up pick
+    position and turn position, from variants that ``orders`` maps to every
+    (first_pick, first_turn) pair of 0 .. n-1 (one each)."""
+    n = n_players
+    by_arm: dict[tuple[int, int], str] = {}
+    for v, arm in orders.items():
+        if v in won_by_variant and tuple(arm) not in by_arm:
+            by_arm[tuple(arm)] = v
+    missing = [(a, b) for a in range(n) for b in range(n) if (a, b) not in by_arm]
+    if missing:
+        a, b = missing[0]
+        raise CatansimError(f"variants: none with first_pick {a} and first_turn {b}; allowed: "
+                            f"variants that cover every pair of 0..{n - 1}")
+    g = next(iter(won_by_variant.values())).shape[0]
+    y = np.zeros((g, n, n, n), dtype=np.int64)
+    for (fp, ft), v in by_arm.items():
+        w = won_by_variant[v]
+        for seat in range(n):
+            y[:, seat, (seat - fp) % n, (seat - ft) % n] = w[:, seat]
+    return y
+
+
+def tost(m: dict, c, margin: float) -> dict:
+    """Equivalence of the per-deal value ``c @ x`` to 0 within +-``margin``: two one-sided
+    t tests (= statsmodels DescrStatsW.ttost_mean) and the 90% interval that goes with
+    them."""
+    from scipy import stats as st
+
+    r = contrast(m, c, confidence=0.90)
+    n, est, se = r["n"], r["estimate"], r["se"]
+    if not se > 0:
+        p = 0.0 if abs(est) < margin else 1.0
+    else:
+        p = float(max(st.t.sf((est + margin) / se, n - 1), st.t.cdf((est - margin) / se, n - 1)))
+    return {"n": n, "estimate": est, "ci90_low": r["ci_low"], "ci90_high": r["ci_high"],
+            "margin": margin, "p_value": p, "equivalent": bool(p < 0.05)}
+
+
+def factor_tables(m: dict, n: int, margin: float = 0.005) -> dict:
+    """The tables of ``factor_effects`` from the moments of Y[game, seat, pick, turn]."""
+    k = n ** 3
+    grand = np.full(k, 1.0 / k)
+
+    def marginal(factor: str, pos: int) -> np.ndarray:
+        c = np.zeros((n, n, n))
+        sl = [slice(None)] * 3
+        sl[FACTORS.index(factor)] = pos
+        c[tuple(sl)] = 1.0 / n ** 2
+        return c.ravel()
+
+    def cell(s, p, t):
+        c = np.zeros((n, n, n))
+        c[s, p, t] = 1.0
+        return c.ravel()
+
+    def others(factor, pos):
+        return sum(marginal(factor, q) for q in range(n) if q != pos) / (n - 1)
+
+    cells = []
+    for s in range(n):
+        for p in range(n):
+            for t in range(n):
+                r = contrast(m, cell(s, p, t))
+                cells.append({"seat": s, "pick": p, "turn": t, "games": r["n"],
+                              "win_rate": r["estimate"], "ci_low": r["ci_low"],
+                              "ci_high": r["ci_high"]})
+    cells = pd.DataFrame(cells).set_index(["seat", "pick", "turn"])
+    cells["method"] = T_CONTRAST
+
+    rows = []
+    for factor in FACTORS:
+        for pos in range(n):
+            r = contrast(m, marginal(factor, pos) - grand)
+            rows.append({"factor": factor, "position": pos, "n": r["n"],
+                         "win_rate": contrast(m, marginal(factor, pos))["estimate"],
+                         "effect": r["estimate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+                         "p_value": r["p_value"]})
+    effects = pd.DataFrame(rows)
+    effects["p_adjusted"], effects["significant"] = S.adjust(effects["p_value"], "holm")
+    effects["method"] = (T_CONTRAST + f"; effect = marginal win rate (mean of the {n * n} cells "
+                         f"of that position) minus the mean of all {k} cells; Holm over the "
+                         f"{len(effects)} rows")
+    effects = effects.set_index(["factor", "position"])
+
+    equiv = pd.DataFrame([{"seat": s, **tost(m, marginal("seat", s) - grand, margin)}
+                          for s in range(n)]).set_index("seat")
+    equiv["all_equivalent"] = bool(equiv["equivalent"].all())
+    equiv["method"] = TOST
+
+    # The standard game (first_pick = first_turn = 0) puts seat s at pick s and turn s: its
+    # seat-0 win rate minus the fair share splits exactly into the three main effects of
+    # position 0, their interactions and the (negative) share of games without a winner.
+    c000 = cell(0, 0, 0)
+    mains = marginal("seat", 0) + marginal("pick", 0) + marginal("turn", 0) - 3 * grand
+    items = {
+        "first pick: pick 0 minus the other picks": (marginal("pick", 0) - others("pick", 0),
+                                                     0.0),
+        "first move: turn 0 minus the other turns": (marginal("turn", 0) - others("turn", 0),
+                                                     0.0),
+        f"last pick: pick {n - 1} minus the other picks": (
+            marginal("pick", n - 1) - others("pick", n - 1), 0.0),
+        "seat index: seat 0 minus the other seats": (marginal("seat", 0) - others("seat", 0),
+                                                     0.0),
+        "standard game: seat 0 win rate minus 1 / players": (c000, 1.0 / n),
+        "  = pick-0 effect": (marginal("pick", 0) - grand, 0.0),
+        "  + turn-0 effect": (marginal("turn", 0) - grand, 0.0),
+        "  + seat-0 effect": (marginal("seat", 0) - grand, 0.0),
+        "  + interactions": (c000 - grand - mains, 0.0),
+        "  + games without a winner (mean cell minus 1 / players)": (grand, 1.0 / n),
+    }
+    named = []
+    for name, (c, offset) in items.items():
+        r = contrast(m, c)
+        named.append({"contrast": name, "n": r["n"], "estimate": r["estimate"] - offset,
+                      "ci_low": r["ci_low"] - offset, "ci_high": r["ci_high"] - offset,
+                      "p_value": r["p_value"] if offset == 0 else np.nan})
+    contrasts = pd.DataFrame(named).set_index("contrast")
+    contrasts["method"] = T_CONTRAST
+
+    tests = []
+    for factor in FACTORS:
+        cm = [marginal(factor, p) - marginal(factor, n - 1) for p in range(n - 1)]
+        tests.append({"hypothesis": f"no {factor} effect: every {factor} position wins "
+                                    "equally often", **hotelling(m, np.array(cm))})
+    eye = np.eye(n)
+    inter = []
+    for a in range(n - 1):
+        for b in range(n - 1):
+            pt = np.outer(eye[a] - eye[n - 1], eye[b] - eye[n - 1]) / n  # mean over seats
+            inter.append(np.broadcast_to(pt, (n, n, n)).ravel())
+    tests.append({"hypothesis": "no pick x turn interaction: the pick and turn effects add up",
+                  **hotelling(m, np.array(inter))})
+    tests = pd.DataFrame(tests).set_index("hypothesis")
+    tests["p_adjusted"], tests["significant"] = S.adjust(tests["p_value"], "holm")
+    tests["method"] = HOTELLING + f"; Holm over the {len(tests)} tests"
+    return {"cells": cells, "effects": effects, "equivalence": equiv, "contrasts": contrasts,
+            "tests": tests}
+
+
+def factor_analysis(orders: dict, margin: float = 0.005) -> Analysis:
+    """``factor_effects`` as an ``Analysis`` (``orders``: variant -> (first_pick,
+    first_turn))."""
+    o = {str(k): (int(v[0]), int(v[1])) for k, v in orders.items()}
+    return Analysis("factor_effects", {"players": ("seat", "strategy", "won")},
+                    _cells_map(o, factor_cells, 3),
+                    lambda st, ctx: factor_tables(st["moments"], int(st["n_players"]), margin)
+                    if st else {}, _moments_combine)
+
+
+@reads_source
+def factor_effects(source, orders: dict | None = None, margin: float = 0.005, **kw) -> dict:
+    """Seat index, set-up position and turn position as three crossed factors.
+
+    Reads ``players``: ``seat``, ``strategy``, ``won``. The variants must cover every
+    pair (``first_pick``, ``first_turn``) of 0 .. players-1 (read from a dataset's
+    manifest; for frames pass ``orders={variant: (first_pick, first_turn)}``); only the
+    games every variant played count. Seat s has pick position (s - first_pick) mod n
+    and turn position (s - first_turn) mod n.
+
+    Returns a dict of DataFrames: ``cells`` (index (seat, pick, turn): ``games``,
+    ``win_rate`` with its t interval over deals), ``effects`` (index (factor,
+    position), factor ``seat``, ``pick`` or ``turn``: marginal ``win_rate``, ``effect``
+    (marginal minus the mean of all cells) with its 95% interval, p-value, Holm over
+    the rows), ``equivalence`` (per seat index: its effect, the 90% interval and the
+    TOST p-value against +-``margin`` (a win-rate fraction), ``equivalent``,
+    ``all_equivalent``), ``contrasts`` (first pick, first move, last pick, seat 0; the
+    standard game's seat-0 advantage split exactly into the pick-0, turn-0 and seat-0
+    effects, their interactions and the games without a winner) and ``tests``
+    (Hotelling's T²: no seat, no pick, no turn effect, no pick x turn interaction;
+    Holm).
+    """
+    from ..results import dataset as D
+
+    if orders is None:
+        if isinstance(source, tuple | list):
+            raise CatansimError("orders: frames in memory need orders={variant: "
+                                "(first_pick, first_turn)}")
+        orders = arm_orders(D.read_manifest(source))
+    return run(factor_analysis(orders, margin), source, **kw)
+
+
+__all__ = ["arm_orders", "contrast", "factor_analysis", "factor_cells", "factor_effects",
+           "factor_tables", "first_turns", "hotelling", "moment_mean_cov", "moments_of",
            "order_analysis", "order_cells", "order_effects", "order_tables", "rotation_analysis",
-           "rotation_seats"]
+           "rotation_seats", "tost"]

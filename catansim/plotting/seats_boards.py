@@ -88,11 +88,13 @@ def rotation_figure(results: dict[int, dict]):
 
 
 def order_figure(effects: dict[int, pd.DataFrame]):
-    """The set-up pick position and the turn position apart (``order_effects``' effects),
-    one line per player count."""
+    """The set-up pick position, the turn position and (where measured, ``factor_effects``)
+    the seat index apart, one line per player count."""
+    factors = [f for f in ("pick", "turn", "seat")
+               if all(f in t.index.get_level_values("factor") for t in effects.values())]
     with S.styled():
-        fig, axes = S.new_figure(3.4, ncols=2, sharey=True)
-        for ax, factor in zip(axes, ("pick", "turn"), strict=True):
+        fig, axes = S.new_figure(3.4, ncols=len(factors), sharey=True)
+        for ax, factor in zip(axes, factors, strict=True):
             for i, n in enumerate(sorted(effects)):
                 t = effects[n].xs(factor, level="factor")
                 x = t.index.to_numpy() + (i - 0.5) * 0.12
@@ -101,19 +103,23 @@ def order_figure(effects: dict[int, pd.DataFrame]):
                             fmt="o-", ms=4, capsize=3, color=S.colour(i), label=f"{n} players")
             ax.axhline(0, color=S.GREY, lw=1)
             ax.set_xticks(range(max(effects)))
-            ax.set_xlabel(_ORDER_LABELS[factor])
+            ax.set_xlabel(_ORDER_LABELS[factor], fontsize=8)
+            ax.set_title(_ORDER_TITLES[factor], fontsize=10)
             ax.legend(fontsize=8)
         axes[0].set_ylabel("win rate minus the mean cell (points)")
-        axes[0].set_title("the set-up order", fontsize=10)
-        axes[1].set_title("the turn order", fontsize=10)
         n = ", ".join(f"{k}p: {S.fmt_n(effects[k]['n'].iloc[0])}" for k in sorted(effects))
-        return S.finish(fig, "First pick or first move? Both orders apart",
-                        f"n = {n} deals, each played with every seat taking turn 1; bars: t "
-                        "intervals over deals")
+        every = ("every seat in every pick and turn position" if "seat" in factors
+                 else "every seat taking turn 1")
+        return S.finish(fig, "First pick, first move or seat index? Each apart",
+                        f"n = {n} deals, each played with {every}; bars: 95% t intervals "
+                        "over deals")
 
 
-_ORDER_LABELS = {"pick": "set-up pick position (snake order: 0 places first and last)",
-                 "turn": "turn position (0 takes turn 1)"}
+_ORDER_LABELS = {"pick": "set-up pick position\n(0 places first and last)",
+                 "turn": "turn position (0 takes turn 1)",
+                 "seat": "seat index"}
+_ORDER_TITLES = {"pick": "the set-up order", "turn": "the turn order",
+                 "seat": "the seat index"}
 
 
 def spread_figure(dist: pd.DataFrame, title: str | None = None):

@@ -31,11 +31,14 @@ COMMAND = "catansim study seats-and-boards"
 
 # experiment -> (games per variant, games per board) at scale small
 SMALL = {"seats-4p": (300, None), "seats-3p": (300, None), "mixed-4p": (300, None),
-         "mixed-3p": (300, None), "order-4p": (600, None), "order-3p": (600, None),
+         "mixed-3p": (300, None), "order-4p": (300, None), "order-3p": (300, None),
          "boards-4p": (1200, 20), "boards-3p": (1200, 20), "boards-precise": (1000, 100),
-         "luck": (144, 12), "balanced-4p": (600, 20)}
+         "luck": (144, 12), "balanced-4p": (600, 20), "index-preregistered": (1000, 100)}
 ORDER = tuple(SMALL)
 ROTATIONS = {4: ["baseline", "rot1", "rot2", "rot3"]}
+# seat index equivalent to no effect: every seat's effect within +-0.5 points (TOST), a
+# third of the 1.4 points seat-index tie-breaks gave seat 0 before the players were honest
+EQUIVALENCE_MARGIN = 0.005
 
 
 # --- playing ------------------------------------------------------------------------------
@@ -114,9 +117,11 @@ def analyse(found: dict, progress: bool = False, scheduler=None) -> dict:
         timed(f"seats_{n}p", lambda n=n: SE.seat_win_rates(found[f"seats-{n}p"][1], **kw))
         r[f"seat_test_{n}p"] = SE.seat_test(r[f"seats_{n}p"])
         timed(f"mixed_{n}p", lambda n=n: SO.rotation_seats(found[f"mixed-{n}p"][1], **kw))
-        timed(f"order_{n}p", lambda n=n: SO.order_effects(found[f"order-{n}p"][1], **kw))
+        timed(f"order_{n}p", lambda n=n: SO.factor_effects(
+            found[f"order-{n}p"][1], margin=EQUIVALENCE_MARGIN, **kw))
 
-    for name in ("boards-4p", "boards-3p", "boards-precise", "balanced-4p"):
+    for name in ("boards-4p", "boards-3p", "boards-precise", "balanced-4p",
+                 "index-preregistered"):
         key = name.replace("-", "_")
         timed(f"per_board_{key}", lambda name=name: BB.per_board(found[name][1], **kw)
               .xs("baseline", level="variant", drop_level=False))
@@ -145,15 +150,32 @@ def analyse(found: dict, progress: bool = False, scheduler=None) -> dict:
         held = r[f"seat_model_{n}p"]["predicted"][["board_id", "seat"]]
         frozen = BB._seat_frame(pb, draft).merge(held, on=["board_id", "seat"])
         r[f"frozen_check_{n}p"] = BB.seat_model_check(frozen, n)
+        # the baseline of the per-seat model: each seat's mean rate on the training boards
+        train = BB._seat_frame(pb, draft)
+        train = train[~train["board_id"].isin(held["board_id"])]
+        r[f"intercepts_check_{n}p"] = BB.seat_model_check(frozen.assign(
+            predicted=frozen["seat"].map(train.groupby("seat")["rate"].mean())), n)
         r[f"draft_{n}p"] = draft
         r[f"balance_{n}p"] = bm
-    for name in ("boards-precise", "balanced-4p"):
+    for name in ("boards-precise", "balanced-4p", "index-preregistered"):
         key = name.replace("-", "_")
         v, ids = _vectors(found[name][0])
         draft = draft_table(v, 4, ids)
         r[f"frozen_check_{key}"] = BB.seat_model_check(
             BB._seat_frame(r[f"per_board_{key}"], draft), 4)
         r[f"draft_{key}"] = draft
+    # the scalar index alone: calibrated on boards-4p's training boards, checked on its
+    # held-out fifth, on boards-precise and on the pre-registered set
+    ib = BB.index_boards(r["per_board_boards_4p"], r["draft_4p"])
+    train = ib[~ib["held_out"]]
+    tests = {"held-out fifth of boards-4p": ib[ib["held_out"]]}
+    for name in ("boards-precise", "index-preregistered"):
+        key = name.replace("-", "_")
+        tests[name] = BB.index_boards(r[f"per_board_{key}"], r[f"draft_{key}"], None)
+    r["index_fit"] = pd.concat({k: BB.index_fit(train, t) for k, t in tests.items()},
+                               names=["board_set"])
+    r["index_bands"] = BB.index_bands(pd.concat([tests["boards-precise"],
+                                                 tests["index-preregistered"]]))
     r["board_sets"] = BB.compare_board_sets({
         "variable": r["per_board_boards_4p"], "balanced": r["per_board_balanced_4p"]})
     r["balanced_cost"] = balanced_cost(r["draft_4p"])
@@ -229,21 +251,7 @@ def answers(r: dict, book: dict) -> list[str]:
         f"(gap best - worst seat {100 * t4.drop('random')['max_gap'].min():.1f} to "
         f"{100 * t4.drop('random')['max_gap'].max():.1f} points; n = {n4:,} games each).")
     for n in (4, 3):
-        c = r[f"order_{n}p"]["contrasts"]
-        pick = c.loc["first pick: pick 0 minus the other picks"]
-        move = c.loc["first move: turn 0 minus the other turns"]
-        tot = c.loc["standard game: seat 0 win rate minus 1 / players"]
-        p0 = c.loc["  = pick-0 effect"]
-        m0 = c.loc["  + turn-0 effect"]
-        out.append(
-            f"Set-up order or turn order ({n} players, n = {int(pick['n']):,} deals x {n} "
-            f"turn orders): seat 0's advantage in the standard game, "
-            f"{_pts(tot['estimate'], tot['ci_low'], tot['ci_high'])}, is "
-            f"{_pts(p0['estimate'], p0['ci_low'], p0['ci_high'])} from placing first and "
-            f"{_pts(m0['estimate'], m0['ci_low'], m0['ci_high'])} from moving first. Against "
-            f"the other positions: the first pick is worth "
-            f"{_pts(pick['estimate'], pick['ci_low'], pick['ci_high'])}, the first move "
-            f"{_pts(move['estimate'], move['ci_low'], move['ci_high'])}.")
+        out.append(_order_answer(r[f"order_{n}p"], n))
     m4 = r["mixed_4p"]["seats"]
     out.append(
         f"At a mixed table (default, army, city, expander; all four rotations of "
@@ -251,24 +259,8 @@ def answers(r: dict, book: dict) -> list[str]:
         f"{_pct(m4.loc[0, 'win_rate'], m4.loc[0, 'ci_low'], m4.loc[0, 'ci_high'])}, the "
         f"others {', '.join(_pct(v) for v in m4['win_rate'].iloc[1:])} (Hotelling "
         f"{format_p(r['mixed_4p']['test']['p_value'].iloc[0])}).")
-    v4 = r["variance_boards_4p"].xs("baseline", level="variant")
-    sp = v4.loc["spread"]
-    pb = r["per_board_boards_4p"]
-    out.append(
-        f"Each board has its own seat order ({len(pb):,} boards x "
-        f"{int(pb['games'].iloc[0])} games): seat 0's win rate varies from board to board "
-        f"with a real standard deviation of {100 * v4.loc['seat_0', 'between_sd']:.1f} points "
-        f"(between-board variance {v4.loc['seat_0', 'between_var']:.4f} [95% CI "
-        f"{v4.loc['seat_0', 'between_ci_low']:.4f}, {v4.loc['seat_0', 'between_ci_high']:.4f}]"
-        f"), the other seats about as much; the typical board's seats are "
-        f"{100 * sp['mean']:.1f} points [{100 * sp['ci_low']:.1f}, {100 * sp['ci_high']:.1f}] "
-        f"(RMS) from a fair share, and "
-        f"{_pct(sp['unfair_share'], sp['unfair_ci_low'], sp['unfair_ci_high'])} "
-        "of the boards are shown unfair (chi-square per board, Benjamini-Hochberg). At "
-        f"{int(pb['games'].iloc[0])} games a board's estimate of a seat's rate is "
-        f"{100 * v4.loc['seat_0', 'reliability']:.0f}% real (reliability): "
-        + ("per-board spreads are mostly real, not noise." if v4.loc['seat_0', 'reliability']
-           >= 0.5 else "per-board spreads at this many games are mostly noise."))
+    out.append(_board_answer(r))
+    out.append(DRAFTS)
     for label, key in (("a mixed table", "luck_mixed_won"), ("four default players",
                                                                "luck_default_won")):
         lb = r[key]
@@ -280,7 +272,6 @@ def answers(r: dict, book: dict) -> list[str]:
                    f"deck, the steals and the decisions; board x game seed includes each "
                    f"game's own noise): {parts}.")
     reg = r["regression_4p"]["fit"]
-    sm = r["frozen_check_4p"]["summary"].iloc[0]
     best_r2 = max(reg.loc["seat0_advantage", "r2_cv"], reg.loc["rms2", "r2_cv"])
     verdict = ("No." if best_r2 < 0.1 else "Only a little." if best_r2 < 0.3 else
                "Partly." if best_r2 < 0.6 else "Yes, largely.")
@@ -295,14 +286,7 @@ def answers(r: dict, book: dict) -> list[str]:
         f"{_pct(reg.loc['rms2', 'reliability'], digits=0)} of those are real; they do predict "
         f"game length ({_pct(reg.loc['turns_mean', 'r2_cv'])} of "
         f"{_pct(reg.loc['turns_mean', 'reliability'], digits=0)}).")
-    pc = r["frozen_check_boards_precise"]["summary"].iloc[0]
-    out.append(
-        "A fairness index from the board alone (replay the default players' set-up, score "
-        "each seat's two settlements) explains "
-        f"{_pct(sm['r2'], sm['r2_ci_low'], sm['r2_ci_high'])} of each seat's win rate on "
-        f"{int(sm['boards']):,} held-out boards ({_pct(sm['explained'], digits=0)} of what is "
-        f"real), and {_pct(pc['r2'], pc['r2_ci_low'], pc['r2_ci_high'])} on "
-        f"{int(pc['boards'])} further boards played 2,000 times each.")
+    out.append(_index_answer(r))
     bs = r["board_sets"]
     cost = r["balanced_cost"].iloc[0]
     var_sp = bs.loc[("variable", "spread (rms2)")]
@@ -319,6 +303,127 @@ def answers(r: dict, book: dict) -> list[str]:
         f"{cost['draws_per_board']:.1f} draws, {cost['us_per_balanced_board']:.0f} µs per "
         "board. " + _balanced_verdict(bs))
     return out
+
+
+DRAFTS = ("A board fixes the draft: the default players' placements are deterministic "
+          "given the board (the reference draft replays them), so every board's seat order "
+          "above is that of one draft, and the dice, the deck and the steals decide the rest. "
+          "How the spread changes when placement is stochastic is not measured: it needs a "
+          "placement parameter in the compiled core.")
+
+
+def _order_answer(o: dict, n: int) -> str:
+    """Seat index, set-up position and turn position apart, in words."""
+    c = o["contrasts"]
+    eq = o["equivalence"]
+    tests = o["tests"]
+    deals = int(c["n"].iloc[0])
+
+    def pts(row):
+        return _pts(row["estimate"], row["ci_low"], row["ci_high"])
+
+    lo, hi = 100 * eq["ci90_low"].min(), 100 * eq["ci90_high"].max()
+    margin = 100 * float(eq["margin"].iloc[0])
+    seat_p = tests.filter(like="no seat effect", axis=0)["p_adjusted"].iloc[0]
+    if eq["all_equivalent"].iloc[0]:
+        seat = (f"the seat index has no effect: every seat's effect lies in [{lo:+.2f}, "
+                f"{hi:+.2f}] points (90% intervals), equivalent to none within "
+                f"±{margin:.1f} points (TOST, largest p = {eq['p_value'].max():.1g}; "
+                f"Hotelling of equal seats, Holm {format_p(seat_p)})")
+    else:
+        seat = (f"the seat index is not shown equivalent to no effect within ±{margin:.1f} "
+                f"points: its effects span [{lo:+.2f}, {hi:+.2f}] points (90% intervals; "
+                f"Hotelling of equal seats, Holm {format_p(seat_p)})")
+    parts = [k for k in c.index if k.startswith("  ")]
+    inter = c.loc[parts[3]]
+    return (f"Seat index, set-up position and turn position apart ({n} players, n = "
+            f"{deals:,} deals x {n * n} set-up and turn orders, every seat in every pick and "
+            f"turn position on every deal): the first pick of the set-up is worth "
+            f"{pts(c.loc['first pick: pick 0 minus the other picks'])} over the other picks, "
+            f"the first move {pts(c.loc['first move: turn 0 minus the other turns'])} over the "
+            f"other turns; {seat}. Seat 0's advantage in the standard game, "
+            f"{pts(c.loc['standard game: seat 0 win rate minus 1 / players'])}, is "
+            f"{pts(c.loc[parts[0]])} from placing first, {pts(c.loc[parts[1]])} from moving "
+            f"first and {pts(c.loc[parts[2]])} from being seat 0 (interactions "
+            f"{pts(inter)}; t intervals over deals).")
+
+
+def _sd_ci(row) -> tuple[float, float, float]:
+    """A between-board SD in points with the interval of its variance, square-rooted."""
+    return (100 * row["between_sd"], 100 * np.sqrt(max(row["between_ci_low"], 0)),
+            100 * np.sqrt(max(row["between_ci_high"], 0)))
+
+
+def _board_answer(r: dict) -> str:
+    """Per-board unfairness as effect sizes first, then what a test per board rejects."""
+    v4 = r["variance_boards_4p"].xs("baseline", level="variant")
+    vp = r["variance_boards_precise"].xs("baseline", level="variant")
+    pb = r["per_board_boards_4p"]
+    games = int(pb["games"].iloc[0])
+    sd, lo, hi = _sd_ci(v4.loc["seat_0"])
+    others = ", ".join(f"{_sd_ci(v4.loc[f'seat_{s}'])[0]:.1f}" for s in (1, 2, 3))
+    sp, spp = v4.loc["spread"], vp.loc["spread"]
+    unfair_p = int(round(spp["unfair_share"] * spp["boards"]))
+    power = r["power"]
+    g_small = int(power.index.min())
+    return (
+        f"How unfair is a board? ({len(pb):,} variable boards x {games} games, four default "
+        f"players, independent dice.) A seat's win rate varies from board to board with a "
+        f"between-board standard deviation of {sd:.1f} points [{lo:.1f}, {hi:.1f}] (seat 0; "
+        f"seats 1-3 {others}; one-way random effects, method of moments, bootstrap over "
+        f"boards), and the typical board's seats are {100 * sp['mean']:.1f} points "
+        f"[{100 * sp['ci_low']:.1f}, {100 * sp['ci_high']:.1f}] (RMS) from a fair share. How "
+        f"many boards a test calls unfair depends on the games per board as much as on the "
+        f"boards: {_pct(sp['unfair_share'], sp['unfair_ci_low'], sp['unfair_ci_high'])} at "
+        f"{games} games (chi-square per board, Benjamini-Hochberg), {unfair_p} of "
+        f"{int(spp['boards'])} at {int(spp['games_per_board']):,} games (boards-precise), and "
+        f"the per-board test would have power {power.loc[g_small, 'power']:.2f} at "
+        f"{g_small} games (the typical spread). At {games} games "
+        f"{100 * v4.loc['seat_0', 'reliability']:.0f}% of a board's observed seat rate is "
+        "real (reliability).")
+
+
+def _index_answer(r: dict) -> str:
+    """The scalar index against the observed spread, the pre-registered check, and the
+    per-seat model beside them."""
+    f = r["index_fit"]
+    ho = f.xs("held-out fifth of boards-4p", level="board_set")
+    pr = f.xs("index-preregistered", level="board_set")
+    sm = r["frozen_check_4p"]["summary"].iloc[0]
+    pc = r["frozen_check_boards_precise"]["summary"].iloc[0]
+    si = r["intercepts_check_4p"]["summary"].iloc[0]
+
+    def rr(t):
+        row = t.loc["index, calibrated"]
+        return f"r = {row['r']:.2f} [{row['r_ci_low']:.2f}, {row['r_ci_high']:.2f}]"
+
+    def r2(t, k):
+        return _pct(t.loc[k, "r2"], t.loc[k, "r2_ci_low"], t.loc[k, "r2_ci_high"])
+
+    passed = pr.loc["index, calibrated", "r_ci_low"] > 0
+    beats = pr.loc["index, calibrated", "r2_ci_low"] > pr.loc["intercept only", "r2"]
+    verdict = ("r > 0 holds" if passed else "r > 0 is not shown") + (
+        " and the index adds to the baseline" if beats else
+        ", and the index is not shown to add to the baseline")
+    return (
+        "The fairness index on its own (the scalar: the RMS distance of the predicted seat "
+        "rates from the fair share) against a board's observed squared seat spread: on "
+        f"{int(ho['boards'].iloc[0]):,} held-out boards {rr(ho)}; calibrated on the "
+        f"{int(ho['train_boards'].iloc[0]):,} training boards it explains "
+        f"{r2(ho, 'index, calibrated')} of the spread out of sample, against "
+        f"{r2(ho, 'intercept only')} for the intercept-only baseline. Pre-registered check "
+        f"(index-preregistered: {int(pr['boards'].iloc[0])} fresh boards x "
+        f"{int(r['per_board_index_preregistered']['games'].median()):,} games, seed "
+        f"and analysis fixed in its experiment file before play): {rr(pr)}, R² "
+        f"{r2(pr, 'index, calibrated')} against {r2(pr, 'intercept only')}: {verdict}. The "
+        "per-seat model behind it, with its seat intercepts, explains "
+        f"{_pct(sm['r2'], sm['r2_ci_low'], sm['r2_ci_high'])} of each seat's win rate on the "
+        f"held-out boards and {_pct(pc['r2'], pc['r2_ci_low'], pc['r2_ci_high'])} on "
+        f"{int(pc['boards'])} boards played "
+        f"{int(r['per_board_boards_precise']['games'].median()):,} times each; each seat's "
+        "mean rate alone "
+        f"(the intercepts) explains {_pct(si['r2'], si['r2_ci_low'], si['r2_ci_high'])} of "
+        "the held-out seat rates.")
 
 
 def _power_note(power: pd.DataFrame, chosen: int = 100) -> str:
@@ -455,14 +560,19 @@ def sections(r: dict, book: dict, scale: str):
     out.append(s)
 
     # order
-    s = Section("order", "Set-up order or turn order?",
-                "The set-up always starts with seat 0 (snake order 0 1 2 3 3 2 1 0); the rule "
-                "first_turn says who takes turn 1. Every deal is played with every seat "
-                "taking turn 1 (common random numbers), so every (pick position, turn "
-                "position) pair is played on every deal. Effects are marginal win rates "
-                "minus the mean cell, with t intervals over deals; the standard game's "
-                "seat-0 advantage splits exactly into the pick-0 effect, the turn-0 effect and "
-                "their interaction. Hotelling's T² tests, Holm.")
+    s = Section("order", "Seat index, set-up order or turn order?",
+                "The rule first_pick says which seat places first in the snake set-up, "
+                "first_turn which seat takes turn 1. Every deal is played with every pair "
+                "(first_pick, first_turn) on the same boards and dice (common random "
+                "numbers), so on every deal every seat holds every pick position with every "
+                "turn position: seat index, pick position and turn position are three crossed "
+                "factors. Effects are marginal win rates minus the mean cell, with t "
+                "intervals over deals (equal to a linear probability model with the three "
+                "factors, cluster-robust by deal), Holm over the rows; the standard game's "
+                "seat-0 advantage splits exactly into the three position-0 effects and their "
+                "interactions. The seat index is tested for equivalence to no effect within "
+                f"±{100 * EQUIVALENCE_MARGIN:.1f} points (two one-sided t tests, 90% "
+                "intervals). Hotelling's T² tests, Holm.")
     s.figure("order_effects", PL.order_figure({4: r["order_4p"]["effects"],
                                                3: r["order_3p"]["effects"]}))
     for n in (4, 3):
@@ -475,12 +585,17 @@ def sections(r: dict, book: dict, scale: str):
                                                            "ci_high", "p_adjusted",
                                                            "significant"]),
                 _caption(o["effects"], f"{n} players"), o["effects"])
+        s.table(f"seat_equivalence_{n}p", _show(o["equivalence"], [
+            "n", "estimate", "ci90_low", "ci90_high", "margin", "p_value", "equivalent"]),
+                _caption(o["equivalence"], f"{n} players: each seat index's effect against "
+                                           "±margin; n = deals"), o["equivalence"])
         s.table(f"order_tests_{n}p", _show(o["tests"], ["n", "df_num", "f", "p_value",
                                                        "p_adjusted", "significant"]),
                 _caption(o["tests"], f"{n} players"), o["tests"])
         s.table(f"order_cells_{n}p", _show(o["cells"], ["games", "win_rate", "ci_low",
                                                        "ci_high"]),
-                _caption(o["cells"], f"{n} players: every pick and turn position"), o["cells"])
+                _caption(o["cells"], f"{n} players: every seat, pick and turn position"),
+                o["cells"])
     out.append(s)
 
     # per board
@@ -501,7 +616,8 @@ def sections(r: dict, book: dict, scale: str):
             "board_share", "ci_low", "ci_high", "unfair_share"]
     for key, label in (("boards_4p", "4 players"),
                        ("boards_3p", "3 players"), ("boards_precise", "4 players, 2,000 "
-                                                                      "games per board")):
+                                                                      "games per board"),
+                       ("index_preregistered", "4 players, 1,000 games per board")):
         t = r[f"variance_{key}"]
         s.table(f"board_variance_{key}", _show(t, cols), _caption(
             t, f"{label}; seat rows: a seat's win rate; spread: mean = typical RMS spread; "
@@ -592,15 +708,33 @@ def sections(r: dict, book: dict, scale: str):
                 "expand) and predicts each seat's win rate with a linear model fitted on 4 of "
                 "every 5 boards of the board set (OLS, cluster-robust by board). The index is "
                 "the RMS distance of the predicted seat rates from the fair share. Checked on "
-                "the held-out fifth, on boards-precise (100 new boards x 2,000 games) and on "
-                "the balanced boards. The coefficients in the engine (core.board_nb) are "
-                "those fitted here; refits on more games will move them within their "
-                "intervals.")
+                "the held-out fifth, on boards-precise (100 new boards x 2,000 games), on "
+                "index-preregistered (200 fresh boards x 1,000 games, its analysis fixed in "
+                "its experiment file before play) and on the balanced boards. The scalar "
+                "index alone is checked against each board's observed spread beside an "
+                "intercept-only baseline (index_fit). The coefficients in the engine "
+                "(core.board_nb) are those fitted here; refits on more games will move "
+                "them within their intervals.")
     s.figure("index_calibration", PL.calibration_figure({
         "held-out boards (4p)": r["frozen_check_4p"]["calibration"],
         "held-out boards (3p)": r["frozen_check_3p"]["calibration"]}))
+    fit = r["index_fit"]
+    s.table("index_fit", _show(fit, ["boards", "train_boards", "r", "r_ci_low", "r_ci_high",
+                                     "r2", "r2_ci_low", "r2_ci_high"]),
+            _caption(fit, "the scalar index against each board's observed squared spread, "
+                          "out of sample, beside the intercept-only baseline; "
+                          "index-preregistered was fixed in its experiment file before play"),
+            fit)
+    bands = r["index_bands"]
+    s.table("index_bands", _show(bands, ["boards", "games_per_board", "index", "spread",
+                                         "ci_low", "ci_high", "q10", "q50", "q90"]),
+            _caption(bands, "what an index value delivers: boards-precise and "
+                            "index-preregistered (1,000-2,000 games per board) by band of "
+                            "the index"), bands)
     checks = pd.concat({k: r[f"frozen_check_{k}"]["summary"] for k in
-                        ("4p", "3p", "boards_precise", "balanced_4p")}, names=["check"])
+                        ("4p", "3p", "boards_precise", "balanced_4p", "index_preregistered")}
+                       | {f"seat intercepts only, {n}p": r[f"intercepts_check_{n}p"]["summary"]
+                          for n in (4, 3)}, names=["check"])
     checks = checks.droplevel(1)
     s.table("index_checks", _show(checks, ["boards", "seat_rows", "r2", "r2_ci_low",
                                            "r2_ci_high", "reliability", "explained",
@@ -718,10 +852,9 @@ def write_readme(out: Path, r: dict, book: dict, scale: str, report_seconds: flo
               "- The index and the balanced layout are for `default` players: other players "
               "draft otherwise. The balanced layout filters `variable` (A-R spiral) boards "
               "only; a `random_numbers` version would need its own threshold.",
-              "- The per-board seat spreads come from deterministic set-ups: a board fixes "
-              "every default player's draft, and the dice decide the rest.",
-              "- Scale: 3.64 million games, inside the study's budget of 4 million; every "
-              "experiment file ran to the end."]
+              f"- {DRAFTS}",
+              f"- Scale: {total / 1e6:.2f} million games, inside the study's budget of 4 "
+              "million; every experiment file ran to the end."]
     lines += ["", "## Files", "",
               "- `report.html`: the report (one file, figures inlined).",
               "- `tables/*.csv`: every table of the report (`method` columns name the "
@@ -743,9 +876,11 @@ TABLES = {
     "seat_test_4p, seat_test_3p": "chi-square test of equal seats per preset, Holm",
     "mixed_seats_*, mixed_test_*, mixed_cells_*": "a mixed table pooled over its rotations "
                                                   "on the same deals",
-    "order_contrasts_*": "first pick, first move, last pick; the standard game's seat-0 "
-                         "advantage split into pick, move and interaction",
-    "order_effects_*, order_tests_*, order_cells_*": "every pick and turn position",
+    "order_contrasts_*": "first pick, first move, last pick, seat 0; the standard game's "
+                         "seat-0 advantage split into pick, move, seat and interactions",
+    "order_effects_*, order_tests_*, order_cells_*": "every seat index, pick and turn "
+                                                     "position",
+    "seat_equivalence_*": "each seat index's effect against +-0.5 points (TOST)",
     "board_variance_*": "between-board variance of each seat's win rate, the typical "
                         "spread, game length",
     "board_power": "what G games per board buy (interval, reliability, power)",
@@ -754,7 +889,10 @@ TABLES = {
                "(with each game's own noise)",
     "regression_fit_*, regression_coefficients_*": "the balance measures against seat-0 "
                                                    "advantage, spread and game length",
-    "index_checks": "the fairness index on held-out boards",
+    "index_checks": "the per-seat model on held-out boards, beside seat intercepts alone",
+    "index_fit": "the scalar index against the observed spread, beside an intercept-only "
+                 "baseline, with the pre-registered check",
+    "index_bands": "what an index value delivers: observed spreads by band of the index",
     "index_model_*": "the index's model refitted here beside the coefficients in the engine",
     "index_calibration_*": "observed spread by decile of the index",
     "balanced_vs_variable, balanced_cost": "the balanced layout against variable boards",
@@ -763,7 +901,7 @@ TABLES = {
 FIGURES = {
     "seats_by_preset": "win rate by seat for every preset, 4 and 3 players",
     "mixed_tables": "a mixed table pooled over its rotations",
-    "order_effects": "the pick-position and turn-position effects",
+    "order_effects": "the pick-position, turn-position and seat-index effects",
     "seat0_by_board": "seat 0's win rate over 10,000 boards against chance alone",
     "precise_boards": "100 boards x 2,000 games: each board's seat order",
     "luck_budget": "the luck budget",
