@@ -196,8 +196,20 @@ def _kept_off(r, what: str) -> str:
     """'wins A% with the robber kept and B% with it off (kept - off = D [CI], n = N
     games ...)' from a switch contrast row (arm: off, reference: kept)."""
     return (f"{what} {r['base_mean'] * 100:.1f}% with the robber kept and {r['mean'] * 100:.1f}% "
-            f"with it off (kept - off = {_pp(_neg(r))}, McNemar p = {r['p_value']:.2g}, "
+            f"with it off (kept - off = {_pp(_neg(r))}, McNemar {ST.format_p(r['p_value'])}, "
             f"{int(r['discordant']):,} of n = {int(r['n']):,} games differ)")
+
+
+def _share_of_gap(res: dict, lw, T: int) -> str:
+    """The switch effect as a share of the gap between whole games with and without the
+    robber in the turn-T sole leader's win rate (each arm's own leaders)."""
+    if "rule" not in res or (("baseline", T) not in res["rule"]["catch"]["catch_up"].index):
+        return ""
+    catch = res["rule"]["catch"]["catch_up"]
+    gap = catch.loc[("off", T), "leader_win_rate"] - catch.loc[("baseline", T),
+                                                                "leader_win_rate"]
+    return (f" The effect is {lw['diff'] / gap * 100:.0f}% of the {gap * 100:.1f}-point gap "
+            f"between whole games without and with the robber (below)." if gap > 0 else "")
 
 
 def aim_words(leader, rand) -> str:
@@ -231,7 +243,7 @@ def make_answer(res: dict) -> list[str]:
             + _kept_off(lw, f"the player leading alone in visible VP after turn {T} wins")
             + (f". Switched after turn {SWITCH_TURNS[1]}: "
                + _kept_off(early, "that turn's sole leader wins") if early is not None else "")
-            + ".")
+            + "." + _share_of_gap(res, lw, T))
         parts = []
         for T2 in SWITCH_TURNS:
             last = _switch_row(res, T2, "leader", "last_won")
@@ -599,8 +611,8 @@ def _switch_section(res: dict) -> Section:
                 "standing at T, and so its sole leader and sole last, is the same in both "
                 "arms: each difference is the robber's effect from T + 1 on, game by game "
                 "(95% paired intervals, McNemar's test, Holm over the table).")
-    arms = [(v, ref, labels[v].replace(", ", " ") + " - kept")
-            for T in SWITCH_TURNS for v, ref, _ in SWITCH_PAIRS[T]]
+    arms = [(v, ref, f"{policy} robbers, after turn {T}")
+            for T in SWITCH_TURNS for v, ref, policy in SWITCH_PAIRS[T]]
     s.table("switch_effects", _switch_cells(c, labels),
             "the robber off from turn T + 1 against kept, on the same games: each arm's rate "
             "and the difference kept - off [95% CI]; n = games with a sole leader (last) "
@@ -640,7 +652,7 @@ def _switch_cells(c: pd.DataFrame, labels: dict) -> pd.DataFrame:
                     "kept - off [95% CI]": (_pp(_neg(r)) if r["binary"] else _num(_neg(r)))
                     + (" *" if r["significant"] else ""),
                     "n": int(r["n"]), "games that differ": int(r["discordant"]),
-                    "p (Holm)": f"{r['p_adjusted']:.2g}"})
+                    "p (Holm)": ST.p_text(r["p_adjusted"])})
     return pd.DataFrame(rows)
 
 
