@@ -397,7 +397,9 @@ class Game:
             self.s[L.S_EXTERNAL + q] = 1
         self.log = np.zeros((_LOG_ROWS if log else 1, L.LOG_WIDTH), dtype=np.int32)
         (self._rng, self._act, self._cand, self._mask, self._victims, self._bundle,
-         self._owed, self._work, board_x, self._board) = self._nb.new_scratch()
+         self._owed, self._work, board_x, self._board, rules) = self._nb.new_scratch()
+        rules[:] = self._rules  # the game's working copy: a rule switch writes into it
+        self._rules = rules
         self._board[:] = board_vec
         self._options: list[Option] | None = None
         self._nb.step_start_nb(self.seed, n, self._layout, self._board, self._openings, TOPO,
@@ -489,7 +491,8 @@ class Game:
         d = int(self.s[L.S_PENDING])
         offer = self._action_option(self._act) if d == L.D_ANSWER else None
         due = int(self._options_raw()[0]) if d in (L.D_DISCARD, L.D_INVENTION) else 0
-        return Observation(self.s.copy(), int(seat), n, offer, due, self.rules)
+        return Observation(self.s.copy(), int(seat), n, offer, due,
+                           self.rules.at_turn(int(self.s[L.S_TURN])))
 
     # --- the pending decision ---------------------------------------------------------
 
@@ -688,8 +691,8 @@ class Game:
 
     def fork(self, rules: Rules | None = None) -> Game:
         """An independent copy of the game as it stands; with ``rules``, the copy plays on
-        under those rules (the set-up's rules, ``first_pick`` and the supply size among
-        them, must stay as they were)."""
+        under those rules (the settings ``rules.FIXED``, of the set-up and the supply size,
+        must stay as they were)."""
         other = copy.copy(self)
         for name, v in vars(self).items():
             if isinstance(v, np.ndarray):
@@ -697,19 +700,12 @@ class Game:
         other._options = None
         if rules is not None:
             check_instance(rules, "rules", Rules, "a catansim.Rules")
-            fixed = ("first_pick", "bank_per_resource")
-            for key in fixed:
-                if getattr(rules, key) != getattr(self.rules, key):
-                    raise CatansimError(f"fork: rule {key} cannot change mid-game "
-                                        f"({getattr(self.rules, key)!r} here); allowed: rules "
-                                        "that differ only in " + ", ".join(
-                                            k for k in Rules.__dataclass_fields__
-                                            if k not in fixed))
+            self.rules.at_turn(int(self.s[L.S_TURN])).check_mid_game(rules, "fork")
             other.settings = GameSettings(
                 n_players=self.n_players, strategies=self.settings.strategies,
                 layout=self.settings.layout, board=self.settings.board, rules=rules,
                 openings=self.settings.openings, strategy_set=self.settings.strategy_set)
-            other._rules = rules.to_array()
+            other._rules[:] = rules.to_array()
         return other
 
     def __repr__(self) -> str:
@@ -790,6 +786,7 @@ class GameBatch:
         self.seeds = np.array(seeds, dtype=np.int64)
         g = len(seeds)
         one = self._nb.new_scratch()
+        self._rules = np.ascontiguousarray(np.tile(self._rules, (g, 1)))  # each game's own
         self.states = np.zeros((g, L.STATE_SIZE), dtype=np.int32)
         for q in seats:
             self.states[:, L.S_EXTERNAL + q] = 1
@@ -852,10 +849,11 @@ class GameBatch:
         if d == L.D_ANSWER:
             offer = _act_offer(self._acts[g])
         elif d in (L.D_DISCARD, L.D_INVENTION):
-            self._nb.step_options_nb(s, TOPO, self._rules, self._masks[g], self._victims[g],
-                                     self._cands[g])
+            self._nb.step_options_nb(s, TOPO, self._rules[g], self._masks[g],
+                                     self._victims[g], self._cands[g])
             due = int(self._cands[g][0])
-        return Observation(s.copy(), int(seat), n, offer, due, self.settings.rules)
+        return Observation(s.copy(), int(seat), n, offer, due,
+                           self.settings.rules.at_turn(int(s[L.S_TURN])))
 
     @property
     def counters(self) -> np.ndarray:

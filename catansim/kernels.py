@@ -201,7 +201,7 @@ def _argument_types() -> dict:
 
     topo, rules, openings = TOPO, Rules().to_array(), free_openings()
     strat, params = PRESETS.seat_arrays(("default",) * MAX_PLAYERS)
-    rng, act, cand, u8, victims, bundle, owed, work, board_x, b = new_scratch()
+    rng, act, cand, u8, victims, bundle, owed, work, board_x, b, _ = new_scratch()
     s, log = game_arrays()
     arrays = dict(
         s=s, log=log,

@@ -6,7 +6,7 @@ Official values by default. ``Rules`` is immutable; build it from a mapping
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -23,6 +23,11 @@ SHORTAGE_MODES = {
 # Settings that may be "none" (no limit), and the words that say so.
 NULLABLE = ("bank_per_resource", "discard_limit", "first_turn")
 NONE_WORDS = ("none", "null", "unlimited", "off")
+# Settings that act in the set-up or on the supply's size: a switch at a turn, or a fork
+# with other rules, must leave them as they were.
+FIXED = ("first_pick", "first_turn", "bank_per_resource")
+# The fields of a rule switch (``Rules.switched``), beside the rule settings.
+SWITCH_FIELDS = ("switch_turn", "rules_after")
 
 
 @checked_fields
@@ -58,6 +63,13 @@ class Rules:
         rule) means ``first_pick``, the seat that placed first; a seat (0..3, one that
         plays) gives the first move to another seat than the first pick.
         ``first_mover`` is the seat it resolves to.
+    switch_turn : int or None
+        With ``rules_after``: when this turn is over (1..max_turns - 1) the game plays on
+        under ``rules_after``, on the same dice; None (default) for no switch.
+    rules_after : Rules or None
+        The rules from turn ``switch_turn + 1`` on: a ``Rules`` without a switch of its
+        own whose ``FIXED`` settings (first_pick, first_turn, bank_per_resource) are
+        these rules' (``switched`` builds it from overrides).
     """
 
     vp_to_win: int = 10
@@ -68,6 +80,8 @@ class Rules:
     max_turns: int = 1000
     first_pick: int = 0
     first_turn: int | None = None
+    switch_turn: int | None = None
+    rules_after: Rules | None = None
 
     def __post_init__(self):
         check_int(self.vp_to_win, "rule vp_to_win", 3, 20)
@@ -84,6 +98,57 @@ class Rules:
         if self.first_turn is not None:
             check_int(self.first_turn, "rule first_turn", 0, 3,
                       "a seat 0..3 that plays, or none (the first pick)")
+        if self.switch_turn is not None or self.rules_after is not None:
+            self._check_switch()
+
+    def _check_switch(self) -> None:
+        after = self.rules_after
+        if self.switch_turn is None or after is None:
+            missing = "switch_turn" if self.switch_turn is None else "rules_after"
+            raise CatansimError(f"rule {missing}: missing; allowed: switch_turn and "
+                                "rules_after together, or neither")
+        allowed = f"a turn 1..{self.max_turns - 1} (before max_turns), after which the " \
+                  "rules switch"
+        check_int(self.switch_turn, "rule switch_turn", 1, None, allowed)
+        if self.switch_turn >= self.max_turns:
+            raise CatansimError(f"rule switch_turn: {self.switch_turn} is not before max_turns"
+                                f" ({self.max_turns}); allowed: {allowed}")
+        if not isinstance(after, Rules) or after.switch_turn is not None:
+            raise CatansimError(f"rule rules_after: {type(after).__name__} is not allowed; "
+                                "allowed: a catansim.Rules without a switch of its own")
+        self.check_mid_game(after, "rule switch")
+
+    def check_mid_game(self, after: Rules, where: str) -> None:
+        """Refuse ``after`` as the rules of a game begun under these: it must keep the
+        ``FIXED`` settings (the set-up's and the supply size)."""
+        for key in FIXED:
+            was, now = getattr(self, key), getattr(after, key)
+            if key == "first_turn":
+                was, now = self.first_mover, after.first_mover
+            if was != now:
+                changeable = ", ".join(k for k in self.names() if k not in FIXED)
+                raise CatansimError(f"{where}: rule {key}: cannot change mid-game ({was!r} "
+                                    f"before, {now!r} after); allowed: a change of "
+                                    f"{changeable}")
+
+    def switched(self, turn: int, **after) -> Rules:
+        """These rules up to the end of turn ``turn``, then these with the settings
+        ``after`` (e.g. ``robber="off"``; none words as in ``from_mapping``)."""
+        plain = self.before
+        return replace(plain, switch_turn=turn,
+                       rules_after=Rules.from_mapping(after, "switch rule", base=plain))
+
+    @property
+    def before(self) -> Rules:
+        """The rules before the switch, without it (these rules when there is none)."""
+        return self if self.switch_turn is None else replace(
+            self, switch_turn=None, rules_after=None)
+
+    def at_turn(self, turn: int) -> Rules:
+        """The rules turn ``turn`` is played under (without the switch)."""
+        if self.switch_turn is not None and turn > self.switch_turn:
+            return self.rules_after
+        return self.before
 
     @property
     def first_mover(self) -> int:
@@ -92,7 +157,8 @@ class Rules:
 
     @classmethod
     def names(cls) -> list[str]:
-        return [f.name for f in fields(cls)]
+        """The rule settings (the log header's ``rules`` keys), without the switch."""
+        return [f.name for f in fields(cls) if f.name not in SWITCH_FIELDS]
 
     @classmethod
     def from_mapping(cls, mapping: dict, where: str = "rule", base: Rules | None = None) -> Rules:
@@ -106,7 +172,7 @@ class Rules:
             raise CatansimError(
                 f"{where} {sorted(unknown)[0]!r}: unknown rule; allowed: {', '.join(cls.names())}"
             )
-        values = asdict(base) if base is not None else {}
+        values = {f: getattr(base, f) for f in cls.names()} if base is not None else {}
         for name, v in mapping.items():
             if name in NULLABLE and isinstance(v, str) and v.lower() in NONE_WORDS:
                 v = None
@@ -114,37 +180,73 @@ class Rules:
         return cls(**values)
 
     @classmethod
-    def from_strings(cls, items: list[str] | tuple[str, ...]) -> Rules:
-        """Parse ``NAME=VALUE`` strings as given to ``--rule``."""
+    def from_strings(cls, items: list[str] | tuple[str, ...], option: str = "--rule",
+                     base: Rules | None = None) -> Rules:
+        """Parse ``NAME=VALUE`` strings as given to ``--rule`` (or ``option``), over
+        ``base`` (default: the official rules)."""
+        values = cls._string_values(items, option)
+        try:
+            return cls.from_mapping(values, base=base)
+        except CatansimError as exc:  # "rule vp_to_win: ..." names the option as given
+            raise CatansimError(_option_message(str(exc), option)) from None
+
+    @classmethod
+    def from_cli(cls, rule_items, switch_turn: int | None = None, switch_items=()) -> Rules:
+        """``--rule`` strings, then the switch of ``--switch-turn`` and ``--switch-rule``
+        strings (the settings after it, over the ``--rule`` ones)."""
+        rules = cls.from_strings(rule_items)
+        if switch_turn is None:
+            if switch_items:
+                raise CatansimError("--switch-rule: needs --switch-turn; allowed: "
+                                    "--switch-turn T with the settings after turn T")
+            return rules
+        values = cls._string_values(switch_items, "--switch-rule")
+        try:
+            return rules.switched(switch_turn, **values)
+        except CatansimError as exc:
+            msg = str(exc)
+            if msg.startswith("rule switch_turn"):
+                raise CatansimError("--switch-turn" + msg[len("rule switch_turn"):]) from None
+            raise CatansimError(_option_message(msg.removeprefix("rule switch: "),
+                                                "--switch-rule")) from None
+
+    @classmethod
+    def _string_values(cls, items, option: str) -> dict:
         values: dict = {}
         for item in items:
             name, sep, raw = item.partition("=")
             name = name.strip()
             if not sep or not name:
-                raise CatansimError(f"--rule {item!r}: expected NAME=VALUE; allowed: a rule "
+                raise CatansimError(f"{option} {item!r}: expected NAME=VALUE; allowed: a rule "
                                     f"name ({', '.join(cls.names())}) = a value, e.g. "
                                     "robber=friendly")
             if name not in cls.names():
                 raise CatansimError(
-                    f"--rule {name!r}: unknown rule; allowed: {', '.join(cls.names())}"
+                    f"{option} {name!r}: unknown rule; allowed: {', '.join(cls.names())}"
                 )
-            values[name] = _parse_value(name, raw.strip())
-        try:
-            return cls.from_mapping(values)
-        except CatansimError as exc:  # "rule vp_to_win: ..." names the option as given
-            raise CatansimError(f"--{exc}" if str(exc).startswith("rule ") else str(exc)) \
-                from None
+            values[name] = _parse_value(name, raw.strip(), option)
+        return values
 
     def to_header(self) -> dict:
         """The rule settings as a game-log header's ``rules`` object (every field, with
-        ``first_turn`` resolved to the seat that takes turn 1)."""
-        return {**asdict(self), "first_turn": self.first_mover}
+        ``first_turn`` resolved to the seat that takes turn 1); with a switch, also
+        ``switch_turn`` and ``rules_after`` (the after-rules' own ``to_header``)."""
+        plain = {f: getattr(self, f) for f in self.names()}
+        out = {**plain, "first_turn": self.first_mover}
+        if self.switch_turn is not None:
+            out["switch_turn"] = self.switch_turn
+            out["rules_after"] = self.rules_after.to_header()
+        return out
 
     def to_array(
         self, max_offers: int = 3, max_actions: int = 200, check: bool = False
     ) -> np.ndarray:
         """The int32 ``rules`` array the kernels take (see ``core.layout.RULE_FIELDS``)."""
         a = np.zeros(L.N_RULES, dtype=np.int32)
+        after = self.rules_after if self.rules_after is not None else self
+        if after is not self:
+            a[L.R_AFTER:] = after.to_array(max_offers, max_actions, check)[:L.R_SWITCH_TURN]
+        a[L.R_SWITCH_TURN] = -1 if self.switch_turn is None else self.switch_turn
         a[L.R_VP_TO_WIN] = self.vp_to_win
         a[L.R_BANK] = L.UNLIMITED_BANK if self.bank_per_resource is None else self.bank_per_resource
         a[L.R_DISCARD_LIMIT] = -1 if self.discard_limit is None else self.discard_limit
@@ -156,10 +258,17 @@ class Rules:
         a[L.R_MAX_OFFERS] = max_offers
         a[L.R_MAX_ACTIONS] = max_actions
         a[L.R_CHECK] = 1 if check else 0
+        if after is self:
+            a[L.R_AFTER:] = a[:L.R_SWITCH_TURN]
         return a
 
 
-def _parse_value(name: str, raw: str):
+def _option_message(msg: str, option: str) -> str:
+    """A ``Rules`` error ("rule vp_to_win: ...") named by the option that gave it."""
+    return f"{option} {msg[len('rule '):]}" if msg.startswith("rule ") else msg
+
+
+def _parse_value(name: str, raw: str, option: str = "--rule"):
     """A ``--rule`` value: words stay words (``from_mapping`` reads the none words)."""
     if name in ("robber", "shortage") or (name in NULLABLE and raw.lower() in NONE_WORDS):
         return raw
@@ -167,5 +276,5 @@ def _parse_value(name: str, raw: str):
         return int(raw)
     except ValueError:
         allowed = "an integer" + (" or none" if name in NULLABLE else "")
-        raise CatansimError(f"--rule {name}: {raw!r} is not allowed; allowed: {allowed}") \
+        raise CatansimError(f"{option} {name}: {raw!r} is not allowed; allowed: {allowed}") \
             from None

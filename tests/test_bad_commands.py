@@ -8,7 +8,7 @@ path, with what is allowed (faults of the machine: with what state the data is i
 no traceback, and nothing written anywhere under the test's folder (a dataset used
 by a row is unchanged and still loads).
 
-BAD_COMMANDS (asserted below) counts the rows: 178.
+BAD_COMMANDS (asserted below) counts the rows: 185.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import catansim
 from catansim.runs.experiment import load_experiment
 from catansim.runs.runner import run_experiment
 
-BAD_COMMANDS = 178
+BAD_COMMANDS = 185
 
 # Placeholders: T the test's folder, BIN a binary file, DIR an empty folder, FILE a text
 # file ("x"), EMPTY an empty file, EXP a good experiment, LOG a good game log, TRUNC a
@@ -121,6 +121,22 @@ CASES = {
     "play-rule-no-equals": (["play", "--rule", "noequals"],
                             ["--rule 'noequals': expected NAME=VALUE; allowed: a rule name"]),
     "play-rule-no-name": (["play", "--rule", "=5"], ["--rule '=5': expected NAME=VALUE"]),
+    "play-switch-rule-alone": (["play", "--switch-rule", "robber=off"],
+                               ["--switch-rule: needs --switch-turn; allowed: --switch-turn"]),
+    "play-switch-turn-zero": (["play", "--switch-turn", "0", "--switch-rule", "robber=off"],
+                              ["--switch-turn: 0 is out of range; allowed: a turn 1..999"]),
+    "play-switch-past-cap": (["play", "--rule", "max_turns=30", "--switch-turn", "30"],
+                             ["--switch-turn: 30 is not before max_turns (30)"]),
+    "play-switch-first-pick": (["play", "--switch-turn", "20", "--switch-rule", "first_pick=1"],
+                               ["--switch-rule first_pick: cannot change mid-game (0 before, 1 "
+                                "after); allowed: a change of vp_to_win"]),
+    "play-switch-rule-word": (["play", "--switch-turn", "20", "--switch-rule", "robber=x"],
+                              ["--switch-rule robber: 'x' is not allowed; allowed: official"]),
+    "simulate-switch-unknown": (["simulate", "--switch-turn", "20", "--switch-rule", "robbers=1"],
+                                ["--switch-rule 'robbers': unknown rule; allowed: vp_to_win"]),
+    "tournament-switch-supply": (["tournament", "--switch-turn", "20", "--switch-rule",
+                                  "bank_per_resource=none"],
+                                 ["--switch-rule bank_per_resource: cannot change mid-game"]),
     "play-rule-bank-word": (["play", "--rule", "bank_per_resource=lots"],
                             ["--rule bank_per_resource: 'lots' is not allowed; allowed: an "
                              "integer or none"]),

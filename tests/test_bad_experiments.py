@@ -7,7 +7,7 @@ exit, exactly one line on stderr naming the file (or the dataset) and the field,
 with what is allowed, no traceback, nothing written (the folder is as it was), and
 where a dataset existed it is unchanged and still loads.
 
-BAD_FILES (asserted below) counts the rows: 157.
+BAD_FILES (asserted below) counts the rows: 166.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import catansim
 from catansim.runs.experiment import load_experiment
 from catansim.runs.runner import run_experiment
 
-BAD_FILES = 157
+BAD_FILES = 166
 
 G = "games = 5\n"
 BOARD_TEXT = "M10 P2 F9 / G12 H6 P4 H10 / G9 F11 D F3 M8 / F8 M3 G4 P5 / H5 G6 P11"
@@ -226,6 +226,24 @@ CASES = [
     ("openings-road-without-node", G + "[openings]\nseat0 = [[-1, 16]]\n",
      ["a forced road needs its forced settlement; allowed:"]),
     ("openings-bool", G + "[openings]\nseat0 = [[true, 16]]\n", ["openings.seat0[0]: expected"]),
+    # -- switch
+    ("switch-int", G + "switch = 40\n", ["switch: expected a table, got an integer; allowed: "
+                                         "a table with turn"]),
+    ("switch-no-turn", G + "[switch]\nrobber = 'off'\n", ["switch.turn: missing; allowed:"]),
+    ("switch-turn-zero", G + "[switch]\nturn = 0\n",
+     ["switch.turn: 0 is out of range; allowed: a turn 1..999"]),
+    ("switch-past-cap", G + "[rules]\nmax_turns = 50\n[switch]\nturn = 50\n",
+     ["switch.turn: 50 is not before max_turns (50); allowed: a turn 1..49"]),
+    ("switch-first-pick", G + "[switch]\nturn = 40\nfirst_pick = 1\n",
+     ["switch.first_pick: cannot change mid-game (0 before, 1 after); allowed: a change of"]),
+    ("switch-supply", G + "[switch]\nturn = 40\nbank_per_resource = 12\n",
+     ["switch.bank_per_resource: cannot change mid-game"]),
+    ("switch-bad-rule", G + "[switch]\nturn = 40\nrobber = 'sometimes'\n",
+     ["switch.robber: 'sometimes' is not allowed; allowed: official, off, friendly"]),
+    ("switch-unknown-rule", G + "[switch]\nturn = 40\nrobbers = 'off'\n",
+     ["switch.robbers: unknown rule; allowed: turn, vp_to_win"]),
+    ("variants-switch-first-turn", G + "[variants.a]\nswitch = {turn = 40, first_turn = 2}\n",
+     ["variants.a.switch.first_turn: cannot change mid-game"]),
     # -- variants
     ("variants-int", G + "variants = 3\n", ["variants: expected tables [variants.NAME], got an "
                                             "integer"]),
@@ -236,7 +254,8 @@ CASES = [
     ("variants-changes-nothing", G + "[variants.a]\ndescription = 'x'\n",
      ["variants.a: changes nothing; allowed: a variant that sets rules"]),
     ("variants-unknown-key", G + "[variants.a]\nrule = {robber = 'off'}\n",
-     ["variants.a.rule: unknown key; allowed: description, rules, strategies, openings"]),
+     ["variants.a.rule: unknown key; allowed: description, rules, switch, strategies, "
+      "openings"]),
     ("variants-bad-rule", G + "[variants.a]\nrules = {robber = 'sometimes'}\n",
      ["variants.a.rules.robber: 'sometimes' is not allowed"]),
     ("variants-unknown-rule", G + "[variants.a]\nrules = {robbers = 'off'}\n",

@@ -13,7 +13,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 # the datasets a notebook writes, relative to the test's folder; CATANSIM_NOTEBOOK_OUT is
 # its "data" (02 puts its board set beside it); a notebook not named writes "data" itself
 DATASETS = {"02-seats-and-boards.ipynb": ("data", "data-boards"),
-            "04-robber.ipynb": ("data/rule", "data/policy", "data/my-board"),
+            "04-robber.ipynb": ("data/switch", "data/rule", "data/policy", "data/my-board"),
             "05-shortages.ipynb": ("data/rule19", "data/supply", "data/my-board"),
             "06-tuning.ipynb": ()}  # a tuning's outputs, no dataset
 

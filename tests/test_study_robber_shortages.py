@@ -19,7 +19,8 @@ from catansim.studies import EXPERIMENTS, get
 
 H2_RGB = (31, 78, 121)  # the section headings' background (reports.html.CSS)
 STUDIES = {
-    "robber": ["answer", "rule", "catch_up", "policy", "discard", "tables", "seats", "runs"],
+    "robber": ["answer", "switch", "rule", "catch_up", "policy", "discard", "tables", "seats",
+               "runs"],
     "shortages": ["answer", "rule19", "when", "supply", "rule9", "who", "mixes", "runs"],
 }
 
@@ -58,15 +59,25 @@ def test_the_experiment_files_are_valid_and_large_enough(name):
     files = sorted((EXPERIMENTS / name).glob("*.toml"))
     assert len(files) >= 4
     exps = {f.stem: load_experiment(f) for f in files}
-    # the headline arms, at least 10^6 games each: the three robber rules; the official
-    # and strict shortage rules and an unlimited bank at the official supply
+    # the largest arms, at least 10^6 games each: the three robber rules over whole
+    # games; the official and strict shortage rules and an unlimited bank at the official
+    # supply
     h, arms = {"robber": ("rule", {"baseline", "off", "friendly"}),
                "shortages": ("rule19", {"baseline", "strict", "unlimited"})}[name]
     assert exps[h].games >= 10**6 and set(exps[h].variant_names) == arms
-    # every other arm is sized by power, below the headline's
+    # every other arm is sized by power, below those
     assert all(e.games < exps[h].games for k, e in exps.items() if k != h)
     total = sum(e.games * len(e.variants) for e in exps.values())
-    assert 4 * 10**6 <= total <= 7 * 10**6  # the study's share of the CPU budget
+    # the study's share of the CPU budget (the robber's switch dataset adds 1.2 x 10^6)
+    assert 4 * 10**6 <= total <= (7.5 if name == "robber" else 7) * 10**6
+    if name == "robber":  # the headline: the robber switched off after turn 20 or 40
+        sw = exps["switch"]
+        assert sw.games >= 2 * 10**5
+        rules = {v.name: v.rules for v in sw.variants}
+        assert rules["baseline"].switch_turn is None
+        for T in (20, 40):
+            for arm in (f"off_after_{T}", f"random_off_after_{T}"):
+                assert rules[arm].switch_turn == T and rules[arm].rules_after.robber == "off"
 
 
 @pytest.mark.parametrize("name", sorted(STUDIES))
@@ -98,6 +109,32 @@ def test_small_scale_writes_report_tables_figures_and_readme(built, name):
     # the answer names its numbers with intervals and n
     answer = html.split("<section id='answer'>")[1].split("</section>")[0]
     assert answer.count("[") >= 6 and "n = " in answer
+
+
+def test_the_switch_arms_are_the_same_games_up_to_the_switch_turn(built):
+    # the standing at T (so its sole leader) is the same in both arms of each pair, and
+    # the pairs differ after T: the design behind the robber study's headline
+    from catansim.results.dataset import load
+
+    _, players = load(built["robber"] / "data" / "small" / "switch")
+    p = players.set_index(["game", "seat"])
+    for arm, ref, T in (("off_after_40", "baseline", 40), ("off_after_20", "baseline", 20),
+                        ("random_off_after_40", "random", 40)):
+        a, b = p[p.variant == arm], p[p.variant == ref]
+        assert len(a) == len(b) > 0
+        assert (a[f"vp_turn_{T}"] == b[f"vp_turn_{T}"]).all()
+        assert (a["vp"] != b["vp"]).any()
+    t = pd.read_csv(built["robber"] / "tables" / "switch_effects.csv")
+    lw = t[t.outcome == "leader_won_40"]
+    assert set(lw.variant) == {"off_after_40", "random_off_after_40"}
+    assert lw["method"].str.startswith("McNemar").all() and (lw["n"] <= 400).all()
+    # the answer's first line is the switch's numbers, as the table holds them
+    readme = (built["robber"] / "README.md").read_text()
+    r = lw[lw.variant == "off_after_40"].iloc[0]
+    assert (f"wins {r['base_mean'] * 100:.1f}% with the robber kept and "
+            f"{r['mean'] * 100:.1f}% with it off") in readme.split("\n- ")[1]
+    assert "a longer game alone would leave them at 1" not in readme
+    assert "paired on the games where both arms" not in readme
 
 
 def test_robber_tables_hold_paired_contrasts_with_their_method(built):

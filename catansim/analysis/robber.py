@@ -89,8 +89,29 @@ def last_won(t: int) -> Outcome:
                    family="catch-up")
 
 
+def turns_after(t: int) -> Outcome:
+    """Turns played after turn t, in the games still going after it."""
+    def values(chunk, v):
+        alive, _, _, _ = _standings(chunk, v, t)
+        turns = chunk.games["turns"].to_numpy().astype(np.int64)[chunk.game_rows(v)]
+        return turns - t, alive
+    return Outcome(f"turns_after_{t}", f"turns played after turn {t} (games still going)",
+                   {"games": ("turns",), "players": ("seat", f"vp_turn_{t}")}, values,
+                   family="length")
+
+
+def switch_outcomes(t: int) -> list[Outcome]:
+    """The outcomes of a switch at turn t (arms identical up to t): the turn-t sole
+    leader's and sole last's wins, and the turns after t. Defined on the same games in
+    both arms, since the standing at t is the same in both."""
+    return [leader_won(t), last_won(t), turns_after(t)]
+
+
 def robber_outcomes(n_players: int, checkpoints=HEADLINE_CHECKPOINTS) -> list[Outcome]:
-    """The outcomes the robber study differences game by game."""
+    """The outcomes the robber study differences game by game. ``checkpoints``: the
+    turns of the catch-up outcomes; give none for arms that differ from the first turn
+    (there the sole leader at t is a state each arm reached its own way, so a game-by-game
+    difference between arms would compare different players)."""
     out = [
         measure("turns", family="length"),
         no_winner(),

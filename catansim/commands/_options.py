@@ -208,9 +208,25 @@ def strategies(default: str | None, help: str = "One strategy name for every sea
 
 
 def rules():
-    return click.option("--rule", "rule_items", multiple=True, metavar="NAME=VALUE",
-                        help="A rule setting, e.g. robber=friendly or bank_per_resource=12 "
-                             "(repeatable; docs/experiments.md lists them).")
+    """``--rule``, and the switch at a turn: ``--switch-turn`` and ``--switch-rule``."""
+    options = (
+        click.option("--rule", "rule_items", multiple=True, metavar="NAME=VALUE",
+                     help="A rule setting, e.g. robber=friendly or bank_per_resource=12 "
+                          "(repeatable; docs/experiments.md lists them)."),
+        click.option("--switch-turn", "switch_turn", type=int, default=None, metavar="T",
+                     help="Switch to the --switch-rule settings when turn T is over (the "
+                          "same dice after it)."),
+        click.option("--switch-rule", "switch_items", multiple=True, metavar="NAME=VALUE",
+                     help="A rule setting from turn T + 1 on, e.g. robber=off (repeatable; "
+                          "needs --switch-turn)."),
+    )
+
+    def apply(fn):
+        for option in reversed(options):
+            fn = option(fn)
+        return fn
+
+    return apply
 
 
 def threads():
@@ -251,7 +267,15 @@ def strategy_set(config_path):
     return PRESETS.with_definitions(config_path, "--config")
 
 
-def parse_rules(rule_items):
+def parse_rules(rule_items, switch_turn=None, switch_items=()):
     from ..rules import Rules
 
-    return Rules.from_strings(list(rule_items))
+    return Rules.from_cli(list(rule_items), switch_turn, list(switch_items))
+
+
+def rules_data(rules) -> dict:
+    """An experiment's ``rules`` and ``switch`` tables for ``rules`` (a ``Rules``)."""
+    data = {"rules": rules.before.to_header()}
+    if rules.switch_turn is not None:
+        data["switch"] = {"turn": rules.switch_turn, **rules.rules_after.to_header()}
+    return data

@@ -45,8 +45,8 @@ def result_line(game) -> str:
               help="With --games: write one log per game, DIR/game-<seed>.jsonl.")
 @O.config()
 @O.debug()
-def command(seed, players, strategies, layout, board_file, rule_items, opening_items,
-            log_path, html_path, games, log_dir, config, debug):
+def command(seed, players, strategies, layout, board_file, rule_items, switch_turn,
+            switch_items, opening_items, log_path, html_path, games, log_dir, config, debug):
     """Play one game (or N games) with the engine and write the event log(s)."""
     from ..logs import event_rows_to_dicts, make_header, write_log
 
@@ -61,7 +61,7 @@ def command(seed, players, strategies, layout, board_file, rule_items, opening_i
     if html_path is not None and games > 1:
         raise CatansimError("--html: one page shows one game; allowed: --games 1 (then "
                             "catansim replay LOG --html PAGE for each log of --log-dir)")
-    rules = O.parse_rules(rule_items)
+    rules = O.parse_rules(rule_items, switch_turn, switch_items)
 
     from ..engine import GameSettings, openings_from_strings, play_game
 

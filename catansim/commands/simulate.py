@@ -22,7 +22,8 @@ from . import _options as O
 @O.seed("Base seed.")
 @O.threads()
 @O.debug()
-def command(games, players, strategies, layout, board, rule_items, rotate, seed, threads, debug):
+def command(games, players, strategies, layout, board, rule_items, switch_turn, switch_items,
+            rotate, seed, threads, debug):
     """Play --games games in memory and print win rates (95% Wilson CIs), length, VP sources."""
     from ..analysis.summary import SUMMARY_COLUMNS, Summary, format_summary
     from ..kernels import say_if_compiling
@@ -32,7 +33,7 @@ def command(games, players, strategies, layout, board, rule_items, rotate, seed,
 
     data = {"name": "simulate", "games": games, "players": players, "seed": seed,
             "layout": layout, "rotate": rotate,
-            "rules": O.parse_rules(rule_items).to_header()}
+            **O.rules_data(O.parse_rules(rule_items, switch_turn, switch_items))}
     if strategies is not None:
         data["strategies"] = list(PRESETS.seat_names(strategies, players, "--strategies"))
     if board is not None:

@@ -31,8 +31,8 @@ def _fmt(frame: pd.DataFrame) -> str:
 @O.threads()
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @O.debug()
-def command(strategies, games, players, seed, layout, rule_items, matrix, config, threads,
-            quiet, debug):
+def command(strategies, games, players, seed, layout, rule_items, switch_turn, switch_items,
+            matrix, config, threads, quiet, debug):
     """Play strategies against each other with rotated seats and print the results.
 
     Every deal (board, dice, deck) is played once per seat rotation, so each strategy
@@ -44,7 +44,7 @@ def command(strategies, games, players, seed, layout, rule_items, matrix, config
     from ..strategies import is_python_player
 
     strategy_set = O.strategy_set(config)
-    rules = O.parse_rules(rule_items)
+    rules = O.parse_rules(rule_items, switch_turn, switch_items)
     names = [s.strip() for s in strategies.split(",") if s.strip()]
     if not names:
         strategy_set.seat_names(names, players, "--strategies")  # says what is allowed

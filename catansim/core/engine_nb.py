@@ -122,6 +122,7 @@ from .layout import (
     LOG_INVENTION,
     LOG_TAKEN,
     N_COUNTERS,
+    N_RULES,
     N_VP_CHECKPOINTS,
     NET_WORD_BITS,
     OPENING_WIDTH,
@@ -145,6 +146,7 @@ from .layout import (
     PH_TURN_END,
     PH_TURN_START,
     PH_VICTIM,
+    R_AFTER,
     R_BANK,
     R_CHECK,
     R_DISCARD_LIMIT,
@@ -153,6 +155,7 @@ from .layout import (
     R_MAX_ACTIONS,
     R_MAX_TURNS,
     R_ROBBER,
+    R_SWITCH_TURN,
     R_VP_TO_WIN,
     ROBBER_OFF,
     S_ACTIONS,
@@ -1032,12 +1035,17 @@ def answer_choice_nb(s, log, act, accept):
 
 @kernel
 def turn_done_nb(s, rules, log):
-    """After a turn: the VP checkpoint, then the game's end or the next seat's turn."""
+    """After a turn: the VP checkpoint, the rule switch (after ``switch_turn`` the
+    after-rules replace the game's working rules, so the turn cap at its end is
+    theirs), then the game's end or the next seat's turn."""
     turn = np.int64(s[S_TURN])
     k = np.int64(s[S_VP_CHECKPOINT])
     if k < N_VP_CHECKPOINTS and turn == VP_CHECKPOINTS[k]:
         record_vp_nb(s, k)
         s[S_VP_CHECKPOINT] = k + 1
+    if turn == rules[R_SWITCH_TURN]:
+        for i in range(R_SWITCH_TURN):
+            rules[i] = rules[R_AFTER + i]
     if s[S_END] != END_RUNNING:
         s[S_PHASE] = PH_FINISH
     elif turn >= rules[R_MAX_TURNS]:
@@ -1285,8 +1293,9 @@ def new_scratch():
     (int32[MAX_LEGAL]), the node/edge/hex masks (uint8[N_EDGES]), the robber's victims
     (int32[MAX_PLAYERS]), a bundle of cards (int32[5]), the cards owed per seat by a
     roll (int32[MAX_PLAYERS, 5]), the players' work array (float64[WORK_SIZE]), the
-    balanced layout's fairness-index scratch (float64[BOARD_SCRATCH]) and the board of
-    the game being played (int32[BOARD_SIZE]). A game paused at a decision (the step
+    balanced layout's fairness-index scratch (float64[BOARD_SCRATCH]), the board of
+    the game being played (int32[BOARD_SIZE]) and its working copy of the rules
+    (int32[N_RULES]: the rule switch writes into it). A game paused at a decision (the step
     interface) keeps its random streams, action, masks and work array here: they are
     part of it.
     """
@@ -1301,6 +1310,7 @@ def new_scratch():
         np.zeros(WORK_SIZE, dtype=np.float64),
         np.zeros(BOARD_SCRATCH, dtype=np.float64),
         np.zeros(BOARD_SIZE, dtype=np.int32),
+        np.zeros(N_RULES, dtype=np.int32),
     )
 
 
@@ -1360,7 +1370,8 @@ def play_batch_nb(seeds, n_players, layout, board, openings, topo, rules, strat,
     openings : int32[16]
         Forced openings (node1, edge1, node2, edge2) per seat, -1 for free choice.
     topo, rules : int32 arrays
-        ``catansim.topology.TOPO`` and ``Rules.to_array()``.
+        ``catansim.topology.TOPO`` and ``Rules.to_array()`` (read only: each game plays
+        on a copy, in ``scratch``).
     strat : int32[4]
         Strategy id of each seat.
     params : float64[4, N_PARAMS]
@@ -1377,16 +1388,18 @@ def play_batch_nb(seeds, n_players, layout, board, openings, topo, rules, strat,
     scratch : tuple
         ``new_scratch()``: the arrays the games are played in.
     """
-    rng, act, cand, mask, victims, bundle, owed, work, board_x, b = scratch
+    rng, act, cand, mask, victims, bundle, owed, work, board_x, b, game_rules = scratch
     for q in range(MAX_PLAYERS):
         s[S_EXTERNAL + q] = 0
     for g in range(seeds.shape[0]):
         for i in range(BOARD_SIZE):
             b[i] = board[i]
-        start_game_nb(seeds[g], n_players, layout, b, openings, topo, rules, s, rng, act,
-                      cand, mask, victims, bundle, owed, work, board_x)
-        run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, victims,
-               bundle, owed, work, -1)
+        for i in range(N_RULES):
+            game_rules[i] = rules[i]
+        start_game_nb(seeds[g], n_players, layout, b, openings, topo, game_rules, s, rng,
+                      act, cand, mask, victims, bundle, owed, work, board_x)
+        run_nb(s, topo, game_rules, rng, strat, params, openings, log, act, cand, mask,
+               victims, bundle, owed, work, -1)
         for i in range(N_COUNTERS):
             counters_out[g, i] = s[S_COUNTERS + i]
         for i in range(BOARD_SIZE):
@@ -1582,18 +1595,19 @@ def batch_start_nb(seeds, n_players, layout, board, openings, topo, rules, strat
                    states, log, rngs, acts, cands, masks, victims, bundles, owed, works,
                    board_x, boards, counts):
     """Set up game ``g`` of ``seeds`` in row g of each array (``states`` rows keep their
-    external seats) and play it to its first external decision; ``counts[g]`` receives
-    its number of options (0: over)."""
+    external seats; ``rules`` rows are the games' working rules, int32[n, N_RULES])
+    and play it to its first external decision; ``counts[g]`` receives its number of
+    options (0: over)."""
     for g in range(seeds.shape[0]):
         for i in range(BOARD_SIZE):
             boards[g, i] = board[i]
         s = states[g]
-        start_game_nb(seeds[g], n_players, layout, boards[g], openings, topo, rules, s,
+        start_game_nb(seeds[g], n_players, layout, boards[g], openings, topo, rules[g], s,
                       rngs[g], acts[g], cands[g], masks[g], victims[g], bundles[g], owed[g],
                       works[g], board_x)
-        run_nb(s, topo, rules, rngs[g], strat, params, openings, log, acts[g], cands[g],
+        run_nb(s, topo, rules[g], rngs[g], strat, params, openings, log, acts[g], cands[g],
                masks[g], victims[g], bundles[g], owed[g], works[g], -1)
-        counts[g] = option_count_nb(s, topo, rules, masks[g], victims[g], cands[g])
+        counts[g] = option_count_nb(s, topo, rules[g], masks[g], victims[g], cands[g])
 
 
 @nb.njit(cache=True, nogil=True, _nrt=False)
@@ -1602,16 +1616,18 @@ def batch_choose_nb(choice, topo, rules, strat, params, openings, states, log, r
     """For each game g with a pending decision and ``choice[g]`` >= 0, take its option
     ``choice[g]`` (an index into the options ``Game.legal()`` lists, in the same
     order) and play on to its next external decision; ``counts[g]`` receives that
-    decision's number of options (0: over)."""
+    decision's number of options (0: over). ``rules`` rows are the games' working
+    rules (int32[n, N_RULES])."""
     for g in range(choice.shape[0]):
         s = states[g]
+        game_rules = rules[g]
         i = choice[g]
         if i < 0 or s[S_PENDING] == D_NONE:
             continue
         cand = cands[g]
         d = s[S_PENDING]
         q = np.int64(s[S_PENDING_SEAT])
-        step_options_nb(s, topo, rules, masks[g], victims[g], cand)
+        step_options_nb(s, topo, game_rules, masks[g], victims[g], cand)
         value = np.int64(0)
         if d == D_ACTION:
             unpack_nb(cand[i], acts[g])
@@ -1621,8 +1637,8 @@ def batch_choose_nb(choice, topo, rules, strat, params, openings, states, log, r
             bundle_option_nb(s, S_BANK, cand[0], i, bundles[g])
         else:
             value = np.int64(cand[i])
-        resolve_nb(s, topo, rules, rngs[g], openings, log, acts[g], masks[g], victims[g],
-                   bundles[g], value)
-        run_nb(s, topo, rules, rngs[g], strat, params, openings, log, acts[g], cand, masks[g],
-               victims[g], bundles[g], owed[g], works[g], -1)
-        counts[g] = option_count_nb(s, topo, rules, masks[g], victims[g], cand)
+        resolve_nb(s, topo, game_rules, rngs[g], openings, log, acts[g], masks[g],
+                   victims[g], bundles[g], value)
+        run_nb(s, topo, game_rules, rngs[g], strat, params, openings, log, acts[g], cand,
+               masks[g], victims[g], bundles[g], owed[g], works[g], -1)
+        counts[g] = option_count_nb(s, topo, game_rules, masks[g], victims[g], cand)

@@ -388,9 +388,19 @@ RULE_FIELDS: tuple[tuple[str, str], ...] = (
     ("max_offers", "player-trade offers a player may make per turn (engine bound)"),
     ("max_actions", "actions a player may take per turn (engine bound)"),
     ("check", "1: verify the state invariants after every step (tests); 0 off"),
+    ("switch_turn", "when this turn is over the rules after the switch (``after_*``) replace "
+     "the fields above, for the rest of the game; -1 never"),
 )
+# The rules after the switch: one copy of each field before ``switch_turn``, in the same
+# order (``after_vp_to_win`` ...). Every game plays on its own working copy of the
+# array (``turn_done_nb`` writes the after-rules into it at the switch).
+R_SWITCH_TURN = len(RULE_FIELDS) - 1
+RULE_FIELDS = RULE_FIELDS + tuple(
+    (f"after_{name}", f"{name} from the turn after ``switch_turn`` on")
+    for name, _ in RULE_FIELDS[:R_SWITCH_TURN])
 RULE_INDEX = {name: i for i, (name, _) in enumerate(RULE_FIELDS)}
 N_RULES = len(RULE_FIELDS)
+R_AFTER = R_SWITCH_TURN + 1
 R_VP_TO_WIN = RULE_INDEX["vp_to_win"]
 R_BANK = RULE_INDEX["bank_per_resource"]
 R_DISCARD_LIMIT = RULE_INDEX["discard_limit"]

@@ -455,23 +455,50 @@ class _Replayer:
         for name, seat in (("first_pick", self.first_pick), ("first_turn", self.first_turn)):
             if not 0 <= seat < self.n:
                 raise LogError(f"header.rules.{name}: {seat}; allowed: 0..{self.n - 1}")
-        self.vp_to_win = _int_rule(rules, "vp_to_win")
         bank = rules["bank_per_resource"]
         self.bank_size = UNLIMITED if bank is None else _int_rule(rules, "bank_per_resource")
-        self.discard_limit = (
-            None if rules["discard_limit"] is None else _int_rule(rules, "discard_limit")
-        )
-        self.max_turns = _int_rule(rules, "max_turns")
-        if rules["robber"] not in ("official", "off", "friendly"):
-            raise LogError(f"header.rules.robber: {rules['robber']!r}; allowed: official, off, "
-                           "friendly")
-        if rules["shortage"] not in ("official", "strict", "off"):
-            raise LogError(f"header.rules.shortage: {rules['shortage']!r}; allowed: official, "
-                           "strict, off")
-        self.robber_mode = rules["robber"]
-        self.shortage = rules["shortage"]
+        self._apply_rules(rules, "rules")
+        # A rule switch: the after-rules apply from the end of turn switch_turn on.
+        self.switch_turn = header.get("switch_turn")
+        self.rules_after = header.get("rules_after")
+        if self.switch_turn is not None or self.rules_after is not None:
+            self._read_switch(rules)
         self.geo = Geometry(header.get("board") or {})
         self.colours = seat_colours(n)
+
+    def _apply_rules(self, rules: dict, where: str) -> None:
+        """The settings a game may change mid-game, from a header object ``where``."""
+        self.vp_to_win = _int_rule(rules, "vp_to_win", where)
+        self.discard_limit = (
+            None if rules["discard_limit"] is None
+            else _int_rule(rules, "discard_limit", where)
+        )
+        self.max_turns = _int_rule(rules, "max_turns", where)
+        if rules["robber"] not in ("official", "off", "friendly"):
+            raise LogError(f"header.{where}.robber: {rules['robber']!r}; allowed: official, "
+                           "off, friendly")
+        if rules["shortage"] not in ("official", "strict", "off"):
+            raise LogError(f"header.{where}.shortage: {rules['shortage']!r}; allowed: "
+                           "official, strict, off")
+        self.robber_mode = rules["robber"]
+        self.shortage = rules["shortage"]
+
+    def _read_switch(self, rules: dict) -> None:
+        turn, after = self.switch_turn, self.rules_after
+        if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
+            raise LogError(f"header.switch_turn: {turn!r}; allowed: a turn >= 1, given with "
+                           "rules_after")
+        if not isinstance(after, dict) or set(after) != set(RULE_KEYS):
+            raise LogError(f"header.rules_after: expected an object with the keys "
+                           f"{', '.join(RULE_KEYS)}")
+        before = {**rules, "first_pick": self.first_pick, "first_turn": self.first_turn}
+        for key in ("first_pick", "first_turn", "bank_per_resource"):
+            if after[key] != before[key]:
+                raise LogError(f"header.rules_after.{key}: {after[key]!r}; a rule of the "
+                               f"set-up or the supply cannot change mid-game ({before[key]!r}"
+                               " before)")
+        self._apply_rules(after, "rules_after")  # checked now, applied at the switch
+        self._apply_rules(rules, "rules")
 
     def fail(self, rule: str):
         """Report a broken rule (raises only when checking)."""
@@ -1148,6 +1175,8 @@ class _Replayer:
         self.need_turn_of(p)
         if self.phase != "main":
             self.need_main("turn_end")
+        if self.turn == self.switch_turn:  # the after-rules decide from here on
+            self._apply_rules(self.rules_after, "rules_after")
         self.phase = "limit" if self.turn >= self.max_turns else "between"
         self.snapshots.append({
             "turn": self.turn,
@@ -1221,10 +1250,10 @@ class _Replayer:
         )
 
 
-def _int_rule(rules, key):
+def _int_rule(rules, key, where="rules"):
     v = rules[key]
     if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-        raise LogError(f"header.rules.{key}: {v!r} is not a non-negative integer")
+        raise LogError(f"header.{where}.{key}: {v!r} is not a non-negative integer")
     return v
 
 

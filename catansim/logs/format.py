@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..checks import check_players, check_seed, read_text, type_name
+from ..checks import check_players, check_seed, is_int, read_text, type_name
 from ..constants import DEV_CARD_NAMES, RESOURCE_NAMES
 from ..core import layout as L
 from ..errors import CatansimError, parse_problem
@@ -43,7 +43,9 @@ def make_header(seed, n_players, strategies, rules, board) -> dict:
     strategies : sequence of str
         Strategy name of each seat.
     rules : catansim.rules.Rules
-        Rule settings; all six keys are written, ``null`` for unlimited / none.
+        Rule settings; every key is written, ``null`` for unlimited / none. With a
+        switch, ``switch_turn`` and ``rules_after`` (an object with the same keys)
+        follow ``rules``.
     board : catansim.board.Board
         The board; written as ``board.to_header()``.
 
@@ -51,10 +53,10 @@ def make_header(seed, n_players, strategies, rules, board) -> dict:
     -------
     dict
         Keys in the spec's order: ``e, format, version, seed, n_players,
-        strategies, rules, board``.
+        strategies, rules, [switch_turn, rules_after,] board``.
     """
     rules_obj = rules.to_header()
-    return {
+    header = {
         "e": "header",
         "format": LOG_FORMAT,
         "version": LOG_VERSION,
@@ -62,8 +64,12 @@ def make_header(seed, n_players, strategies, rules, board) -> dict:
         "n_players": int(n_players),
         "strategies": [str(s) for s in strategies],
         "rules": {key: rules_obj[key] for key in RULE_KEYS},
-        "board": board.to_header(),
     }
+    if rules.switch_turn is not None:
+        header["switch_turn"] = int(rules.switch_turn)
+        header["rules_after"] = {key: rules_obj["rules_after"][key] for key in RULE_KEYS}
+    header["board"] = board.to_header()
+    return header
 
 
 def _opt(v: int):
@@ -267,6 +273,16 @@ def check_header(header: dict) -> None:
         raise CatansimError(f"header.rules: {have} is not allowed; allowed: an object with "
                             f"the keys {', '.join(RULE_KEYS)} ({' and '.join(LATER_RULE_KEYS)} "
                             "may be left out)")
+    switch = header.get("switch_turn")
+    if switch is not None or "rules_after" in header:
+        after = header.get("rules_after")
+        if not is_int(switch) or switch < 1:
+            raise CatansimError(f"header.switch_turn: {switch!r} is not allowed; allowed: a "
+                                "turn >= 1, given with rules_after")
+        if not isinstance(after, dict) or not set(RULE_KEYS) == set(after):
+            have = sorted(after) if isinstance(after, dict) else type_name(after)
+            raise CatansimError(f"header.rules_after: {have} is not allowed; allowed: an "
+                                f"object with the keys {', '.join(RULE_KEYS)}")
     if not isinstance(header.get("board"), dict):
         raise CatansimError(f"header.board: {type_name(header.get('board'))} is not allowed; "
                             "allowed: a board object (docs/game-log.md)")

@@ -75,7 +75,10 @@ TOP_KEYS = {
               "played games_per_board times",
     "rules": "table of rule settings (catansim.rules.Rules)",
     "openings": "table seat0..seat3 = [[node, edge], [node, edge]] of forced openings",
-    "variants": "tables [variants.NAME] with rules / strategies / openings overrides",
+    "switch": "table turn = T and rule settings: the rules change to these when turn T "
+              "is over (same seeds, same dice); variants inherit it",
+    "variants": "tables [variants.NAME] with rules / switch / strategies / openings "
+                "overrides",
     "sweep": "a table (or an array of tables) of forced-opening arms: seat, settlement, "
              "nodes, roads (docs/experiments.md)",
 }
@@ -86,7 +89,7 @@ SWEEP_KEYS = {
     "roads": '"free" (left to the strategy, the default) or "all" (every road at the node)',
 }
 MAX_ARMS = 20_000
-VARIANT_KEYS = ("description", "rules", "strategies", "openings")
+VARIANT_KEYS = ("description", "rules", "switch", "strategies", "openings")
 BOARD_SET_KEYS = {
     "games_per_board": "games played on each board (>= 1); games must be a multiple",
     "seed": "base seed of the boards: board k is dealt from batch_seeds(seed, 1, k)",
@@ -375,6 +378,40 @@ def _rules(mapping, key, ctx: _Ctx, base=None):
         if msg.startswith("rule "):
             raise CatansimError(f"{ctx.prefix}{key}.{msg[5:]}") from None
         ctx.fail(key, msg)
+
+
+def _switch(mapping, key, ctx: _Ctx, rules):
+    """``rules`` with the switch of a ``[switch]`` table (``turn`` and the settings after
+    it); ``"none"`` for no switch."""
+    from ..rules import Rules
+
+    allowed = (f"a table with turn (>= 1) and rule settings after it "
+               f"({', '.join(Rules.names())}), or \"none\"")
+    if isinstance(mapping, str) and mapping.lower() == "none":
+        return rules.before
+    if not isinstance(mapping, dict):
+        ctx.fail(key, f"expected a table, got {type_name(mapping)}; allowed: {allowed}")
+    if "turn" not in mapping:
+        ctx.fail(f"{key}.turn", f"missing; allowed: {allowed}")
+    after = {k: v for k, v in mapping.items() if k != "turn"}
+    for name in after:
+        if name not in Rules.names():
+            ctx.fail(f"{key}.{name}", f"unknown rule; allowed: turn, "
+                                      f"{', '.join(Rules.names())}")
+    try:
+        return rules.before.switched(mapping["turn"], **after)
+    except CatansimError as exc:  # "rule switch_turn: ..." becomes "switch.turn: ..."
+        ctx.fail(*_switch_message(str(exc), key))
+
+
+def _switch_message(msg: str, key: str) -> tuple[str, str]:
+    """(field, message) of a ``Rules`` switch error, named as the ``[switch]`` table's:
+    "rule switch_turn: ..." is ``turn``'s, "rule switch: rule robber: ..." ``robber``'s."""
+    msg = msg.removeprefix("rule switch: ")
+    if msg.startswith("rule "):
+        field, _, rest = msg[len("rule "):].partition(": ")
+        return f"{key}.{'turn' if field == 'switch_turn' else field}", rest
+    return key, msg
 
 
 def _openings(mapping, key, ctx: _Ctx, players: int) -> np.ndarray:
@@ -677,6 +714,9 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
     strategies = _strategies(data.get("strategies", ["default"]), "strategies", ctx,
                              players, strategy_set)
     rules = _rules(data.get("rules", {}), "rules", ctx)
+    switch = data.get("switch")
+    if switch is not None:
+        rules = _switch(switch, "switch", ctx, rules)
     openings = _openings(data["openings"], "openings", ctx, players) if "openings" in data \
         else None
     if openings is not None and layout == "beginner":
@@ -700,13 +740,16 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
         for k in vdata:
             if k not in VARIANT_KEYS:
                 ctx.fail(f"{key}.{k}", f"unknown key; allowed: {', '.join(VARIANT_KEYS)}")
-        if not any(k in vdata for k in ("rules", "strategies", "openings")):
-            ctx.fail(key, "changes nothing; allowed: a variant that sets rules, strategies or "
-                          "openings")
+        if not any(k in vdata for k in ("rules", "switch", "strategies", "openings")):
+            ctx.fail(key, "changes nothing; allowed: a variant that sets rules, switch, "
+                          "strategies or openings")
         vdesc = vdata.get("description", "")
         ctx.check(check_str, vdesc, f"{key}.description", "free text")
         v_rules = _rules(vdata["rules"], f"{key}.rules", ctx, base=rules) if "rules" in vdata \
             else rules
+        v_switch = vdata.get("switch", switch)
+        if v_switch is not None:  # its own switch, or the experiment's on its own rules
+            v_rules = _switch(v_switch, f"{key}.switch", ctx, v_rules)
         v_strat = (_strategies(vdata["strategies"], f"{key}.strategies", ctx, players,
                                strategy_set)
                    if "strategies" in vdata else strategies)

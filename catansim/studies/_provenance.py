@@ -49,11 +49,15 @@ def _facts(m: dict) -> dict[str, str]:
 
 
 def rules_text(rules: Mapping) -> str:
-    """``official`` or the settings that differ from it, e.g. ``shortage=strict``."""
+    """``official`` or the settings that differ from it, e.g. ``shortage=strict``; a
+    switch adds ``, after turn 40: robber=off``."""
     diff = [f"{k}={'none' if v is None else v}" for k, v in rules.items()
             if k in OFFICIAL and OFFICIAL[k] != v
             and not (k == "first_turn" and v == rules.get("first_pick", 0))]
-    return ", ".join(diff) if diff else "official"
+    text = ", ".join(diff) if diff else "official"
+    if rules.get("switch_turn") is not None:
+        text += f", after turn {rules['switch_turn']}: {rules_text(rules['rules_after'])}"
+    return text
 
 
 def lineup(names) -> str:

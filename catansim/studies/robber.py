@@ -1,14 +1,19 @@
 """The robber study: does the robber help trailing players catch up, or only lengthen the
 game?
 
-Six experiment files (``experiments/robber/``), each a dataset whose arms play the
-same games: the robber rule (official, off, friendly) on four ``default`` players (the
-headline, 10^6 games per arm), the robber and victim policies (leader, production,
-random; whole tables and one seat against three), the discard limit (7, 9, none), and
-the robber rule at a mixed table, at tables of each preset and with three players.
-Every comparison is paired game by game (``analysis.contrasts``), Holm-corrected over
-each dataset's table; catch-up comes from the visible VP after fixed turns
-(``analysis.robber``).
+Seven experiment files (``experiments/robber/``), each a dataset whose arms play the
+same seeds. The headline (``switch``): games identical up to the end of turn T (20 or
+40), then played on with the robber and without it on the same dice, at tables that aim
+the robber at the leader and at tables of random robbers; the turn-T sole leader's (and
+sole last's) wins and the turns after T are compared game by game: the causal effect of
+the robber from T + 1 on. The others: the robber rule (official, off, friendly) over
+whole games on four ``default`` players (10^6 games per arm), the robber and victim
+policies (leader, production, random; whole tables and one seat against three), the
+discard limit (7, 9, none), and the robber rule at a mixed table, at tables of each
+preset and with three players. Outcomes of the whole game (length, cards, a seat's win)
+are differenced game by game (``analysis.contrasts``), Holm-corrected over each
+dataset's table; the catch-up rates of whole-game arms are each arm's own (its leader at
+turn t is a state it reached its own way), not pairs.
 """
 
 from __future__ import annotations
@@ -33,8 +38,18 @@ QUESTION = ("Does the robber help trailing players catch up, or does it only len
 PRESETS = ("builder", "expander", "city", "army", "trader")
 THESIS_HIT_LEADER = 0.92  # a knowledge-based robber bot hit the leader 92% of the time
 CATCH_TURN = 40  # the checkpoint of the headline catch-up figures (middle of the game)
+SWITCH_TURNS = (40, 20)  # the switch dataset's turns: the robber off from T + 1 on
+# The switch dataset's contrasts at each turn: (arm, reference, table's robber policy).
+SWITCH_PAIRS = {T: [(f"off_after_{T}", "baseline", "leader"),
+                    (f"random_off_after_{T}", "random", "random")] for T in SWITCH_TURNS}
 
 ARM_LABELS = {
+    "switch": {"baseline": "leader robbers, robber kept",
+               "random": "random robbers, robber kept",
+               **{f"off_after_{T}": f"leader robbers, off from turn {T + 1}"
+                  for T in SWITCH_TURNS},
+               **{f"random_off_after_{T}": f"random robbers, off from turn {T + 1}"
+                  for T in SWITCH_TURNS}},
     "rule": {"baseline": "official", "off": "off", "friendly": "friendly"},
     "policy": {"baseline": "leader (all)", "all_production": "production (all)",
                "all_random": "random (all)", "lone_production": "one production seat",
@@ -48,13 +63,16 @@ ARM_LABELS = {
 
 
 BUDGET = [
-    "Budget: the headline (`rule`) has 10^6 games per arm; the other datasets are sized by "
-    "the power lines below. The table above gives each dataset's games and the engine that "
-    "played them (a dataset is resumed only by the engine that began it).", ""]
+    "Budget: the headline (`switch`) has 200,000 games per arm and `rule` 10^6; the other "
+    "datasets are sized by the power lines below. The table above gives each dataset's "
+    "games and the engine that played them (a dataset is resumed only by the engine that "
+    "began it).", ""]
 
 
 def pairs_of(name: str) -> list[tuple[str, str]]:
     """The (arm, reference) contrasts of each dataset."""
+    if name == "switch":
+        return [(v, ref) for T in SWITCH_TURNS for v, ref, _ in SWITCH_PAIRS[T]]
     if name in ("rule", "mixed", "three"):
         return [("off", "baseline"), ("friendly", "baseline")]
     if name == "policy":
@@ -74,9 +92,17 @@ def pairs_of(name: str) -> list[tuple[str, str]]:
 
 def plan_for(ds: U.Dataset) -> C.Plan:
     n = ds.experiment.players
-    outcomes = R.robber_outcomes(n)
-    strat = ds.name in ("policy", "mixed")
     plan = C.Plan()
+    if ds.name == "switch":  # each turn's pairs, on the outcomes that switch defines
+        for T in SWITCH_TURNS:
+            plan.add(f"switch_{T}", C.contrasts_analysis(
+                [(v, ref) for v, ref, _ in SWITCH_PAIRS[T]], R.switch_outcomes(T),
+                name=f"switch_{T}"))
+        plan.add("catch", R.catch_up_analysis())
+        plan.add("shares", C.shares_analysis(R.ROBBER_SHARES))
+        return plan
+    outcomes = R.robber_outcomes(n, checkpoints=())
+    strat = ds.name in ("policy", "mixed")
     plan.add("contrasts", C.contrasts_analysis(pairs_of(ds.name), outcomes, strategy_wins=strat))
     plan.add("arms", C.arms_analysis(outcomes))
     plan.add("catch", R.catch_up_analysis())
@@ -94,6 +120,8 @@ def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Pa
     t0 = time.perf_counter()
     res = {name: plan_for(ds).run(ds.path, scheduler=scheduler, progress=progress)
            for name, ds in datasets.items()}
+    if "switch" in res:
+        res["switch"]["contrasts"] = switch_contrasts(res["switch"])
     sections, answer = make_sections(res, datasets, scale)
     seconds = time.perf_counter() - t0
     path = U.write_report(out, TITLE, QUESTION, sections, datasets, scale, seconds)
@@ -146,59 +174,148 @@ def _share(shares, v, what="hit_leader"):
         f" (n = {int(r['denominator']):,} robber moves)"
 
 
+def switch_contrasts(sw: dict) -> pd.DataFrame:
+    """The switch dataset's contrasts at every switch turn in one table, Holm over all
+    its rows (each turn's analysis corrects only its own)."""
+    table = pd.concat([sw[f"switch_{T}"] for T in SWITCH_TURNS if len(sw[f"switch_{T}"])])
+    table["p_adjusted"], table["significant"] = ST.adjust(table["p_value"], "holm")
+    table["correction"] = f"Holm over the {len(table)} rows"
+    return table
+
+
+def _switch_row(res, T, policy, outcome):
+    if "switch" not in res:
+        return None
+    for v, ref, pol in SWITCH_PAIRS[T]:
+        if pol == policy:
+            return _row(res["switch"]["contrasts"], v, ref, f"{outcome}_{T}")
+    return None
+
+
+def _kept_off(r, what: str) -> str:
+    """'wins A% with the robber kept and B% with it off (kept - off = D [CI], n = N
+    games ...)' from a switch contrast row (arm: off, reference: kept)."""
+    return (f"{what} {r['base_mean'] * 100:.1f}% with the robber kept and {r['mean'] * 100:.1f}% "
+            f"with it off (kept - off = {_pp(_neg(r))}, McNemar {ST.format_p(r['p_value'])}, "
+            f"{int(r['discordant']):,} of n = {int(r['n']):,} games differ)")
+
+
+def _share_of_gap(res: dict, lw, T: int) -> str:
+    """The switch effect as a share of the gap between whole games with and without the
+    robber in the turn-T sole leader's win rate (each arm's own leaders)."""
+    if "rule" not in res or (("baseline", T) not in res["rule"]["catch"]["catch_up"].index):
+        return ""
+    catch = res["rule"]["catch"]["catch_up"]
+    gap = catch.loc[("off", T), "leader_win_rate"] - catch.loc[("baseline", T),
+                                                                "leader_win_rate"]
+    return (f" The effect is {lw['diff'] / gap * 100:.0f}% of the {gap * 100:.1f}-point gap "
+            f"between whole games without and with the robber (below)." if gap > 0 else "")
+
+
+def aim_words(leader, rand) -> str:
+    """How the random robber's effect on the turn-T leader compares with the aimed one's,
+    from the two switch contrasts (arm off, reference kept); "" unless the aimed robber
+    has a significant effect to compare with."""
+    if leader is None or rand is None or not bool(leader["significant"]):
+        return ""
+    if rand["ci_low"] <= 0 <= rand["ci_high"]:
+        return ("The catch-up comes from aiming the robber at the leader: the random robber "
+                "is no different from no robber for the leader")
+    share = rand["diff"] / leader["diff"] if leader["diff"] else np.nan
+    if np.isfinite(share) and abs(share) < 1 / 3:
+        return (f"The catch-up comes from aiming the robber at the leader: the random robber "
+                f"is close to no robber, its effect on the leader "
+                f"{abs(share) * 100:.0f}% of the aimed robber's")
+    return (f"The random robber does part of it: its effect on the leader is "
+            f"{abs(share) * 100:.0f}% of the aimed robber's")
+
+
 def make_answer(res: dict) -> list[str]:
-    rule = res["rule"]
-    c, catch, arms = rule["contrasts"], rule["catch"]["catch_up"], rule["arms"]
-    t = CATCH_TURN
-    lw = _row(c, "off", "baseline", f"leader_won_{t}")
-    mw = _row(c, "off", "baseline", f"last_won_{t}")
-    turns = _row(c, "off", "baseline", "turns")
-    rel = -turns["rel_diff"] / (1 + turns["rel_diff"]) * 100 if turns is not None else np.nan
-    out = [
-        f"<b>{_verdict(lw, turns)}</b> At four <code>default</code> players the player "
-        f"leading alone after turn "
-        f"{t} wins {_rate(catch, 'baseline', t)} of games with the official robber and "
-        f"{_rate(catch, 'off', t)} with the robber off; paired on the games where both arms "
-        f"had a sole leader, official - off = {_pp(_neg(lw))}. The player alone in last "
-        f"place wins {_rate(catch, 'baseline', t, 'last')} with the robber and "
-        f"{_rate(catch, 'off', t, 'last')} without (official - off = {_pp(_neg(mw))}).",
-        f"The robber also makes a game longer: official - off = {_num(_neg(turns), 2)} turns "
-        f"per game ({rel:+.1f}% of a robber-free game; {int(turns['n']):,} paired games), "
-        f"and the final VP spread (first minus last) changes by "
-        f"{_num(_neg(_row(c, 'off', 'baseline', 'vp_spread')))} VP: with the robber the "
-        f"field ends closer together." if turns is not None else "",
-    ]
-    e_off = R.stage_effect(rule["stage"], "off", "baseline", t)
-    head = ("It is not only the longer game." if e_off["ci_low"] > 1 else
-            "At equal standing the robber makes no clear difference." if e_off["ci_low"] <= 1
-            <= e_off["ci_high"] else "At equal standing the robber helps the leader.")
-    line = (f"<b>{head}</b> At equal standing after turn {t} (the same visible VP and the "
-            f"same lead over the second), the leader's odds of winning are {_or(e_off)} "
-            f"times as high with the robber off as with it (Mantel-Haenszel over "
-            f"{e_off['strata']} standings, {e_off['games_arm'] + e_off['games_reference']:,} "
-            f"games; a longer game alone would leave them at 1)")
-    if "policy" in res:
-        e_rand = R.stage_effect(res["policy"]["stage"], "all_random", "baseline", t)
-        line += (f"; with random robbers {_or(e_rand)} times as high as with robbers who "
-                 f"hit the leader")
-        if e_rand["ci_low"] > 1 and e_off["ci_low"] > 1:
-            line += (". The robber slows the leader because the players aim it at the "
-                     "leader")
-    out.append(line + ".")
+    out = []
+    T = SWITCH_TURNS[0]
+    lw = _switch_row(res, T, "leader", "leader_won")
+    if lw is not None:
+        early = _switch_row(res, SWITCH_TURNS[1], "leader", "leader_won")
+        out.append(
+            f"<b>{_verdict(lw, _switch_row(res, T, 'leader', 'turns_after'))}</b> Games "
+            f"played alike up to the end of turn {T}, then on "
+            f"with the robber and without it (the same dice after turn {T}): "
+            + _kept_off(lw, f"the player leading alone in visible VP after turn {T} wins")
+            + (f". Switched after turn {SWITCH_TURNS[1]}: "
+               + _kept_off(early, "that turn's sole leader wins") if early is not None else "")
+            + "." + _share_of_gap(res, lw, T))
+        parts = []
+        for T2 in SWITCH_TURNS:
+            last = _switch_row(res, T2, "leader", "last_won")
+            if last is not None:
+                parts.append(_kept_off(last, f"after turn {T2}, the player alone in last "
+                                             "place wins"))
+        length = [(T2, _switch_row(res, T2, "leader", "turns_after")) for T2 in SWITCH_TURNS]
+        out.append(
+            "; ".join(parts)[:1].upper() + "; ".join(parts)[1:] + ". The robber also "
+            "lengthens the rest of the game: kept - off = " + "; ".join(
+                f"{_num(_neg(r))} turns after turn {T2} (n = {int(r['n']):,} games still "
+                f"going)" for T2, r in length if r is not None) + ".")
+        rand = _switch_row(res, T, "random", "leader_won")
+        if rand is not None:
+            words = aim_words(lw, rand)
+            out.append(
+                (f"<b>{words}.</b> " if words else "")
+                + f"At tables whose players rob a random victim on a random hex, the same "
+                f"switch after turn {T}: " + _kept_off(rand, "the sole leader wins")
+                + f"; with the robber aimed at the leader the difference was {_pp(_neg(lw))}.")
+    rule = res.get("rule")
+    if rule is not None:
+        c, catch, arms = rule["contrasts"], rule["catch"]["catch_up"], rule["arms"]
+        t = CATCH_TURN
+        turns = _row(c, "off", "baseline", "turns")
+        rel = -turns["rel_diff"] / (1 + turns["rel_diff"]) * 100 if turns is not None \
+            else np.nan
+        if turns is not None:
+            out.append(
+                f"Over whole games (the robber official or off from the first turn, "
+                f"{int(turns['n']):,} games each, the same seeds) the robber makes a game "
+                f"longer: official - off = {_num(_neg(turns), 2)} turns per game ({rel:+.1f}% "
+                f"of a robber-free game), and the final VP spread (first minus last) changes "
+                f"by {_num(_neg(_row(c, 'off', 'baseline', 'vp_spread')))} VP. The player "
+                f"leading alone after turn {t} wins {_rate(catch, 'baseline', t)} of these "
+                f"games with the robber and {_rate(catch, 'off', t)} without it; those "
+                f"leaders are states each arm reached its own way (without the robber there "
+                f"are more sole leaders, with larger leads), so this gap is a description, "
+                f"not the robber's effect on a leader: the switch above measures that.")
+        e_off = R.stage_effect(rule["stage"], "off", "baseline", t)
+        out.append(
+            f"At equal standing after turn {t} (the same visible VP and the same lead over "
+            f"the second, each arm's own games), the leader's odds of winning are "
+            f"{_or(e_off)} times as high with the robber off as with it (Mantel-Haenszel over "
+            f"{e_off['strata']} standings, "
+            f"{e_off['games_arm'] + e_off['games_reference']:,} games). At the same standing "
+            f"the robber's longer game also leaves the others more turns, so this ratio "
+            f"mixes the length with the aim.")
+        fr = _row(c, "friendly", "baseline", "turns")
+        if fr is not None:
+            out.append(
+                f"The friendly robber (no robbing players with 2 or fewer visible VP) changes "
+                f"the length by {_num(fr)} turns per game; it cuts the cards stolen from "
+                f"{_mean(arms, 'baseline', 'stolen')} to {_mean(arms, 'friendly', 'stolen')} "
+                f"per game.")
+        out.append(
+            f"Per game with the official robber: {_mean(arms, 'baseline', 'stolen')} cards "
+            f"stolen, {_mean(arms, 'baseline', 'blocked')} blocked, "
+            f"{_mean(arms, 'baseline', 'discarded')} discarded on 7s.")
     pol = res.get("policy")
     if pol is not None:
         pc, pcatch = pol["contrasts"], pol["catch"]["catch_up"]
-        lr = _row(pc, "all_random", "baseline", f"leader_won_{t}")
+        t = CATCH_TURN
         out.append(
-            f"<b>Whom the robber hits matters.</b> When every player robs a random victim "
-            f"instead of the leader, the sole leader after turn {t} wins "
-            f"{_rate(pcatch, 'all_random', t)} against {_rate(pcatch, 'baseline', t)} "
-            f"(random - leader = {_pp(lr)}); game length random - leader = "
-            f"{_num(_row(pc, 'all_random', 'baseline', 'turns'))} turns. "
-            f"The leader policy robbed the sole leader in {_share(pol['shares'], 'baseline')} "
-            f"of the robber moves made while an opponent led alone (the 2025 thesis's "
-            f"knowledge-based bot: 92%); random robbers in "
-            f"{_share(pol['shares'], 'all_random')}.")
+            f"<b>Whom the robber hits.</b> The leader policy robbed the sole leader in "
+            f"{_share(pol['shares'], 'baseline')} of the robber moves made while an opponent "
+            f"led alone (the 2025 thesis's knowledge-based bot: 92%); random robbers in "
+            f"{_share(pol['shares'], 'all_random')}. Over whole games at tables of random "
+            f"robbers the sole leader after turn {t} wins {_rate(pcatch, 'all_random', t)}, "
+            f"at tables of leader robbers {_rate(pcatch, 'baseline', t)} (each arm's own "
+            f"leaders); game length random - leader = "
+            f"{_num(_row(pc, 'all_random', 'baseline', 'turns'))} turns per game.")
         lone = _row(pc, "lone_random", "baseline", "win_strategy_default_random")
         lead1 = _row(pc, "lone_leader", "all_random", "win_strategy_default")
         if lone is not None and lead1 is not None:
@@ -206,38 +323,28 @@ def make_answer(res: dict) -> list[str]:
                 f"For the player who chooses: one seat robbing at random among three "
                 f"leader-robbers wins {lone['mean'] * 100:.1f}% of games against "
                 f"{lone['base_mean'] * 100:.1f}% for the same seat robbing the leader "
-                f"({_pp(lone)}); one leader-robber among three random robbers wins "
-                f"{lead1['mean'] * 100:.1f}% against {lead1['base_mean'] * 100:.1f}% "
-                f"({_pp(lead1)}). (The thesis: a knowledge-based robber bot won 27.0% against "
-                f"19.2% for a learned robber.)")
-    fr = _row(c, "friendly", "baseline", f"leader_won_{t}")
-    st = arms
-    out.append(
-        f"The friendly robber (no robbing players with 2 or fewer visible VP) changes the "
-        f"leader's chance after turn {t} by {_pp(fr)} and the length by "
-        f"{_num(_row(c, 'friendly', 'baseline', 'turns'))} turns; it cuts the cards stolen from "
-        f"{_mean(st, 'baseline', 'stolen')} to {_mean(st, 'friendly', 'stolen')} per game.")
-    out.append(
-        f"Per game with the official robber: {_mean(st, 'baseline', 'stolen')} cards stolen, "
-        f"{_mean(st, 'baseline', 'blocked')} blocked, {_mean(st, 'baseline', 'discarded')} "
-        f"discarded on 7s (quickstart figures in the issue: 19.25, 21.5, 20.0; friendly "
-        f"robber 16.55 stolen).")
+                f"({_pp(lone)}, n = {int(lone['n']):,} games); one leader-robber among three "
+                f"random robbers wins {lead1['mean'] * 100:.1f}% against "
+                f"{lead1['base_mean'] * 100:.1f}% ({_pp(lead1)}, n = {int(lead1['n']):,}). "
+                f"(The thesis: a knowledge-based robber bot won 27.0% against 19.2% for a "
+                f"learned robber.)")
     return [a for a in out if a]
 
 
-def _verdict(lw, turns) -> str:
-    """The plain answer from the paired contrasts off - official: the sole leader's win
-    (catch-up) and the game length, each counted only when significant after Holm."""
-    if lw is None or turns is None:
+def _verdict(lw, length) -> str:
+    """The plain answer from the switch contrasts (robber off - kept) of the turn-T sole
+    leader's win and of the turns after T, each counted only when significant after
+    Holm."""
+    if lw is None or length is None:
         return "Not enough games for an answer."
     catch = bool(lw["significant"]) and lw["diff"] > 0  # the leader wins more without it
-    longer = bool(turns["significant"]) and turns["diff"] < 0  # games shorter without it
+    longer = bool(length["significant"]) and length["diff"] < 0  # shorter without it
     if catch and longer:
         return "Yes, the robber helps trailing players catch up, and it also lengthens the game."
     if catch:
         return "Yes, the robber helps trailing players catch up; it does not lengthen the game."
     if longer:
-        return "The robber only lengthens the game: no clear catch-up."
+        return "The robber lengthens the game, with no clear catch-up."
     return "Neither: no clear catch-up and no clear change in length."
 
 
@@ -246,6 +353,7 @@ def _or(e: dict) -> str:
 
 
 def _neg(r):
+    """A contrast row (or table) as reference - arm."""
     if r is None:
         return None
     r = r.copy()
@@ -267,22 +375,27 @@ def make_sections(res: dict, datasets: dict, scale: str) -> tuple[list[Section],
     answer = make_answer(res)
     secs = [U.answer_section(QUESTION, answer,
                              "Computed from the tables below: rates with 95% Wilson intervals "
-                             "and their n, differences paired game by game on common seeds "
-                             "with 95% paired t intervals, Holm-corrected within each "
-                             "dataset (* in the tables: significant after correction). "
-                             "'Leading alone' means strictly the most visible VP (hidden VP "
-                             "cards do not count), after the turn named.")]
+                             "and their n; differences game by game on common seeds with 95% "
+                             "paired t intervals (McNemar's test for 0/1 outcomes), "
+                             "Holm-corrected within each dataset (* in the tables: "
+                             "significant after correction). 'Leading alone' means strictly "
+                             "the most visible VP (hidden VP cards do not count), after the "
+                             "turn named.")]
     t = CATCH_TURN
-    catch_outcomes = [f"{k}_won_{x}" for x in R.HEADLINE_CHECKPOINTS for k in ("leader", "last")]
 
-    # --- the headline ---------------------------------------------------------------
+    # --- the headline: the switch ---------------------------------------------------
+    if "switch" in res:
+        secs.append(_switch_section(res))
+
+    # --- whole games -----------------------------------------------------------------
     rule = res["rule"]
     c, arms = rule["contrasts"], rule["arms"]
-    s = Section("rule", "The robber rule at four default players (headline)",
+    s = Section("rule", "The robber rule over whole games",
                 "Dataset rule: four default players, robber official (baseline), off and "
-                "friendly on the same games. Arm means with 95% t intervals (rates: Wilson); "
-                "differences per game with paired t intervals, McNemar's test for 0/1 "
-                "outcomes, Holm over the dataset's table.")
+                "friendly from the first turn on the same seeds. Arm means with 95% t "
+                "intervals (rates: Wilson); differences per game of whole-game outcomes with "
+                "paired t intervals, McNemar's test for 0/1 outcomes, Holm over the "
+                "dataset's table.")
     variants = datasets["rule"].variants
     labels = ARM_LABELS["rule"]
     s.table("rule_arms", U.arm_cells(arms, variants, labels, _ARM_OUTCOMES),
@@ -296,25 +409,25 @@ def make_sections(res: dict, datasets: dict, scale: str) -> tuple[list[Section],
              ["turns", "vp_spread", "winner_margin"], 1.0),
             ("Cards per game (all seats)", "difference per game (cards)",
              ["stolen", "blocked", "discarded", "produced"], 1.0),
-            ("Catch-up", "difference (percentage points)", catch_outcomes, 100.0),
             ("Seats", "difference (percentage points)",
              [f"win_seat_{k}" for k in range(4)], 100.0)],
-        "What the robber changes: each arm against the official robber, game by game"),
-        "paired differences against the official robber; catch-up outcomes count the games "
-        "where both arms had one player alone in the lead (last place) after the turn")
+        "What the robber changes over a whole game: each arm against the official robber"),
+        "differences game by game against the official robber on the same seeds")
     s.table("rule_shares", _share_cells(rule["shares"], labels),
             "whom the robber hits: share of robber moves [95% CI]; n = robber moves",
             rule["shares"])
     secs.append(s)
 
     # --- catch-up --------------------------------------------------------------------
-    s = Section("catch_up", "Catch-up: who wins from where",
+    s = Section("catch_up", "Who wins from where, over whole games",
                 "For each checkpoint turn, the games still going after it with one player "
                 "leading alone in visible VP: that leader's win rate, and the win rate of "
                 "the player alone in last place, with 95% Wilson intervals; fair share = 1 / "
-                "players. A lead's value is also shown by its size. The policy arms keep the "
-                "robber but change whom it hits, at about the same game length, which "
-                "separates targeting from the longer game.")
+                "players. Each arm's rate is over its own leaders: the standing at the turn "
+                "is one the arm reached its own way (without the robber more games have a "
+                "sole leader, with larger leads), so the arms are described side by side, "
+                "not compared game by game; the switch above gives the robber's effect on "
+                "the same leaders.")
     catch = rule["catch"]["catch_up"]
     s.figure("catch_up_rule", PR.catch_up_figure(catch, variants, labels,
                                                  "Who wins from where: the robber rule"))
@@ -327,8 +440,9 @@ def make_sections(res: dict, datasets: dict, scale: str) -> tuple[list[Section],
             "the sole leader's win rate by the size of the lead; n = games",
             rule["catch"]["lead"])
     s.figure("equal_standing", PR.stage_figure(rule["stage"], t, variants, labels),
-             "the same standing after the same turn: if the robber only lengthened the game "
-             "the lines would lie on each other")
+             "the same standing after the same turn in each arm's own games; at the same "
+             "standing a longer game also leaves the others more turns, so the gap mixes the "
+             "game's length with whom the robber hits")
     effects = stage_effects(res)
     s.table("equal_standing", _stage_cells(effects),
             f"after turn {t}: the sole leader's win rate in each arm and the Mantel-Haenszel "
@@ -426,8 +540,7 @@ def make_sections(res: dict, datasets: dict, scale: str) -> tuple[list[Section],
                 ("Game length and spread", "difference per game (turns, VP)",
                  ["turns", "vp_spread"], 1.0),
                 ("Cards per game", "difference per game (cards)",
-                 ["discarded", "stolen", "produced"], 1.0),
-                ("Catch-up", "difference (percentage points)", catch_outcomes, 100.0)],
+                 ["discarded", "stolen", "produced"], 1.0)],
             "The discard limit against the official 7, game by game"))
         secs.append(s)
 
@@ -484,6 +597,65 @@ def make_sections(res: dict, datasets: dict, scale: str) -> tuple[list[Section],
     return secs, answer
 
 
+def _switch_section(res: dict) -> Section:
+    from ..plotting import rule_effects as PR
+
+    sw = res["switch"]
+    c = sw["contrasts"]
+    labels = ARM_LABELS["switch"]
+    s = Section("switch", "The robber from turn T + 1 on, on the same games (headline)",
+                "Dataset switch: four default players play each game alike up to the end of "
+                "turn T (official robber), then on from that state with the robber kept or "
+                "off, on the same dice; T = 20 and 40. The same at tables of random robbers "
+                "(every seat puts the robber on a random hex and robs a random victim). The "
+                "standing at T, and so its sole leader and sole last, is the same in both "
+                "arms: each difference is the robber's effect from T + 1 on, game by game "
+                "(95% paired intervals, McNemar's test, Holm over the table).")
+    arms = [(v, ref, f"{policy} robbers, after turn {T}")
+            for T in SWITCH_TURNS for v, ref, policy in SWITCH_PAIRS[T]]
+    s.table("switch_effects", _switch_cells(c, labels),
+            "the robber off from turn T + 1 against kept, on the same games: each arm's rate "
+            "and the difference kept - off [95% CI]; n = games with a sole leader (last) "
+            "after turn T, or still going; * significant after Holm", c)
+    outcomes = [f"{o}_{T}" for T in SWITCH_TURNS for o in ("leader_won", "last_won")]
+    s.figure("switch_effects", PR.contrast_forest(
+        _neg(c), arms,
+        [("Who wins: the sole leader (last) after turn T", "kept - off (percentage points)",
+          outcomes, 100.0),
+         ("Turns played after turn T", "kept - off (turns per game)",
+          [f"turns_after_{T}" for T in SWITCH_TURNS], 1.0)],
+        "The robber from turn T + 1 on: kept against off, on the same games"),
+        "the same games up to turn T, then the robber kept or off; leader robbers aim at "
+        "the leader, random robbers rob a random victim")
+    s.table("switch_catch_up", _catch_cells(sw["catch"]["catch_up"], labels),
+            "each arm's win rate [95% CI] of the sole leader and the sole last after each "
+            "turn; up to T the arms of a pair are the same games", sw["catch"]["catch_up"])
+    s.table("switch_shares", _share_cells(sw["shares"], labels),
+            "whom the robber hits: share of robber moves [95% CI]; n = robber moves",
+            sw["shares"])
+    return s
+
+
+def _switch_cells(c: pd.DataFrame, labels: dict) -> pd.DataFrame:
+    rows = []
+    for T in SWITCH_TURNS:
+        for v, ref, policy in SWITCH_PAIRS[T]:
+            for o in ("leader_won", "last_won", "turns_after"):
+                r = _row(c, v, ref, f"{o}_{T}")
+                if r is None:
+                    continue
+                scale, unit = (100, "%") if r["binary"] else (1, "")
+                rows.append({
+                    "switch after turn": T, "robbers": policy, "outcome": r["label"],
+                    "robber kept": f"{r['base_mean'] * scale:.1f}{unit}",
+                    "robber off": f"{r['mean'] * scale:.1f}{unit}",
+                    "kept - off [95% CI]": (_pp(_neg(r)) if r["binary"] else _num(_neg(r)))
+                    + (" *" if r["significant"] else ""),
+                    "n": int(r["n"]), "games that differ": int(r["discordant"]),
+                    "p (Holm)": ST.p_text(r["p_adjusted"])})
+    return pd.DataFrame(rows)
+
+
 _ARM_OUTCOMES = ["turns", "vp_spread", "winner_margin", "sevens", "robber_moves", "stolen",
                  "blocked", "discarded", "produced", "robbed_leader", "robber_leader_chances"]
 
@@ -538,8 +710,7 @@ def _win_cells(table: pd.DataFrame, labels: dict, by: str = "strategy") -> pd.Da
     return out
 
 
-_ACROSS = ("turns", "vp_spread", "stolen", f"leader_won_{CATCH_TURN}",
-           f"last_won_{CATCH_TURN}")
+_ACROSS = ("turns", "vp_spread", "stolen", "blocked")
 
 
 def _across(res: dict) -> pd.DataFrame:
@@ -599,8 +770,7 @@ def _across_figure(res: dict):
             if not v.endswith("off"):
                 continue
             where = TABLE_WORDS.get(name, TABLE_WORDS.get(f"{name}:{v[:-4]}", name))
-            rows += [(name, v, ref, o, where, True) for o in
-                     ("turns", f"leader_won_{CATCH_TURN}")]
+            rows += [(name, v, ref, o, where, True) for o in ("turns", "stolen")]
     table = _picked(rows, res)
     if table is None:
         return None
@@ -609,8 +779,8 @@ def _across_figure(res: dict):
         table, [("x", "y", "official - off")],
         [("Game length", "official - off (turns per game)",
           [o for o in outcomes if o.startswith("turns|")], 1.0),
-         (f"The sole leader after turn {CATCH_TURN} wins", "official - off (percentage points)",
-          [o for o in outcomes if o.startswith("leader_won")], 100.0)],
+         ("Cards stolen", "official - off (cards per game)",
+          [o for o in outcomes if o.startswith("stolen|")], 1.0)],
         "The official robber against none, table by table",
         "each table paired within its own dataset",
         correction="Holm within each dataset")
@@ -621,6 +791,8 @@ def stage_effects(res: dict) -> pd.DataFrame:
     every contrast of every dataset, after each headline checkpoint."""
     rows = []
     for name in res:
+        if "stage" not in res[name]:
+            continue
         for v, ref, label in _arms(name):
             for turn in R.HEADLINE_CHECKPOINTS:
                 e = R.stage_effect(res[name]["stage"], v, ref, turn)
@@ -659,7 +831,7 @@ def power_lines(res: dict, datasets: dict) -> list[str]:
              "the per-game differences):"]
     targets = (("turns", 0.5, "0.5 turns of game length"),
                (f"leader_won_{CATCH_TURN}", 0.01,
-                f"1 point in the sole leader's chance after turn {CATCH_TURN}"),
+                f"1 point in the turn-{CATCH_TURN} sole leader's chance"),
                ("win_seat_0", 0.01, "1 point in seat 0's win rate"))
     for name, d in res.items():
         c = d["contrasts"]

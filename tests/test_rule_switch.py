@@ -1,0 +1,208 @@
+"""A rule switch at a turn: one rule set up to the end of turn T, another from T + 1 on.
+
+Oracle: the step interface's fork. A game switched at T (``Rules.switched``) must be
+the game played to T (``Game(..., to_turn=T)``), forked with the after-rules and
+resumed: the same counters and the same events, whether the switched game is played
+by the batch kernel, the logged single game, the step interface or ``GameBatch``. Up to
+T it is the unswitched game, event for event. The log checker reads the switch from the
+header: it accepts the switched logs and rejects a log whose events after T break the
+after-rules (or whose header leaves the switch out). Bad switches are one-line errors.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from cli_harness import run_main
+
+from catansim.core import layout as L
+from catansim.engine import GameSettings, batch_seeds, play_batch, play_game
+from catansim.errors import CatansimError
+from catansim.game import Game, GameBatch
+from catansim.logs import LogError, event_rows_to_dicts, make_header, replay
+from catansim.rules import Rules
+from catansim.runs.experiment import parse_experiment
+
+# (strategies, rules before, turn, settings after): every setting a switch may change.
+CASES = [
+    (("default",), Rules(), 30, {"robber": "off"}),
+    (("default",), Rules(robber="off"), 20, {"robber": "official"}),
+    (("default", "trader", "army", "random"), Rules(), 25, {"robber": "friendly",
+                                                            "discard_limit": None}),
+    (("builder", "expander", "city", "trader"), Rules(bank_per_resource=10), 15,
+     {"shortage": "strict", "vp_to_win": 8}),
+    (("random",), Rules(discard_limit=9), 40, {"discard_limit": 3, "shortage": "off"}),
+    (("default",), Rules(), 30, {"max_turns": 35}),
+    (("default",), Rules(max_turns=60), 12, {"max_turns": 12, "vp_to_win": 12}),
+]
+SEEDS = [int(s) for s in batch_seeds(36, 6)]
+
+
+def _events(game) -> list:
+    return game.result().events.tolist()
+
+
+def _forked(seed, strategies, rules: Rules):
+    """The oracle: played to the switch turn under the before-rules, forked, resumed."""
+    before = Game(seed, strategies=strategies, rules=rules.before, to_turn=rules.switch_turn)
+    return before.fork(rules=rules.rules_after).resume()
+
+
+@pytest.mark.parametrize("strategies, before, turn, after", CASES)
+def test_a_switched_game_is_the_game_forked_at_the_turn_with_the_after_rules(
+        strategies, before, turn, after):
+    rules = before.switched(turn, **after)
+    settings = GameSettings(n_players=4, strategies=strategies, rules=rules)
+    batch = play_batch(np.array(SEEDS, dtype=np.int64), settings, n_threads=1)
+    changed = 0
+    for i, seed in enumerate(SEEDS):
+        oracle = _forked(seed, strategies, rules)
+        logged = play_game(seed, settings=settings)
+        stepped = Game(seed, settings=settings)
+        assert logged.events.tolist() == _events(oracle) == _events(stepped)
+        assert logged.counters.tolist() == oracle.result().counters.tolist() \
+            == batch.counters[i].tolist()
+        plain = play_game(seed, settings=GameSettings(n_players=4, strategies=strategies,
+                                                      rules=before))
+        # up to the end of the switch turn: the game under the before-rules, event for event
+        cut = next(k for k, e in enumerate(plain.events.tolist())
+                   if e[L.LOG_CODE] == L.EV_TURN_START and e[L.LOG_A] == turn + 1) \
+            if plain.turns > turn else None
+        if cut is not None:
+            assert logged.events.tolist()[:cut] == plain.events.tolist()[:cut]
+            changed += logged.events.tolist() != plain.events.tolist()
+    assert changed > 0  # the switch changes games (the after-rules are in force)
+
+
+def test_the_switch_turn_is_where_the_rules_change_and_the_dice_stay():
+    rules = Rules().switched(30, robber="off")
+    seed = SEEDS[0]
+    switched = Game(seed, strategies=("default",), rules=rules)
+    official = Game(seed, strategies=("default",))
+    ev_s, ev_o = switched.events, official.events
+    start = next(k for k, e in enumerate(ev_s) if e["e"] == "turn_start" and e["turn"] == 31)
+    assert ev_s[:start] == ev_o[:start]
+    assert any(e["e"] == "robber" for e in ev_s[:start])
+    assert not any(e["e"] == "robber" for e in ev_s[start:])
+    rolls = [[e["dice"] for e in ev[start:] if e["e"] == "roll"] for ev in (ev_s, ev_o)]
+    n = min(map(len, rolls))
+    assert n > 10 and rolls[0][:n] == rolls[1][:n]
+    # the rules a player sees are the ones in force
+    game = Game(seed, strategies=("default",), rules=rules, to_turn=30)
+    assert game.observation(0).rules == Rules()
+    assert game.fork().play_to(31).observation(0).rules == Rules(robber="off")
+
+
+def test_a_batch_in_lockstep_switches_each_game_on_its_own():
+    rules = Rules().switched(20, robber="off", vp_to_win=9)
+    batch = GameBatch(SEEDS[:4], strategies=("default",), rules=rules, external=[1])
+    while not batch.over:
+        batch.choose(np.where(batch.counts > 0, 0, -1))
+    for g, seed in enumerate(SEEDS[:4]):
+        game = Game(seed, strategies=("default",), rules=rules, external=[1])
+        while not game.over:
+            game.step(game.legal()[0])
+        assert batch.counters[g].tolist() == game.result().counters.tolist()
+
+
+def _log(seed, rules, strategies=("default",)):
+    g = play_game(seed, settings=GameSettings(n_players=4, strategies=strategies, rules=rules),
+                  log=True)
+    return (make_header(g.seed, g.n_players, g.strategies, g.rules, g.board),
+            event_rows_to_dicts(g.events, g.n_players))
+
+
+def test_the_checker_applies_the_after_rules_from_the_switch_on():
+    for strategies, before, turn, after in CASES:
+        rules = before.switched(turn, **after)
+        for seed in SEEDS[:3]:
+            header, events = _log(seed, rules, strategies)
+            assert header["switch_turn"] == turn
+            assert header["rules_after"] == rules.rules_after.to_header()
+            json.dumps(header)
+            result = replay(header, events, check=True)
+            assert result.turns == play_game(seed, settings=GameSettings(
+                n_players=4, strategies=strategies, rules=rules)).turns
+    # a header without the switch keys is a game without a switch
+    header, events = _log(SEEDS[0], Rules())
+    assert "switch_turn" not in header and "rules_after" not in header
+    replay(header, events, check=True)
+
+
+def test_the_checker_rejects_events_that_break_the_after_rules():
+    off = Rules().switched(30, robber="off")
+    seed = next(s for s in SEEDS if Game(s, strategies=("default",)).turns > 40)
+    header, events = _log(seed, off)
+    # the switched game's events under a header without the switch: no robber after 30
+    plain = {k: v for k, v in header.items() if k not in ("switch_turn", "rules_after")}
+    with pytest.raises(LogError, match="robber"):
+        replay(plain, events, check=True)
+    # the official game's events under the switched header: robber moves after 30
+    official_header, official_events = _log(seed, Rules())
+    switched_header = {**official_header, "switch_turn": 30,
+                       "rules_after": header["rules_after"]}
+    with pytest.raises(LogError, match="robber"):
+        replay(switched_header, official_events, check=True)
+    # and the switch must be whole and keep the set-up's rules
+    for bad, needle in [({"switch_turn": 30}, "rules_after"),
+                        ({"switch_turn": 0, "rules_after": header["rules_after"]},
+                         "switch_turn"),
+                        ({"switch_turn": 30, "rules_after": {**header["rules_after"],
+                                                             "first_pick": 1}},
+                         "first_pick")]:
+        with pytest.raises(LogError, match=needle):
+            replay({**plain, **bad}, events, check=True)
+
+
+def test_bad_switches_are_one_line_errors():
+    cases = [
+        (lambda: Rules(switch_turn=30), "rule rules_after: missing"),
+        (lambda: Rules(rules_after=Rules()), "rule switch_turn: missing"),
+        (lambda: Rules().switched(0, robber="off"), "rule switch_turn: 0 is out of range"),
+        (lambda: Rules(max_turns=40).switched(40), "not before max_turns"),
+        (lambda: Rules().switched(30, first_pick=1), "first_pick: cannot change mid-game"),
+        (lambda: Rules().switched(30, first_turn=2), "first_turn: cannot change mid-game"),
+        (lambda: Rules().switched(30, bank_per_resource=None), "bank_per_resource: cannot"),
+        (lambda: Rules().switched(30, robbers="off"), "unknown rule"),
+        (lambda: Rules(switch_turn=5, rules_after=Rules().switched(9)), "without a switch"),
+        (lambda: Game(3, strategies=("default",), to_turn=5).fork(rules=Rules(first_turn=1)),
+         "fork: rule first_turn: cannot change mid-game"),
+        (lambda: Rules.from_cli([], None, ["robber=off"]), "--switch-rule: needs --switch-turn"),
+        (lambda: Rules.from_cli([], 10, ["robber=x"]), "--switch-rule robber: 'x' is not"),
+    ]
+    for make, needle in cases:
+        with pytest.raises(CatansimError, match=needle) as info:
+            make()
+        assert "\n" not in str(info.value)
+
+
+def test_experiment_files_and_the_cli_carry_the_switch(tmp_path, capsys):
+    exp = parse_experiment({
+        "name": "x", "games": 4, "players": 4, "rules": {"discard_limit": 9},
+        "switch": {"turn": 40, "robber": "off"},
+        "variants": {"friendly": {"rules": {"robber": "friendly"}},
+                     "own": {"switch": {"turn": 20, "vp_to_win": 8}},
+                     "none": {"switch": "none"}}})
+    rules = {v.name: v.rules for v in exp.variants}
+    assert rules["baseline"] == Rules(discard_limit=9).switched(40, robber="off")
+    assert rules["friendly"] == Rules(discard_limit=9, robber="friendly").switched(
+        40, robber="off")
+    assert rules["own"] == Rules(discard_limit=9).switched(20, vp_to_win=8)
+    assert rules["none"] == Rules(discard_limit=9)
+    assert exp.result_key()["variants"]["baseline"]["rules"]["switch_turn"] == 40
+    assert "switch_turn" not in exp.result_key()["variants"]["none"]["rules"]
+    log = tmp_path / "g.jsonl"
+    code, out, err = run_main(["play", "--seed", SEEDS[1], "--strategies", "default",
+                               "--switch-turn", 25, "--switch-rule", "robber=off",
+                               "--log", log], capsys)
+    assert code == 0, err
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["switch_turn"] == 25 and header["rules_after"]["robber"] == "off"
+    code, out, err = run_main(["replay", log, "--quiet"], capsys)
+    assert code == 0, err
+    game = play_game(SEEDS[1], strategies=("default",),
+                     rules=Rules().switched(25, robber="off"))
+    written = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    assert written == json.loads(json.dumps(event_rows_to_dicts(game.events, 4)))
