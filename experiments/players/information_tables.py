@@ -17,6 +17,10 @@ seeds, Holm-corrected within each comparison)::
 - ``shortage_share.csv``: the share of games with a shortage under each arm (Wilson).
 - ``strict_changes.csv``: for each kind of player, the games (same seeds) whose length
   or winner differs between the official and the strict shortage rule (Wilson).
+- ``switch_after_40.csv`` (with the dataset of ``switch_information.toml`` as a third
+  argument): the robber study's causal headline under each kind of player: games alike
+  to turn 40, then the robber off from turn 41 against kept, paired on the same games
+  (the turn-40 sole leader's and sole last's wins, the turns after 40).
 """
 
 from __future__ import annotations
@@ -77,5 +81,18 @@ def main(source: str, out: str) -> None:
     pd.DataFrame(rows).to_csv(folder / "strict_changes.csv", index=False)
 
 
+def switch_tables(source: str, out: str) -> None:
+    """``switch_after_40.csv`` from the dataset of ``switch_information.toml``."""
+    from catansim.analysis import contrasts as C
+
+    plan = C.Plan().add("switch", C.contrasts_analysis(
+        [("off_after_40", "baseline"), ("omniscient_off_after_40", "omniscient")],
+        R.switch_outcomes(40), name="switch"))
+    table = plan.run(source)["switch"].reset_index()
+    table.to_csv(Path(out) / "switch_after_40.csv", index=False)
+
+
 if __name__ == "__main__":
     main(*sys.argv[1:3])
+    if len(sys.argv) > 3:
+        switch_tables(sys.argv[3], sys.argv[2])
