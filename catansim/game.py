@@ -384,7 +384,8 @@ class Game:
         check_instance(settings, "settings", GameSettings, "a catansim.GameSettings")
         self.settings = settings
         n = settings.n_players
-        seats = sorted({int(q) for q in external})
+        # A Python player's seat is always played from outside.
+        seats = sorted({int(q) for q in external} | set(settings.python_seats))
         for q in seats:
             if not 0 <= q < n:
                 raise CatansimError(f"external: seat {q} does not play; allowed: 0..{n - 1}")
@@ -701,8 +702,10 @@ class Game:
         if rules is not None:
             check_instance(rules, "rules", Rules, "a catansim.Rules")
             self.rules.at_turn(int(self.s[L.S_TURN])).check_mid_game(rules, "fork")
+            players = dict(self.settings.players)  # the same player objects, not new ones
+            seats = tuple(players.get(q, name) for q, name in enumerate(self.settings.strategies))
             other.settings = GameSettings(
-                n_players=self.n_players, strategies=self.settings.strategies,
+                n_players=self.n_players, strategies=seats,
                 layout=self.settings.layout, board=self.settings.board, rules=rules,
                 openings=self.settings.openings, strategy_set=self.settings.strategy_set)
             other._rules[:] = rules.to_array()
@@ -776,7 +779,7 @@ class GameBatch:
         check_instance(settings, "settings", GameSettings, "a catansim.GameSettings")
         self.settings = settings
         n = settings.n_players
-        seats = sorted({int(q) for q in external})
+        seats = sorted({int(q) for q in external} | set(settings.python_seats))
         for q in seats:
             if not 0 <= q < n:
                 raise CatansimError(f"external: seat {q} does not play; allowed: 0..{n - 1}")

@@ -319,7 +319,10 @@ def is_python_player(name) -> bool:
 def python_player_name(player) -> str:
     """The name a Python player object is labelled by: ``python:module:Class``."""
     cls = type(player)
-    return f"{PYTHON_PREFIX}{cls.__module__}:{cls.__qualname__}"
+    # A class defined in a function has "<locals>" in its qualified name: its own name
+    # then (the label is not reloaded: the object plays).
+    name = cls.__qualname__ if "<" not in cls.__qualname__ else cls.__name__
+    return f"{PYTHON_PREFIX}{cls.__module__}:{name}"
 
 
 def resolve(name: str, strategies: StrategySet = PRESETS) -> Strategy:

@@ -289,3 +289,17 @@ def test_a_batch_refuses_indices_out_of_range_in_one_line():
         batch.choose(batch.counts)
     with pytest.raises(CatansimError, match="expected 2 integer indices"):
         batch.choose([0])
+
+
+def test_a_fork_with_new_rules_keeps_the_python_player_objects():
+    class Needy(RandomPlayer):  # made only with an argument: never rebuilt by name
+        def __init__(self, seed):
+            super().__init__(seed)
+
+    player = Needy(3)
+    settings = GameSettings(strategies=(player, "default", "default", "default"))
+    game = Game(6, settings=settings)  # seat 0 is external: its player decides
+    assert game.to_move == 0 and game.decision == "setup settlement"
+    twin = game.fork(rules=Rules(robber="friendly"))
+    assert dict(twin.settings.players)[0] is player
+    assert twin.settings.rules.robber == "friendly"
