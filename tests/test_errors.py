@@ -96,7 +96,10 @@ def test_checked_fields_keeps_the_dataclass_behaviour():
     assert (r.vp_to_win, r.robber) == (12, "off")
     assert dataclasses.replace(r, robber="friendly").robber == "friendly"
     assert pickle.loads(pickle.dumps(r)) == r
-    assert list(inspect.signature(catansim.Rules).parameters) == catansim.Rules.names()
+    from catansim.rules import SWITCH_FIELDS
+
+    assert list(inspect.signature(catansim.Rules).parameters) == \
+        [*catansim.Rules.names(), *SWITCH_FIELDS]
     assert catansim.GameSettings(3, ("default",)).n_players == 3
 
 
