@@ -81,6 +81,21 @@ def contrast(m: dict, c, confidence: float = S.CONFIDENCE) -> dict:
                p_value=float(2 * st.t.sf(abs(est / se), n - 1)))
     return out
 
+def _named_contrasts(m, items: dict) -> pd.DataFrame:
+    """One row per named contrast ``name: (weights, offset)`` of the per-deal cell means
+    ``m``: the estimate and its t interval less ``offset`` (a p-value only where the
+    offset is 0, a test against no difference)."""
+    named = []
+    for name, (c, offset) in items.items():
+        r = contrast(m, c)
+        named.append({"contrast": name, "n": r["n"], "estimate": r["estimate"] - offset,
+                      "ci_low": r["ci_low"] - offset, "ci_high": r["ci_high"] - offset,
+                      "p_value": r["p_value"] if offset == 0 else np.nan})
+    contrasts = pd.DataFrame(named).set_index("contrast")
+    contrasts["method"] = T_CONTRAST
+    return contrasts
+
+
 
 def hotelling(m: dict, cmat) -> dict:
     """Hotelling's T² test that ``cmat @ mean == 0`` (rows of ``cmat``: the contrasts)."""
@@ -322,14 +337,7 @@ def order_tables(m: dict, n: int) -> dict:
                             0.0),
         "  + games without a winner (mean cell minus 1 / players)": (ones, 1.0 / n),
     }
-    named = []
-    for name, (c, offset) in items.items():
-        r = contrast(m, c)
-        named.append({"contrast": name, "n": r["n"], "estimate": r["estimate"] - offset,
-                      "ci_low": r["ci_low"] - offset, "ci_high": r["ci_high"] - offset,
-                      "p_value": r["p_value"] if offset == 0 else np.nan})
-    contrasts = pd.DataFrame(named).set_index("contrast")
-    contrasts["method"] = T_CONTRAST
+    contrasts = _named_contrasts(m, items)
 
     eye = np.eye(n)
     tests = []
@@ -530,14 +538,7 @@ def factor_tables(m: dict, n: int, margin: float = 0.005) -> dict:
         "  + interactions": (c000 - grand - mains, 0.0),
         "  + games without a winner (mean cell minus 1 / players)": (grand, 1.0 / n),
     }
-    named = []
-    for name, (c, offset) in items.items():
-        r = contrast(m, c)
-        named.append({"contrast": name, "n": r["n"], "estimate": r["estimate"] - offset,
-                      "ci_low": r["ci_low"] - offset, "ci_high": r["ci_high"] - offset,
-                      "p_value": r["p_value"] if offset == 0 else np.nan})
-    contrasts = pd.DataFrame(named).set_index("contrast")
-    contrasts["method"] = T_CONTRAST
+    contrasts = _named_contrasts(m, items)
 
     tests = []
     for factor in FACTORS:
