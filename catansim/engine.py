@@ -36,6 +36,7 @@ from .settings import (  # noqa: F401
     GameSettings,
     openings_from_seats,
     openings_from_strings,
+    settings_of,
     validate_openings,
 )
 from .strategies import PRESETS, StrategySet
@@ -92,18 +93,8 @@ def play_game(
         check_instance(settings, "settings", GameSettings, "a catansim.GameSettings")
     max_events = check_int(max_events, "max_events", 1, None, "an integer >= 1 (rows of the "
                            "event log to start with; it grows if a game needs more)")
-    if settings is None:
-        if board is not None and layout == "variable":
-            layout = "given"
-        settings = GameSettings(
-            n_players=n_players,
-            strategies=tuple(strategies or ("random",)),
-            layout=layout,
-            board=board,
-            rules=rules or Rules(),
-            openings=openings,
-            strategy_set=strategy_set,
-        )
+    settings = settings_of(settings, n_players, strategies, layout, board, rules, openings,
+                           strategy_set)
     if settings.players:
         from .game import play_settings
 

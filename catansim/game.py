@@ -48,7 +48,7 @@ from .constants import (
 from .core import layout as L
 from .errors import CatansimError
 from .rules import Rules
-from .settings import GameResult, GameSettings
+from .settings import GameResult, GameSettings, settings_of
 from .strategies import PRESETS, StrategySet
 from .topology import TOPO
 
@@ -339,6 +339,17 @@ class RandomPlayer:
         return options[int(self.rng.integers(len(options)))]
 
 
+def _external_seats(settings: GameSettings, external) -> list[int]:
+    """The seats decided from outside: those asked for and every Python player's (which
+    can only decide from outside); a seat that does not play is a one-line error."""
+    n = settings.n_players
+    seats = sorted({int(q) for q in external} | set(settings.python_seats))
+    for q in seats:
+        if not 0 <= q < n:
+            raise CatansimError(f"external: seat {q} does not play; allowed: 0..{n - 1}")
+    return seats
+
+
 def _kernels():
     from .core import engine_nb
     from .core.rules_nb import maritime_rate_nb
@@ -374,21 +385,10 @@ class Game:
                  strategy_set: StrategySet = PRESETS, to_turn: int | None = None):
         self.seed = check_seed(seed)
         log = check_bool(log, "log")
-        if settings is None:
-            if board is not None and layout == "variable":
-                layout = "given"
-            settings = GameSettings(n_players=n_players,
-                                    strategies=tuple(strategies or ("random",)),
-                                    layout=layout, board=board, rules=rules or Rules(),
-                                    openings=openings, strategy_set=strategy_set)
-        check_instance(settings, "settings", GameSettings, "a catansim.GameSettings")
-        self.settings = settings
+        self.settings = settings = settings_of(settings, n_players, strategies, layout, board,
+                                               rules, openings, strategy_set)
         n = settings.n_players
-        # A Python player's seat is always played from outside.
-        seats = sorted({int(q) for q in external} | set(settings.python_seats))
-        for q in seats:
-            if not 0 <= q < n:
-                raise CatansimError(f"external: seat {q} does not play; allowed: 0..{n - 1}")
+        seats = _external_seats(settings, external)
         self._nb, self._rate = _kernels()
         (_, self._layout, board_vec, self._openings, _, self._rules, self._strat,
          self._params) = settings.kernel_args()
@@ -485,15 +485,8 @@ class Game:
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now (``Observation``): never another seat's hidden cards."""
-        n = self.n_players
-        if not isinstance(seat, int | np.integer) or not 0 <= seat < n:
-            raise CatansimError(f"observation: seat {seat!r} does not play; allowed: "
-                                f"0..{n - 1}")
-        d = int(self.s[L.S_PENDING])
-        offer = self._action_option(self._act) if d == L.D_ANSWER else None
-        due = int(self._options_raw()[0]) if d in (L.D_DISCARD, L.D_INVENTION) else 0
-        return Observation(self.s.copy(), int(seat), n, offer, due,
-                           self.rules.at_turn(int(self.s[L.S_TURN])))
+        return _observe(self._nb, self.s, self._rules, self._mask, self._victims,
+                        self._cand, self._act, seat, self.settings)
 
     # --- the pending decision ---------------------------------------------------------
 
@@ -559,9 +552,7 @@ class Game:
             q = int(self.s[L.S_CUR])
             return Option("maritime", give=_one(a, int(self._rate(self.s, q, a))), get=_one(b))
         if kind == L.ACT_TRADE_PLAYER:
-            give = tuple(int(x) for x in act[L.ACT_GIVE : L.ACT_GIVE + 5])
-            get = tuple(int(x) for x in act[L.ACT_RECEIVE : L.ACT_RECEIVE + 5])
-            return Option("offer", a, give=give, get=get)
+            return _act_offer(act)
         name = _ACTION_KIND[kind]
         return Option(name, a if name in ("road", "settlement", "city", "play") else -1)
 
@@ -769,20 +760,10 @@ class GameBatch:
                  external=(), settings: GameSettings | None = None,
                  strategy_set: StrategySet = PRESETS):
         seeds = [check_seed(x) for x in seeds]
-        if settings is None:
-            if board is not None and layout == "variable":
-                layout = "given"
-            settings = GameSettings(n_players=n_players,
-                                    strategies=tuple(strategies or ("random",)),
-                                    layout=layout, board=board, rules=rules or Rules(),
-                                    openings=openings, strategy_set=strategy_set)
-        check_instance(settings, "settings", GameSettings, "a catansim.GameSettings")
-        self.settings = settings
+        self.settings = settings = settings_of(settings, n_players, strategies, layout, board,
+                                               rules, openings, strategy_set)
         n = settings.n_players
-        seats = sorted({int(q) for q in external} | set(settings.python_seats))
-        for q in seats:
-            if not 0 <= q < n:
-                raise CatansimError(f"external: seat {q} does not play; allowed: 0..{n - 1}")
+        seats = _external_seats(settings, external)
         self._nb, _ = _kernels()
         (_, layout_code, board_vec, self._openings, _, self._rules, self._strat,
          self._params) = settings.kernel_args()
@@ -844,19 +825,8 @@ class GameBatch:
 
     def observation(self, g: int, seat: int) -> Observation:
         """What ``seat`` may know in game ``g``."""
-        s = self.states[g]
-        n = self.settings.n_players
-        offer = None
-        due = 0
-        d = int(s[L.S_PENDING]) if self.counts[g] else L.D_NONE
-        if d == L.D_ANSWER:
-            offer = _act_offer(self._acts[g])
-        elif d in (L.D_DISCARD, L.D_INVENTION):
-            self._nb.step_options_nb(s, TOPO, self._rules[g], self._masks[g],
-                                     self._victims[g], self._cands[g])
-            due = int(self._cands[g][0])
-        return Observation(s.copy(), int(seat), n, offer, due,
-                           self.settings.rules.at_turn(int(s[L.S_TURN])))
+        return _observe(self._nb, self.states[g], self._rules[g], self._masks[g],
+                        self._victims[g], self._cands[g], self._acts[g], seat, self.settings)
 
     @property
     def counters(self) -> np.ndarray:
@@ -868,3 +838,19 @@ def _act_offer(act) -> Option:
     give = tuple(int(x) for x in act[L.ACT_GIVE : L.ACT_GIVE + 5])
     get = tuple(int(x) for x in act[L.ACT_RECEIVE : L.ACT_RECEIVE + 5])
     return Option("offer", int(act[L.ACT_A]), give=give, get=get)
+
+
+def _observe(nb, s, rules, mask, victims, cand, act, seat, settings) -> Observation:
+    """What ``seat`` may know in the game of state ``s`` (a copy), with the pending offer
+    (from ``act``) or the cards due (from the options' list, into ``cand``)."""
+    n = settings.n_players
+    if not isinstance(seat, int | np.integer) or not 0 <= seat < n:
+        raise CatansimError(f"observation: seat {seat!r} does not play; allowed: 0..{n - 1}")
+    d = int(s[L.S_PENDING])
+    offer = _act_offer(act) if d == L.D_ANSWER else None
+    due = 0
+    if d in (L.D_DISCARD, L.D_INVENTION):
+        nb.step_options_nb(s, TOPO, rules, mask, victims, cand)
+        due = int(cand[0])
+    return Observation(s.copy(), int(seat), n, offer, due,
+                       settings.rules.at_turn(int(s[L.S_TURN])))

@@ -141,6 +141,22 @@ class GameSettings:
         return self._kernel_args
 
 
+def settings_of(settings, n_players: int = 4, strategies=None, layout: str = "variable",
+                board: B.Board | None = None, rules: Rules | None = None, openings=None,
+                strategy_set: StrategySet = PRESETS) -> GameSettings:
+    """``settings`` (checked) if given, else the ``GameSettings`` of the keyword arguments
+    ``play_game``, ``Game`` and ``GameBatch`` take (a board with the default layout plays
+    on that board: layout ``given``)."""
+    if settings is not None:
+        check_instance(settings, "settings", GameSettings, "a catansim.GameSettings")
+        return settings
+    if board is not None and layout == "variable":
+        layout = "given"
+    return GameSettings(n_players=n_players, strategies=tuple(strategies or ("random",)),
+                        layout=layout, board=board, rules=rules or Rules(),
+                        openings=openings, strategy_set=strategy_set)
+
+
 def load_python_player(name: str, seat: int, where: str | None = None):
     """The player ``python:module:Class`` names: ``Class()`` from importable ``module``;
     anything that fails is a one-line CatansimError naming ``where`` (the field that
