@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import time
+from contextlib import closing
 
 import numpy as np
 import pytest
@@ -14,6 +16,7 @@ from cli_harness import popen_cli, run_cli
 
 from catansim.core import layout as L
 from catansim.engine import GameSettings, batch_seeds, play_batch
+from catansim.errors import CatansimError
 from catansim.strategies import PRESETS
 
 optuna = pytest.importorskip("optuna")
@@ -184,6 +187,56 @@ def _finished(url: str) -> list:
     return [t for t in study.get_trials(deepcopy=False) if t.state.is_finished()]
 
 
+def _finished_count(path) -> int:
+    """Finished trials in the database at ``path``, read-only: polling must not race the
+    tuning process that is still creating the schema."""
+    if not path.exists():
+        return 0
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)) as db:
+            (count,), = db.execute(
+                "SELECT count(*) FROM trials WHERE state IN ('COMPLETE', 'PRUNED', 'FAIL')")
+    except sqlite3.OperationalError:  # no trials table yet, or a write in progress
+        return 0
+    return count
+
+
+def test_opening_a_database_another_process_is_creating_retries(tmp_path, monkeypatch):
+    """The loser of the race to create a new database's tables opens it a moment later."""
+    import sqlalchemy.exc
+
+    from catansim.tuning.study import open_storage
+
+    real = optuna.storages.RDBStorage
+    calls = []
+
+    def racing(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise sqlalchemy.exc.IntegrityError("INSERT INTO alembic_version", {}, Exception(
+                "UNIQUE constraint failed: alembic_version.version_num"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(optuna.storages, "RDBStorage", racing)
+    storage = open_storage(f"sqlite:///{tmp_path / 'race.db'}")
+    assert len(calls) == 2 and storage.get_all_studies() == []
+
+
+def test_a_database_that_never_opens_is_one_line_naming_the_field(tmp_path, monkeypatch):
+    import sqlalchemy.exc
+
+    from catansim.tuning.study import open_storage
+
+    def always(*args, **kwargs):
+        raise sqlalchemy.exc.IntegrityError("INSERT", {}, Exception("UNIQUE constraint failed"))
+
+    monkeypatch.setattr(optuna.storages, "RDBStorage", always)
+    monkeypatch.setattr("time.sleep", lambda s: None)
+    with pytest.raises(CatansimError, match=r"^--storage: cannot open .*UNIQUE") as info:
+        open_storage("sqlite:///x.db", "--storage")
+    assert "\n" not in str(info.value)
+
+
 def test_a_tuning_killed_with_sigkill_resumes(tmp_path):
     spec = _spec_file(tmp_path, 10)
     url = f"sqlite:///{tmp_path / 'kill.db'}"
@@ -194,10 +247,8 @@ def test_a_tuning_killed_with_sigkill_resumes(tmp_path):
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             time.sleep(0.5)
-            if (tmp_path / "kill.db").exists():
-                with_values = _finished(url)
-                if len(with_values) >= 3:
-                    break
+            if _finished_count(tmp_path / "kill.db") >= 3:
+                break
             assert proc.poll() is None, proc.communicate()
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)

@@ -40,6 +40,7 @@ from .spec import TuneSpec
 
 HEARTBEAT = 5  # seconds between a running trial's heartbeats
 GRACE = 20  # seconds without a heartbeat after which a running trial counts as dead
+SCHEMA_ATTEMPTS = 5  # openings of a database another process is creating
 BATCH_GAMES = 400  # games played between two pruning decisions (at least one instance)
 STORAGE_ALLOWED = ("a database URL you can open and write, e.g. sqlite:///tune.db "
                    "(the folder must exist) or postgresql://host/db")
@@ -71,19 +72,36 @@ def quiet_optuna() -> None:
 
 
 def open_storage(url: str, field: str = "storage"):
-    """Optuna's database storage at ``url`` with heartbeats; one line if it cannot open."""
+    """Optuna's database storage at ``url`` with heartbeats; one line if it cannot open.
+
+    Processes that open a new database together race to create its tables; the loser
+    sees the winner's rows (a unique-key or lock error) and opens the finished schema
+    on a later attempt.
+    """
+    import time
+
     import optuna
+    import sqlalchemy.exc
 
     quiet_optuna()
-    try:
-        return optuna.storages.RDBStorage(
-            url, heartbeat_interval=HEARTBEAT, grace_period=GRACE,
-            heartbeat_stale_trial_callback=optuna.storages.RetryHeartbeatStaleTrialCallback(
-                max_retry=1))
-    except Exception as exc:  # SQLAlchemy's errors for a bad URL, a missing folder, a lock
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise CatansimError(f"{field}: cannot open {url!r} ({reason}); allowed: "
-                            f"{STORAGE_ALLOWED}") from None
+    for attempt in range(SCHEMA_ATTEMPTS):
+        try:
+            return optuna.storages.RDBStorage(
+                url, heartbeat_interval=HEARTBEAT, grace_period=GRACE,
+                heartbeat_stale_trial_callback=optuna.storages.RetryHeartbeatStaleTrialCallback(
+                    max_retry=1))
+        except (sqlalchemy.exc.IntegrityError, sqlalchemy.exc.OperationalError) as exc:
+            racing = isinstance(exc, sqlalchemy.exc.IntegrityError) or "locked" in str(exc)
+            if not racing or attempt == SCHEMA_ATTEMPTS - 1:
+                error = exc
+                break
+            time.sleep(0.2 * (attempt + 1))
+        except Exception as exc:  # SQLAlchemy's errors for a bad URL, a missing folder
+            error = exc
+            break
+    reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+    raise CatansimError(f"{field}: cannot open {url!r} ({reason}); allowed: "
+                        f"{STORAGE_ALLOWED}")
 
 
 def open_study(spec: TuneSpec, url: str, field: str = "storage"):
