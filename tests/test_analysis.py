@@ -117,6 +117,31 @@ def test_known_counts(frames):
                             .sum(axis=1) > 0).sum()
 
 
+def test_start_node_tests_equal_a_recount_of_the_raw_rows(frames):
+    """Each node's count, rate, exact binomial p against the rate of all starting
+    settlements and its Benjamini-Hochberg adjustment, recounted from the player rows."""
+    from statsmodels.stats.multitest import multipletests
+
+    _, players = frames
+    table = A.win_by_start_node(frames).loc["friendly"]
+    p = players[players.variant == "friendly"]
+    rows = pd.concat([p[["start_node_1", "won"]].set_axis(["node", "won"], axis=1),
+                      p[["start_node_2", "won"]].set_axis(["node", "won"], axis=1)])
+    count = rows.groupby("node").won.agg(["size", "sum"]).reindex(range(54), fill_value=0)
+    assert list(table["seat_games"]) == list(count["size"])
+    assert list(table["wins"]) == list(count["sum"])
+    reference = rows.won.mean()
+    assert table["reference"].to_numpy() == pytest.approx(reference, rel=1e-12)
+    played = count["size"] > 0
+    p_raw = [st.binomtest(int(k), int(n), reference).pvalue
+             for k, n in zip(count["sum"][played], count["size"][played], strict=True)]
+    assert table["p_value"][played].to_numpy() == pytest.approx(p_raw, rel=1e-9)
+    assert table["p_value"][~played].isna().all()
+    reject, p_adj, _, _ = multipletests(p_raw, method="fdr_bh")
+    assert table["p_adjusted"][played].to_numpy() == pytest.approx(p_adj, rel=1e-9)
+    assert list(table["significant"][played]) == list(reject)
+
+
 def test_paired_intervals_equal_scipy_on_the_raw_differences(frames):
     games, players = frames
     t = A.paired_differences(frames)

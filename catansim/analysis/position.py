@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+from scipy.stats import binomtest
 
 from ..constants import N_NODES
 from ..errors import CatansimError
@@ -80,12 +81,23 @@ def _node_map(chunk: Chunk):
     return out
 
 
+NODE_CORRECTION = "fdr_bh"  # over a variant's nodes: a map is read as a whole
+
+
 def _node_finish(stats, ctx: Context) -> pd.DataFrame:
     frames = []
     for v in [v for v in ctx.variants if v in stats]:
         seats, wins = stats[v]
+        # each node against the variant's win rate of all starting settlements
+        reference = wins.sum() / seats.sum() if seats.sum() else np.nan
+        p = np.array([binomtest(int(k), int(n), reference).pvalue if n else np.nan
+                      for k, n in zip(wins, seats, strict=True)])
+        p_adj, significant = S.adjust(p, method=NODE_CORRECTION)
         frames.append(pd.DataFrame({"variant": v, "node": np.arange(N_NODES),
-                                    "seat_games": seats, "wins": wins}))
+                                    "seat_games": seats, "wins": wins,
+                                    "reference": reference, "p_value": p,
+                                    "p_adjusted": p_adj, "significant": significant,
+                                    "correction": NODE_CORRECTION}))
     out = S.rate_table(pd.concat(frames, ignore_index=True), "wins", n="seat_games",
                        rate="win_rate")
     return out.set_index(["variant", "node"])
@@ -101,7 +113,11 @@ def win_by_start_node(source, **kw) -> pd.DataFrame:
 
     Reads ``players``: ``won``, ``start_node_1``, ``start_node_2``. A seat counts once
     for each of its two starting nodes. Returns a DataFrame indexed by (variant, node):
-    ``seat_games``, ``wins``, ``win_rate`` with its Wilson interval, ``method``. On a
+    ``seat_games``, ``wins``, ``win_rate`` with its Wilson interval, ``method``;
+    ``reference`` (the variant's win rate of all starting settlements), ``p_value`` (exact
+    binomial test of the node's rate against it, ``scipy.stats.binomtest``),
+    ``p_adjusted`` and ``significant`` (Benjamini-Hochberg over the variant's nodes, at
+    5%; ``correction`` names it). On a
     fixed board (``layout`` given or beginner) the nodes are the same intersections in
     every game; with a new board per game they are positions (coast, centre) only.
     """

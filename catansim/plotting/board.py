@@ -41,6 +41,7 @@ DISC_COLOUR, RED_NUMBER_COLOUR = P.DISC_COLOUR, P.RED_NUMBER_COLOUR
 BLANK_HEX_COLOUR = "#efe9dc"
 BLANK_NODE_COLOUR, BLANK_NODE_EDGE = "white", "#777777"
 _OUTLINE = "#1a1a1a"
+NOT_SIGNIFICANT_SCALE = 0.4  # a value not significant: its dot's area against a significant one
 _SQRT3 = np.sqrt(3.0)
 
 
@@ -89,21 +90,40 @@ def value_colour(cm, norm: Normalize | None, value: float):
 
 
 def node_value_dots(ax, values: np.ndarray, norm: Normalize | None, cm, *, size: float,
-                    blank_size: float, edge: str, linewidth: float, zorder: float) -> None:
+                    blank_size: float, edge: str, linewidth: float, zorder: float,
+                    significant: np.ndarray | None = None) -> None:
     """A heat map over the 54 intersections: a coloured dot per value, a small white
-    dot where the value is NaN (no coloured dots when there is no scale)."""
+    dot where the value is NaN (no coloured dots when there is no scale). With
+    ``significant`` (54 booleans), the values not significant are drawn at
+    ``NOT_SIGNIFICANT_SCALE`` of ``size``."""
     blank = ~np.isfinite(values)
     ax.scatter(T.NODE_XY[blank, 0], T.NODE_XY[blank, 1], s=blank_size,
                facecolors=BLANK_NODE_COLOUR, edgecolors=BLANK_NODE_EDGE, linewidths=0.7,
                zorder=zorder)
     if norm is not None:
-        ax.scatter(T.NODE_XY[~blank, 0], T.NODE_XY[~blank, 1], s=size, c=values[~blank],
-                   cmap=cm, norm=norm, edgecolors=edge, linewidths=linewidth, zorder=zorder)
+        sizes = np.full(N_NODES, float(size))
+        if significant is not None:
+            sizes[~np.asarray(significant, dtype=bool)] *= NOT_SIGNIFICANT_SCALE
+        ax.scatter(T.NODE_XY[~blank, 0], T.NODE_XY[~blank, 1], s=sizes[~blank],
+                   c=values[~blank], cmap=cm, norm=norm, edgecolors=edge, linewidths=linewidth,
+                   zorder=zorder)
+
+
+def significance_handles(size: float) -> list:
+    """Legend entries for dots of area ``size`` (significant) and smaller (not)."""
+    from matplotlib.lines import Line2D
+
+    ms = float(np.sqrt(size))
+    return [Line2D([], [], marker="o", ls="none", ms=ms, mfc="#cccccc", mec=_OUTLINE,
+                   label="significant"),
+            Line2D([], [], marker="o", ls="none", ms=ms * np.sqrt(NOT_SIGNIFICANT_SCALE),
+                   mfc="#cccccc", mec=_OUTLINE, label="not significant")]
 
 
 def draw_board(board: Board, *, ax=None, indices: bool = False, pieces=None, robber=None,
                node_values=None, hex_values=None, title=None, colours=None,
-               cmap: str = "viridis", value_label: str | None = None):
+               cmap: str = "viridis", value_label: str | None = None,
+               node_significant=None):
     """Draw a board on a matplotlib Axes.
 
     Parameters
@@ -134,6 +154,8 @@ def draw_board(board: Board, *, ax=None, indices: bool = False, pieces=None, rob
         Colour map of the heat maps.
     value_label : str, optional
         Label of the heat map's colour bar.
+    node_significant : array of 54 bools, optional
+        Which node values are significant: the others are drawn as smaller dots.
 
     Returns
     -------
@@ -216,7 +238,7 @@ def draw_board(board: Board, *, ax=None, indices: bool = False, pieces=None, rob
         nv = _values(node_values, N_NODES, "node_values")
         node_norm = value_norm(nv)
         node_value_dots(ax, nv, node_norm, cm, size=150, blank_size=50, edge=_OUTLINE,
-                        linewidth=0.8, zorder=5)
+                        linewidth=0.8, zorder=5, significant=node_significant)
 
     # Pieces.
     if pieces is not None:

@@ -317,25 +317,33 @@ def reliability_figure(rel: pd.DataFrame):
 
 
 def board_heat_map(node_values=None, hex_values=None, board=None, title: str = "",
-                   label: str = "", note: str | None = None):
+                   label: str = "", note: str | None = None, node_significant=None):
     """A value per intersection (54) or per hex (19) on the board.
 
     With a ``board`` (a fixed board) its terrains and numbers are drawn
     (``plotting.board.draw_board``); without one only the geometry, since the nodes
-    then stand for positions on boards that change from game to game.
+    then stand for positions on boards that change from game to game. With
+    ``node_significant`` (54 booleans) the node values not significant are smaller dots,
+    and a legend says so.
     """
     import matplotlib as mpl
     from matplotlib.cm import ScalarMappable
     from matplotlib.patches import RegularPolygon
 
     from .. import topology as T
-    from .board import draw_board, node_value_dots, value_colour, value_norm
+    from .board import (
+        draw_board,
+        node_value_dots,
+        significance_handles,
+        value_colour,
+        value_norm,
+    )
 
     with S.styled():
         fig, ax = S.new_figure(5.6 if board is None else 6.2, width=6.4)
         if board is not None:
             draw_board(board, ax=ax, node_values=node_values, hex_values=hex_values,
-                       value_label=label)
+                       value_label=label, node_significant=node_significant)
             if node_values is not None or hex_values is not None:
                 ax.get_legend().remove()
         else:
@@ -350,7 +358,7 @@ def board_heat_map(node_values=None, hex_values=None, board=None, title: str = "
                 nv = np.asarray(node_values, float)
                 nn = value_norm(nv)
                 node_value_dots(ax, nv, nn, cm, size=120, blank_size=40, edge="#1a1a1a",
-                                linewidth=0.7, zorder=3)
+                                linewidth=0.7, zorder=3, significant=node_significant)
                 if nn is not None:  # else every node is blank, as the note says
                     fig.colorbar(ScalarMappable(norm=nn, cmap=cm), ax=ax, shrink=0.7,
                                  label=label)
@@ -361,4 +369,8 @@ def board_heat_map(node_values=None, hex_values=None, board=None, title: str = "
             ax.set_aspect("equal")
             ax.axis("off")
             ax.grid(False)
+        if node_significant is not None and node_values is not None:
+            ax.legend(handles=significance_handles(150 if board is not None else 120),
+                      loc="lower center", bbox_to_anchor=(0.5, -0.06), ncols=2, fontsize=9,
+                      frameon=False)
         return S.finish(fig, title, note)

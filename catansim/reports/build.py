@@ -372,10 +372,14 @@ def _section_position(results: dict, manifest: dict, c: _Facts) -> Section | Non
     base = variants[0]
     nv = nodes.xs(base, level="variant")
     values = nv["win_rate"].where(nv["seat_games"] >= 30)
+    reference = float(nv["reference"].iloc[0])
     s.figure("start_nodes", P.board_heat_map(
-        node_values=values.to_numpy(), board=board,
+        node_values=values.to_numpy(), board=board, node_significant=nv["significant"].to_numpy(),
         title=f"Win rate by starting intersection ({base})", label="win rate",
-        note=(f"n = {int(nv['seat_games'].sum()):,} starting settlements; nodes with fewer than "
+        note=(f"n = {int(nv['seat_games'].sum()):,} starting settlements "
+              f"({int(nv['seat_games'].min()):,}-{int(nv['seat_games'].max()):,} a node); large "
+              f"dots differ from the rate of all starting settlements ({100 * reference:.1f}%), "
+              "exact binomial test, Benjamini-Hochberg over the nodes; nodes with fewer than "
               "30 left blank" + ("" if board is not None else
                                  "; a new board every game: nodes are positions only"))))
     s.table("start_pips", _wide(pips, "win_rate", pct=True),
