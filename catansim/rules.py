@@ -28,6 +28,9 @@ NONE_WORDS = ("none", "null", "unlimited", "off")
 FIXED = ("first_pick", "first_turn", "bank_per_resource")
 # The fields of a rule switch (``Rules.switched``), beside the rule settings.
 SWITCH_FIELDS = ("switch_turn", "rules_after")
+# Player-trade offers a player may make in one turn: a bound of the engine, not a rule
+# setting (the kernels read it from the rules array, ``R_MAX_OFFERS``).
+MAX_OFFERS = 3
 
 
 @checked_fields
@@ -238,8 +241,14 @@ class Rules:
             out["rules_after"] = self.rules_after.to_header()
         return out
 
+    @property
+    def supply_size(self) -> int:
+        """Cards of each resource in the game: ``bank_per_resource``, or for an unlimited
+        supply the stack no game can empty that the kernels stand in for it."""
+        return L.UNLIMITED_BANK if self.bank_per_resource is None else self.bank_per_resource
+
     def to_array(
-        self, max_offers: int = 3, max_actions: int = 200, check: bool = False
+        self, max_offers: int = MAX_OFFERS, max_actions: int = 200, check: bool = False
     ) -> np.ndarray:
         """The int32 ``rules`` array the kernels take (see ``core.layout.RULE_FIELDS``)."""
         a = np.zeros(L.N_RULES, dtype=np.int32)
@@ -248,7 +257,7 @@ class Rules:
             a[L.R_AFTER:] = after.to_array(max_offers, max_actions, check)[:L.R_SWITCH_TURN]
         a[L.R_SWITCH_TURN] = -1 if self.switch_turn is None else self.switch_turn
         a[L.R_VP_TO_WIN] = self.vp_to_win
-        a[L.R_BANK] = L.UNLIMITED_BANK if self.bank_per_resource is None else self.bank_per_resource
+        a[L.R_BANK] = self.supply_size
         a[L.R_DISCARD_LIMIT] = -1 if self.discard_limit is None else self.discard_limit
         a[L.R_ROBBER] = ROBBER_MODES[self.robber]
         a[L.R_SHORTAGE] = SHORTAGE_MODES[self.shortage]

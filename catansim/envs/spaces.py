@@ -40,7 +40,7 @@ from ..constants import (
     TERRAIN_NAMES,
     VICTORY_POINT,
 )
-from ..core.layout import D_DISCARD, D_INVENTION, DECISION_NAMES, UNLIMITED_BANK
+from ..core.layout import D_DISCARD, D_INVENTION, DECISION_NAMES
 from ..errors import CatansimError
 from ..game import Game, Observation, Option
 from ..rules import Rules
@@ -265,7 +265,7 @@ def encode(obs: Observation, picked=None) -> np.ndarray:
 
 def observation_high(rules: Rules) -> np.ndarray:
     """float32[OBS_SIZE]: the most each value of the observation can be under ``rules``."""
-    cards = rules.bank_per_resource or UNLIMITED_BANK
+    cards = rules.supply_size
     value = {"1": 1, "cards": cards, "hand": N_RESOURCES * cards, "devs": N_DEV_CARDS,
              "points": (SETTLEMENTS_PER_PLAYER + 2 * CITIES_PER_PLAYER + 2 * BONUS_TILE_VP
                         + DEV_CARD_COUNTS[VICTORY_POINT]),

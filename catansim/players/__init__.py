@@ -7,12 +7,17 @@ What lives here:
   development cards, then roads; maritime trades that complete the build it aims at;
   the robber on the leader's best hex).
 
+- ``reference``: the scripted player of the compiled core (``core/strategies_nb.py``)
+  said plainly, one function per decision from the deciding seat's observation and
+  the strategy's parameters; ``tests/test_reference_players.py`` checks that the kernel
+  decides as it does.
+
 Name one in an experiment file or on the command line as
 ``python:catansim.players.greedy:GreedyBuilder``, or pass the object to ``play_game``.
 
-May import: ``game`` (``Option``, ``Observation``), ``constants`` and ``topology``:
-a player sees the game through its observation only, never the engine, the kernels or
-the state.
+May import: ``game`` (``Option``, ``Observation``), ``rules``, ``strategies`` (the
+parameters' names), ``constants`` and ``topology``: a player sees the game through its
+observation only, never the engine, the kernels or the state.
 """
 
 from .greedy import GreedyBuilder
