@@ -1,11 +1,11 @@
 """What the robber and shortage studies share: playing their experiment files, the run
 log, the display of contrasts and arm summaries, the report and the README.
 
-A study's experiments are ``experiments/<study>/*.toml``; each becomes a resumable
-dataset ``OUT/data/<name>`` (``OUT/data/small/<name>`` at the small scale, so the two
-never mix). ``OUT/runs.json`` keeps, per scale and dataset, the games played and the
-seconds they took, summed over the sessions that played them (a resumed run adds
-its own), so the README can state both.
+A study's experiments are its ``experiment_files()`` (``studies/experiments/<study>/``);
+each becomes a resumable dataset ``OUT/data/<name>`` (``OUT/data/small/<name>`` at the
+small scale, so the two never mix). ``OUT/runs.json`` keeps, per scale and dataset, the
+games played and the seconds they took, summed over the sessions that played them (a
+resumed run adds its own), so the README can state both.
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..errors import CatansimError
 from ..files import atomic_write_text
 from ..reports.build import Section
 from ..runs.experiment import Experiment, load_experiment
 from ..runs.runner import run_experiment
 from ._provenance import provenance
 
+EXPERIMENTS_DIR = "catansim/studies/experiments"  # where the source tree keeps them
 SMALL_GAMES = 400  # per variant at the small scale: the whole study in seconds
 RUNS_FILE = "runs.json"
 
@@ -54,9 +54,7 @@ def play(study, out: Path, scale: str, scheduler=None, progress: bool = True
          ) -> dict[str, Dataset]:
     """Run (or resume) every experiment of ``study`` into ``out/data``; the datasets by
     name, in file order."""
-    files = sorted(study.experiments.glob("*.toml"))
-    if not files:
-        raise CatansimError(f"study {study.name}: no experiment files in {study.experiments}")
+    files = study.experiment_files()
     log_path = out / RUNS_FILE
     log = json.loads(log_path.read_text()) if log_path.exists() else {}
     runs = log.setdefault(scale, {})
@@ -336,7 +334,7 @@ def write_readme(out: Path, name: str, title: str, question: str, answer: list[s
               "seconds | games/s | made by |", "|---|---|---:|---:|---:|---:|---:|---:|---|"]
     for d in datasets.values():
         rate = f"{d.total_games / d.seconds:,.0f}" if d.seconds else ""
-        lines.append(f"| {d.name} | `experiments/{name}/{d.experiment.path.name}` | "
+        lines.append(f"| {d.name} | `{EXPERIMENTS_DIR}/{name}/{d.experiment.path.name}` | "
                      f"{d.experiment.players} | {len(d.variants)} | {d.games:,} | "
                      f"{d.total_games:,} | {d.seconds:,.0f} | {rate} | {engine_of(d.path)} |")
     total = sum(d.total_games for d in datasets.values())

@@ -1,9 +1,9 @@
 """Study ``openings``: the value of starting positions, measured by forced play.
 
-Every experiment of ``experiments/openings/`` sweeps forced openings (``[sweep]``): each
-arm forces one seat's first or second settlement (or both) onto a node and replays the
-baseline's games (same board, dice, deck and decisions), so a node's value is a paired
-difference in win probability against what the strategy would have chosen.
+Every experiment of ``experiments/openings/`` (package data) sweeps forced openings
+(``[sweep]``): each arm forces one seat's first or second settlement (or both) onto a node
+and replays the baseline's games (same board, dice, deck and decisions), so a node's value
+is a paired difference in win probability against what the strategy would have chosen.
 
 - ``beginner4``, ``beginner3``: the beginner map (its printed pieces left out), every
   seat's first settlement on every node, 4 and 3 players;
@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import EXPERIMENTS, Study
+from . import Study
 
 NAME = "openings"
 TITLE = "The value of starting positions"
@@ -55,16 +55,12 @@ QUICKSTART = {"r": 0.045, "le18": 0.209, "18_20": 0.243, "20_22": 0.264, "22_24"
 # --- the experiments -------------------------------------------------------------------------
 
 
-def _file(name: str) -> Path:
-    return EXPERIMENTS / NAME / f"{name}.toml"
-
-
 def experiment(name: str, scale: str = "full", board: int | None = None):
     """The ``Experiment`` of one study file at a scale (``board``: the seed of a variable
     board for ``boards``), as ``build`` plays it."""
     from ..runs.experiment import parse_experiment
 
-    path = _file(name)
+    path = STUDY.experiment_file(name)
     text = path.read_text()
     data = tomllib.loads(text)
     notes = []

@@ -1,8 +1,8 @@
 """The robber study: does the robber help trailing players catch up, or only lengthen the
 game?
 
-Seven experiment files (``experiments/robber/``), each a dataset whose arms play the
-same seeds. The headline (``switch``): games identical up to the end of turn T (20 or
+Seven experiment files (``experiments/robber/``, package data), each a dataset whose arms
+play the same seeds. The headline (``switch``): games identical up to the end of turn T (20 or
 40), then played on with the robber and without it on the same dice, at tables that aim
 the robber at the leader and at tables of random robbers; the turn-T sole leader's (and
 sole last's) wins and the turns after T are compared game by game: the causal effect of

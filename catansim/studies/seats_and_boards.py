@@ -2,8 +2,8 @@
 the board explains, and whether a board can be chosen to be fair.
 
 ``catansim study seats-and-boards`` plays the experiment files of
-``experiments/seats-and-boards/`` into resumable datasets under ``OUT/data/`` and writes
-the report, tables, figures and README into ``OUT`` (default
+``experiments/seats-and-boards/`` (package data) into resumable datasets under
+``OUT/data/`` and writes the report, tables, figures and README into ``OUT`` (default
 ``results/seats-and-boards/``). ``--scale small`` plays a few games of each (tests, CI).
 """
 
@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..analysis.stats import format_p
 from ..files import atomic_path, atomic_write_text
-from . import EXPERIMENTS, Study
+from . import Study
 from ._provenance import provenance
 
 NAME = "seats-and-boards"
@@ -47,7 +47,7 @@ EQUIVALENCE_MARGIN = 0.005
 def _experiment(name: str, scale: str):
     from ..runs.experiment import load_experiment
 
-    exp = load_experiment(EXPERIMENTS / NAME / f"{name}.toml")
+    exp = load_experiment(STUDY.experiment_file(name))
     if scale == "small":
         games, per = SMALL[name]
         kw = {"games": games, "batch_size": min(exp.batch_size, 300)}
@@ -780,7 +780,8 @@ def sections(r: dict, book: dict, scale: str):
 
     # runs
     s = Section("runs", "Runs",
-                "Every experiment file of experiments/seats-and-boards/, its games (all "
+                "Every experiment file of catansim/studies/experiments/seats-and-boards/, "
+                "its games (all "
                 "variants) and the time it took to play (one 2-core machine shared with "
                 "other work; resumed runs add up).")
     runs = runs_frame(book)
@@ -922,7 +923,7 @@ def write_report(out: Path, r: dict, book: dict, scale: str) -> Path:
     runs = runs_frame(book)
     items = [("question", QUESTION), ("rebuild", COMMAND),
              ("games", f"{int(runs['games'].sum()):,} in {len(runs)} experiments "
-                       f"(experiments/{NAME}/)"),
+                       f"(catansim/studies/experiments/{NAME}/)"),
              ("scale", scale),
              *provenance({name: out / "data" / name for name in ORDER}),
              ("analyses", f"{sum(r['timing'].values()):.0f} s")]

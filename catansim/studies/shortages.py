@@ -1,7 +1,7 @@
 """The supply-shortage study: when does the shortage rule matter, and who does it hurt?
 
-Four experiment files (``experiments/shortages/``), each a dataset whose arms play the
-same games: the official and the strict shortage rule and an unlimited bank at the
+Four experiment files (``experiments/shortages/``, package data), each a dataset whose arms
+play the same games: the official and the strict shortage rule and an unlimited bank at the
 official supply of 19 cards per resource (the headline, 10^6 games per arm); the three
 rules (official, strict, off) with a small supply of 9; supplies of 19, 15, 12 and 9
 under the official and the strict rule; and strategy mixes from city tables to expander
