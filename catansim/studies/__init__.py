@@ -12,6 +12,11 @@ the experiment files. Only the full scale writes into ``results/<name>/`` by def
 (``Study.out_for``): any other scale goes to a scratch folder, so a quick look never
 overwrites the committed results.
 
+The robber and shortage studies are data, a ``_rule_study.RuleStudy`` each (their
+experiments, the analysis plan of a dataset, the sections of the report, the README's
+power lines and notebook) built by its one ``build``; every study's page is written by
+``reports.write_study_report``.
+
 May import everything: studies sit at the end of the data path, beside the
 commands (runs, analysis, plotting, reports).
 """

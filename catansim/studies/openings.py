@@ -555,6 +555,7 @@ def analyse(vals: dict, items) -> dict:
     else:
         res["model_picks"], res["model_choice"] = pd.DataFrame(), pd.DataFrame()
     res["held_out_boards"] = sorted(int(g) for g in rows.loc[test, "group"].unique())
+    res["held_out_every"] = HELD_OUT
     return res
 
 
