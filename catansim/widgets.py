@@ -193,9 +193,9 @@ class BoardExplorer(_Shown):
         ``catansim openings --data``); default a temporary folder. Returns ``values``.
         """
         from .analysis import openings as AO
-        from .commands.openings import value_map_experiment
         from .plotting.openings import value_map_figure
         from .runs.runner import run_experiment
+        from .studies.openings import value_map_experiment
 
         n = int(self.players.value)
         seats = list(range(n)) if self.seat.value == "all" else [int(self.seat.value)]

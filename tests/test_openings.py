@@ -207,8 +207,6 @@ def test_the_summary_counts_and_the_stars_come_from_one_verdict(capsys):
     count kept the nodes free at the seat's turn, the stars every significant arm. Both
     now read ``verdicts``: a planted better node that the earlier seat takes is starred
     apart (**) and named apart in the summary line."""
-    from types import SimpleNamespace
-
     from catansim.commands.openings import _print
 
     arms = {arm_name(1, "first", [n]): (1, n, 0.25 if n == 6 else 0.0) for n in (5, 6, 7)}
@@ -222,7 +220,7 @@ def test_the_summary_counts_and_the_stars_come_from_one_verdict(capsys):
     free = judged[judged["free"] & ~judged["choice"]]
     assert p["n_better"] == (free["verdict"] == "better").sum() == 0
     assert p["n_worse"] == (free["verdict"] == "worse").sum()
-    _print(v, SimpleNamespace(board=beginner_board()), [1], 10, 4)
+    _print(v, beginner_board(), [1], 10, 4)
     out = capsys.readouterr().out
     rows = [line for line in out.splitlines() if re.match(r"\s+\d+\s", line)]
     assert len(rows) == 4

@@ -52,6 +52,38 @@ def test_the_openings_tool_prints_the_best_openings_and_writes_the_map(tmp_path,
         value_map_figure(seat0, make_board("variable", 7))
 
 
+
+def test_the_openings_api_gives_the_tools_numbers(tmp_path, capsys):
+    """``catansim openings`` is a shell over ``studies.openings.measure_openings``: the
+    same board, seats and games through the API give the command's CSV and its best
+    openings, and the dataset the API keeps is read back without playing again."""
+    from catansim.studies.openings import measure_openings
+
+    csv = tmp_path / "map.csv"
+    main(["openings", "--layout", "variable", "--seed", "5", "--seat", "1", "--games", "20",
+          "--top", "3", "--png", str(tmp_path / "map.png"), "--csv", str(csv),
+          "--no-progress"])
+    out = capsys.readouterr().out
+    m = measure_openings("variable:5", players=4, seats=[1], games=20,
+                         data=tmp_path / "data", progress=False)
+    pd.testing.assert_frame_equal(pd.read_csv(csv, index_col=0), m.arms,
+                                  check_dtype=False, check_index_type=False,
+                                  check_categorical=False)
+    assert m.run.games_written == 55 * 20 and m.kind == "first"
+    best = m.best(1, top=3)
+    assert len(best) == 3 and best["node"].tolist() == m.arms.sort_values(
+        "diff", ascending=False)["node"].head(3).tolist()
+    for row in best.itertuples(index=False):
+        assert f"{row.node}" in out and row._5 in out  # the "vs own choice" cell, printed
+    s = m.summary(1)
+    assert (f"own choice is node {s['own_node']}, which wins {100 * s['base_win_rate']:.1f}% "
+            f"of 20 games") in out
+    again = measure_openings("variable:5", seats=[1], games=20, data=tmp_path / "data",
+                             progress=False)
+    assert again.run.games_written == 0
+    pd.testing.assert_frame_equal(again.arms, m.arms)
+
+
 @pytest.mark.parametrize("args, message", [
     (["--seat", "4"], "--seat: '4' is not allowed; allowed: 'all' or seats 0..3"),
     (["--seat", "0,0"], "--seat: '0,0' is not allowed"),

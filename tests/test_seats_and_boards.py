@@ -659,10 +659,9 @@ def test_an_interrupted_build_keeps_the_run_book_of_the_runs_before(tmp_path, mo
     keeps the first run's games and seconds (which the report's run table shows)."""
     import json
 
-    from catansim.runs import runner
     from catansim.studies import seats_and_boards as SB
 
-    real = runner.run_experiment
+    real = SB.run_experiment
     calls = []
 
     def stop_at_the_second(exp, **kw):
@@ -671,7 +670,7 @@ def test_an_interrupted_build_keeps_the_run_book_of_the_runs_before(tmp_path, mo
             raise KeyboardInterrupt
         return real(exp, **kw)
 
-    monkeypatch.setattr(runner, "run_experiment", stop_at_the_second)
+    monkeypatch.setattr(SB, "run_experiment", stop_at_the_second)
     with pytest.raises(KeyboardInterrupt):
         SB.play(tmp_path, "small", progress=False)
     book = json.loads((tmp_path / "runs.json").read_text())

@@ -15,7 +15,7 @@ import pytest
 
 from catansim.cli import main
 from catansim.runs.experiment import load_experiment
-from catansim.studies import EXPERIMENTS, get
+from catansim.studies import get
 
 H2_RGB = (31, 78, 121)  # the section headings' background (reports.html.CSS)
 STUDIES = {
@@ -56,7 +56,7 @@ def _sections(html: str) -> list[str]:
 
 @pytest.mark.parametrize("name", sorted(STUDIES))
 def test_the_experiment_files_are_valid_and_large_enough(name):
-    files = sorted((EXPERIMENTS / name).glob("*.toml"))
+    files = get(name).experiment_files()
     assert len(files) >= 4
     exps = {f.stem: load_experiment(f) for f in files}
     # the largest arms, at least 10^6 games each: the three robber rules over whole

@@ -4,8 +4,6 @@ their one-line errors, the beginner map with free openings, and the pairing they
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -16,8 +14,6 @@ from catansim.results.arms import Arm, arm_name, parse_arm
 from catansim.runs.experiment import load_experiment, parse_experiment
 from catansim.runs.runner import compute_task, plan
 from catansim.topology import NODE_EDGES, NODE_NEIGHBOURS
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _exp(**kw):
@@ -177,7 +173,7 @@ def test_forcing_the_strategys_own_choice_replays_the_baseline():
 def test_the_study_experiment_files_load():
     from catansim.studies import openings as ST
 
-    files = sorted((ROOT / "experiments" / "openings").glob("*.toml"))
+    files = ST.STUDY.experiment_files()
     assert files
     total = 0
     for path in files:

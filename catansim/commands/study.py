@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
-from ..studies import SCALES
+from ..checks import check_scheduler
+from ..errors import CatansimError
+from ..studies import SCALES, get, studies
 from . import _options as O
 
 
@@ -12,8 +16,6 @@ class _StudyCommand(click.Command):
     """The help ends with every study, by name and question."""
 
     def format_epilog(self, ctx, formatter):
-        from ..studies import studies
-
         with formatter.section("Studies"):
             formatter.write_dl([(s.name, s.title) for s in studies().values()])
         super().format_epilog(ctx, formatter)
@@ -32,26 +34,33 @@ class _StudyCommand(click.Command):
               help="Play and analyse on a Dask cluster, e.g. tcp://10.0.0.1:8786.")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bars.")
 @click.option("--list", "list_only", is_flag=True, help="List the studies and exit.")
-def command(name, scale, out, scheduler, no_progress, list_only):
+@click.option("--export", type=O.OutDir("a folder path (created if missing)"), default=None,
+              metavar="DIR",
+              help="Copy the study's experiment files into DIR (to read, or to adapt and "
+                   "run with catansim run) and exit; plays nothing.")
+def command(name, scale, out, scheduler, no_progress, list_only, export):
     """Run study NAME end to end (resumable) and write its report into results/NAME/.
 
     Rerunning the same command resumes the experiments where they stopped and
     rebuilds the report. A scale other than full writes to
     ./catansim-scratch/NAME-SCALE unless --out says otherwise, never over the
-    committed results.
+    committed results. The experiment files ship inside catansim; --export DIR
+    copies them out.
     """
-    from pathlib import Path
-
-    from ..checks import check_scheduler
-    from ..studies import get, studies
-
     if scheduler is not None:  # before anything is played or written
         scheduler = check_scheduler(scheduler, "--scheduler")
+    if export is not None and name is None:
+        raise CatansimError("--export: needs a study NAME; allowed: "
+                            + ", ".join(sorted(studies())))
     if list_only or name is None:
         for study in studies().values():
             click.echo(f"{study.name}: {study.title}")
         return
     study = get(name)
+    if export is not None:
+        for path in study.export(Path(export)):
+            click.echo(f"wrote {path}")
+        return
     if out is None:
         out = study.out_for(scale)
         if scale != "full":

@@ -5,13 +5,26 @@ What lives here:
 - ``build``: which analyses a report runs (``report_analyses``, one pass over the
   dataset), which sections the results support (anatomy always; seats; strategies
   when several play; variants, paired, when there are variants; starting
-  position), ``build_report``;
+  position), ``build_report``; for the studies (several datasets): ``Section`` (a
+  title, a method note, tables and figures), the table helpers ``show``, ``caption``,
+  ``interval`` and ``wide_table``, and ``write_study_report`` (the page of a study);
 - ``html``: rendering: figures inlined as base64 PNG, inline CSS, no script.
 
 May import: ``analysis``, ``plotting``, ``results`` (the manifest), ``board`` (the
 fixed board of a dataset), ``errors``, ``files`` (atomic writes). Never the engine or the runner.
 """
 
-from .build import REPORT_FILE, build_report, report_analyses
+from .build import (
+    REPORT_FILE,
+    Section,
+    build_report,
+    caption,
+    interval,
+    report_analyses,
+    show,
+    wide_table,
+    write_study_report,
+)
 
-__all__ = ["REPORT_FILE", "build_report", "report_analyses"]
+__all__ = ["REPORT_FILE", "Section", "build_report", "caption", "interval", "report_analyses",
+           "show", "wide_table", "write_study_report"]

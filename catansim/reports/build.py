@@ -30,9 +30,11 @@ from ..analysis import seats as SE
 from ..analysis import strategies as ST
 from ..analysis import variants as VA
 from ..analysis.driver import run_many
+from ..board import Board, beginner_board
 from ..errors import CatansimError, CatansimWarning
 from ..files import atomic_write_text, display_path, fsync_folder
 from ..results import dataset as D
+from .html import render_html
 
 REPORT_FILE = "report.html"
 
@@ -80,8 +82,6 @@ class Section:
 def _board(manifest: dict):
     """The fixed board of a dataset, if it has one (a given board or the beginner map)."""
     key = manifest.get("result_key", {})
-    from ..board import Board, beginner_board
-
     if key.get("board") is not None:
         return Board.from_vector(np.asarray(key["board"]))
     if key.get("layout") == "beginner":
@@ -173,7 +173,7 @@ class _Facts:
 
 
 def _section_anatomy(results: dict, manifest: dict, c: _Facts) -> Section | None:
-    from .. import plotting as P
+    from .. import plotting as P  # noqa: PLC0415  matplotlib: seconds to import
 
     variants = c.variants
     s = Section("anatomy", "Game anatomy",
@@ -183,21 +183,21 @@ def _section_anatomy(results: dict, manifest: dict, c: _Facts) -> Section | None
                 "published records of other populations (people, other table habits), given "
                 "as context, not as a test.")
     length = results["length"]
-    s.table("game_length", _show(length, ["n", "mean", "sd", "ci_low", "ci_high", "p10",
+    s.table("game_length", show(length, ["n", "mean", "sd", "ci_low", "ci_high", "p10",
                                           "median", "p90", "max", "turn_limit_share"]),
-            _caption(length, "n = games; sd, quantiles and max describe the games"), length)
+            caption(length, "n = games; sd, quantiles and max describe the games"), length)
     ref = AN.HUMAN_REFERENCE[0]
     s.figure("length_rolls", P.length_histogram(results["distribution"], "rolls",
                                                 human=(ref["human_mean"], ref["human_sd"],
                                                        f"human play (n = {ref['human_n']})")))
     human = AN.human_comparison(length, results["per_seat"])
-    s.table("human_comparison", _show(human, ["who", "sim_n", "sim_mean", "sim_sd",
+    s.table("human_comparison", show(human, ["who", "sim_n", "sim_mean", "sim_sd",
                                               "sim_ci_low", "sim_ci_high", "human_mean",
                                               "human_sd", "human_n", "human_source"]),
             "simulated (this dataset) beside published human figures: context from other "
             "populations; cards_received = production + the second settlement's cards", human)
     pg = results["per_game"]
-    s.table("per_game", _wide(pg), _caption(pg, "mean per game [95% CI]; n = games; sd, "
+    s.table("per_game", wide_table(pg), caption(pg, "mean per game [95% CI]; n = games; sd, "
                                         "quantiles in the CSV"), pg)
     prod = ", ".join(f"{v}: {pg.loc[(v, 'produced'), 'mean']:.1f}" for v in variants
                      if (v, "produced") in pg.index)
@@ -212,23 +212,23 @@ def _section_anatomy(results: dict, manifest: dict, c: _Facts) -> Section | None
         "The robber, shortages and development cards per game", "count per game"))
     vp = AN.vp_table(results["per_seat"])
     s.figure("vp_sources", P.vp_sources_figure(vp))
-    s.table("vp_sources", _show(vp, list(vp.columns)), "mean VP by source at the end; n = seats",
+    s.table("vp_sources", show(vp, list(vp.columns)), "mean VP by source at the end; n = seats",
             vp)
     ps = results["per_seat"]
     keep = ps.xs("all", level="strategy", drop_level=False)
-    s.table("per_seat", _wide(keep),
-            _caption(ps, "mean per seat and game [95% CI], all seats and winners; n = seats; "
+    s.table("per_seat", wide_table(keep),
+            caption(ps, "mean per seat and game [95% CI], all seats and winners; n = seats; "
                          "by strategy in the CSV"), ps)
     dev = results["dev_cards"]
-    s.table("dev_cards", _wide(dev),
-            _caption(dev, "development cards per game (all seats) by type [95% CI]; n = games"),
+    s.table("dev_cards", wide_table(dev),
+            caption(dev, "development cards per game (all seats) by type [95% CI]; n = games"),
             dev)
     ev = results["events"]
     s.figure("events", P.rates_figure(ev, "How often: shortages, Longest Route, Largest Army"))
-    s.table("events", _wide(ev, "rate", pct=True), _caption(ev, "share of games [95% CI]"),
+    s.table("events", wide_table(ev, "rate", pct=True), caption(ev, "share of games [95% CI]"),
             ev)
     fb = results["first_builds"]
-    s.table("first_builds", _show(fb, ["seats", "n_built", "built_share", "built_ci_low",
+    s.table("first_builds", show(fb, ["seats", "n_built", "built_share", "built_ci_low",
                                        "built_ci_high", "mean", "ci_low", "ci_high", "median",
                                        "p90"]),
             "turn of the first settlement (beyond the starting two) and the first city; "
@@ -238,7 +238,7 @@ def _section_anatomy(results: dict, manifest: dict, c: _Facts) -> Section | None
 
 
 def _section_seats(results: dict, manifest: dict, c: _Facts) -> Section | None:
-    from .. import plotting as P
+    from .. import plotting as P  # noqa: PLC0415  matplotlib: seconds to import
 
     n_players, fair, n_games = c.n_players, c.fair, c.n_games
     seats = results["seats"]
@@ -248,11 +248,11 @@ def _section_seats(results: dict, manifest: dict, c: _Facts) -> Section | None:
                 "test compares the wins of the decided games with equal shares (scipy), "
                 "Holm-corrected across variants; Cohen's w is its effect size.")
     s.figure("seat_win_rates", P.win_rates_figure(seats, "seat", fair=fair))
-    s.table("seat_win_rates", _wide(seats, "win_rate", pct=True),
-            _caption(seats, "win rate [95% CI]; n = games (one seat per game)"), seats)
-    s.table("seat_test", _show(test, ["n", "chi2", "df", "p_value", "p_adjusted", "significant",
+    s.table("seat_win_rates", wide_table(seats, "win_rate", pct=True),
+            caption(seats, "win rate [95% CI]; n = games (one seat per game)"), seats)
+    s.table("seat_test", show(test, ["n", "chi2", "df", "p_value", "p_adjusted", "significant",
                                       "cohens_w", "max_gap", "games_for_w"]),
-            _caption(test, "n = decided games"), test)
+            caption(test, "n = decided games"), test)
     need = A.stats.games_for_seat_shares([fair + 0.01] + [fair - 0.01 / (n_players - 1)]
                                          * (n_players - 1))
     s.text(f"<p class='power'>Power: an advantage of 1 percentage point for seat 0 (the others "
@@ -263,7 +263,7 @@ def _section_seats(results: dict, manifest: dict, c: _Facts) -> Section | None:
 
 
 def _section_strategies(results: dict, manifest: dict, c: _Facts) -> Section | None:
-    from .. import plotting as P
+    from .. import plotting as P  # noqa: PLC0415  matplotlib: seconds to import
 
     fair = c.fair
     strat = results["strategies"]
@@ -278,29 +278,29 @@ def _section_strategies(results: dict, manifest: dict, c: _Facts) -> Section | N
                     "Strength = odds of winning relative to the reference strategy in the "
                     "same seat.")
         s.figure("strategy_win_rates", P.win_rates_figure(strat, "strategy", fair=fair))
-        s.table("strategy_win_rates", _show(strat, ["seat_games", "wins", "win_rate", "ci_low",
+        s.table("strategy_win_rates", show(strat, ["seat_games", "wins", "win_rate", "ci_low",
                                                     "ci_high"]),
-                _caption(strat, "n = seat-games: one per seat the strategy played"), strat)
+                caption(strat, "n = seat-games: one per seat the strategy played"), strat)
         cross = results["crossplay"]
         if len(cross):
             s.figure("crossplay", P.crossplay_heatmap(cross.xs("all", level="seat"), fair))
-            s.table("crossplay", _show(cross, ["games", "wins", "win_rate", "ci_low", "ci_high",
+            s.table("crossplay", show(cross, ["games", "wins", "win_rate", "ci_low", "ci_high",
                                                "p_adjusted", "verdict"]),
-                    _caption(cross, "games with one strategy alone against copies of another; "
+                    caption(cross, "games with one strategy alone against copies of another; "
                                     "verdicts only where significant after correction"),
                     cross)
         if not strat["wins"].sum():
             s.text("<p class='power'>The rating is left out: no game had a winner.</p>")
         if len(rating):
             s.figure("strategy_rating", P.rating_figure(rating))
-            s.table("strategy_rating", _show(rating, ["log_strength", "se", "ci_low", "ci_high",
+            s.table("strategy_rating", show(rating, ["log_strength", "se", "ci_low", "ci_high",
                                                       "strength", "p_value", "games"]),
-                    _caption(rating), rating)
+                    caption(rating), rating)
         return s
 
 
 def _section_variants(results: dict, manifest: dict, c: _Facts) -> Section | None:
-    from .. import plotting as P
+    from .. import plotting as P  # noqa: PLC0415  matplotlib: seconds to import
 
     variants = c.variants
     paired = results["paired"]
@@ -318,11 +318,11 @@ def _section_variants(results: dict, manifest: dict, c: _Facts) -> Section | Non
                     "power at 0.05 to detect the smallest effect of interest (mde: 5% of the "
                     "baseline mean, 2 points for a rate), paired and unpaired.")
         s.figure("paired_forest", P.forest_plot(paired))
-        s.table("paired_differences", _show(paired, [
+        s.table("paired_differences", show(paired, [
             "n", "base_mean", "mean", "diff", "ci_low", "ci_high", "unpaired_ci_low",
             "unpaired_ci_high", "width_ratio", "dz", "p_adjusted", "significant",
             "pairs_needed", "games_needed_unpaired"]),
-            _caption(paired, "n = games played in both arms; rows significant after "
+            caption(paired, "n = games played in both arms; rows significant after "
                              "correction are shaded; labels and the mde in the CSV"), paired)
         ratio = paired["width_ratio"].dropna()
         if len(ratio):
@@ -334,7 +334,7 @@ def _section_variants(results: dict, manifest: dict, c: _Facts) -> Section | Non
 
 
 def _section_position(results: dict, manifest: dict, c: _Facts) -> Section | None:
-    from .. import plotting as P
+    from .. import plotting as P  # noqa: PLC0415  matplotlib: seconds to import
 
     variants, fair = c.variants, c.fair
     pips = results["start_pips"]
@@ -354,20 +354,20 @@ def _section_position(results: dict, manifest: dict, c: _Facts) -> Section | Non
         s.text(f"<p class='power'>The win model is left out: {html.escape(why)}.</p>")
     elif model:
         coef = model["coefficients"]
-        s.table("win_model", _show(coef, ["coef", "se", "ci_low", "ci_high", "p_value",
+        s.table("win_model", show(coef, ["coef", "se", "ci_low", "ci_high", "p_value",
                                           "odds_ratio", "n"]),
-                _caption(coef, f"variant {model['sample']['variant'].iloc[0]}; " + (
+                caption(coef, f"variant {model['sample']['variant'].iloc[0]}; " + (
                     "all games" if int(model["sample"]["stride"].iloc[0]) == 1 else
                     f"every {int(model['sample']['stride'].iloc[0])}th game (a sample under "
                     f"the cap of {int(model['sample']['cap'].iloc[0]):,} seat-games)")), coef)
         cal = model["calibration"]
-        s.table("win_model_calibration", _show(cal, list(cal.columns), index=False),
+        s.table("win_model_calibration", show(cal, list(cal.columns), index=False),
                 "held-out Brier score (lower is better), that of the base rate, Brier skill "
                 "(1 - ratio) and McFadden pseudo-R2", cal)
         s.figure("win_model_reliability", P.reliability_figure(model["reliability"]))
-        s.table("win_model_reliability", _show(model["reliability"], [
+        s.table("win_model_reliability", show(model["reliability"], [
             "n", "wins", "mean_predicted", "observed", "ci_low", "ci_high"]),
-            _caption(model["reliability"]), model["reliability"])
+            caption(model["reliability"]), model["reliability"])
     board = _board(manifest)
     base = variants[0]
     nv = nodes.xs(base, level="variant")
@@ -382,8 +382,8 @@ def _section_position(results: dict, manifest: dict, c: _Facts) -> Section | Non
               "exact binomial test, Benjamini-Hochberg over the nodes; nodes with fewer than "
               "30 left blank" + ("" if board is not None else
                                  "; a new board every game: nodes are positions only"))))
-    s.table("start_pips", _wide(pips, "win_rate", pct=True),
-            _caption(pips, "win rate [95% CI] by the pips of both starting settlements; n = "
+    s.table("start_pips", wide_table(pips, "win_rate", pct=True),
+            caption(pips, "win rate [95% CI] by the pips of both starting settlements; n = "
                            "seat-games"), pips)
     return s
 
@@ -396,7 +396,9 @@ _SECTIONS = (("anatomy", "Game anatomy", _section_anatomy), ("seats", "Seats", _
              ("position", "Starting position", _section_position))
 
 
-def _interval(m, lo, hi, pct: bool = False) -> str:
+def interval(m, lo, hi, pct: bool = False) -> str:
+    """``m [lo, hi]`` as a table cell (``pct``: in percent, one decimal); ``""`` for a
+    missing ``m``, ``m`` alone without an interval."""
     if pd.isna(m):
         return ""
     if pct:
@@ -407,14 +409,14 @@ def _interval(m, lo, hi, pct: bool = False) -> str:
     return f"{m:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
-def _wide(frame: pd.DataFrame, value: str = "mean", pct: bool = False,
+def wide_table(frame: pd.DataFrame, value: str = "mean", pct: bool = False,
           extra=("label",)) -> pd.DataFrame:
     """A (variant, ...) table as one row per item and one column per variant holding
     ``value [ci_low, ci_high]``; ``n`` once (per variant if they differ)."""
     t = frame.reset_index()
     keys = [k for k in frame.index.names if k != "variant"]
     variants = list(dict.fromkeys(t["variant"]))
-    t["cell"] = [_interval(m, lo, hi, pct) for m, lo, hi in
+    t["cell"] = [interval(m, lo, hi, pct) for m, lo, hi in
                  zip(t[value], t["ci_low"], t["ci_high"], strict=True)]
     out = t.pivot_table(index=keys, columns="variant", values="cell", aggfunc="first",
                         sort=False)[variants]
@@ -433,12 +435,16 @@ def _wide(frame: pd.DataFrame, value: str = "mean", pct: bool = False,
     return out
 
 
-def _show(frame: pd.DataFrame, cols, index: bool = True) -> pd.DataFrame:
+def show(frame: pd.DataFrame, cols, index: bool = True) -> pd.DataFrame:
+    """The columns ``cols`` of ``frame`` that it has, in that order (the page's view of a
+    table whose CSV keeps every column); ``index=False`` drops the index."""
     t = frame[[c for c in cols if c in frame.columns]]
     return t if index else t.reset_index(drop=True)
 
 
-def _caption(frame: pd.DataFrame, extra: str = "") -> str:
+def caption(frame: pd.DataFrame, extra: str = "") -> str:
+    """A table's caption: ``extra``, then the interval methods and the correction its
+    ``method`` and ``correction`` columns name."""
     parts = [extra] if extra else []
     if "method" in frame.columns and len(frame):
         parts.append("interval: " + "; ".join(dict.fromkeys(frame["method"].astype(str))))
@@ -462,8 +468,6 @@ def build_report(dataset, out=None, scheduler=None, progress: bool = False) -> P
     a ``CatansimWarning`` says it on stderr. Sections that cannot be drawn from what
     is there say in one line why they are left out.
     """
-    from .html import render_html
-
     root = Path(dataset)
     if not root.exists():
         raise CatansimError(f"{root}: no such dataset folder; allowed: a dataset folder "
@@ -515,6 +519,22 @@ def build_report(dataset, out=None, scheduler=None, progress: bool = False) -> P
         atomic_write_text(tmp / "report.json", json.dumps(info, indent=2) + "\n")
         atomic_write_text(tmp / REPORT_FILE, html)
     return out / REPORT_FILE
+
+
+def write_study_report(out, sections: list[Section], title: str, items, description: str = ""
+                       ) -> Path:
+    """Write ``out/report.html`` of a study (several datasets): ``title``, the header
+    ``items`` (``(key, text)`` pairs: what made the numbers) and the sections; each
+    table's CSV goes to ``out/tables/``, each figure's PNG to ``out/figures/``. Returns
+    the path of the page."""
+    out = Path(out)
+    for sub in ("tables", "figures"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    page = render_html(sections, {"title": title, "description": description,
+                                  "items": list(items)}, out)
+    path = out / REPORT_FILE
+    atomic_write_text(path, page)
+    return path
 
 
 _BUILD_PREFIX = ".report-build-"

@@ -3,13 +3,19 @@
 Each module here (not starting with ``_``) defines ``STUDY``, a ``Study``: its name
 (the folder ``results/<name>/`` that holds its committed outputs), a title, and a
 ``build(out, scale, scheduler, progress)`` that runs the study's experiments
-(``experiments/<name>/*.toml``, resumable datasets under ``out/data/``, never
-committed) and writes its report (``report.html``), tables (``tables/*.csv``),
+(``experiments/<name>/*.toml`` in this package, package data read through
+``importlib.resources``, so an installed catansim has them; resumable datasets under
+``out/data/``, never committed) and writes its report (``report.html``), tables (``tables/*.csv``),
 figures (``figures/*.png``) and ``README.md`` into ``out``. ``catansim study NAME``
 calls it; ``scale="small"`` plays few games (tests and CI), ``"full"`` the games of
 the experiment files. Only the full scale writes into ``results/<name>/`` by default
 (``Study.out_for``): any other scale goes to a scratch folder, so a quick look never
 overwrites the committed results.
+
+The robber and shortage studies are data, a ``_rule_study.RuleStudy`` each (their
+experiments, the analysis plan of a dataset, the sections of the report, the README's
+power lines and notebook) built by its one ``build``; every study's page is written by
+``reports.write_study_report``.
 
 May import everything: studies sit at the end of the data path, beside the
 commands (runs, analysis, plotting, reports).
@@ -21,14 +27,18 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from ..errors import CatansimError
+from ..files import atomic_write_text
 
 SCALES = ("small", "full")
-ROOT = Path(__file__).resolve().parents[2]  # the checkout: experiments/ and results/
-EXPERIMENTS = ROOT / "experiments"
-RESULTS = ROOT / "results"
+EXPERIMENTS = resources.files(__name__) / "experiments"  # experiments/<study>/*.toml
+_CHECKOUT = Path(__file__).resolve().parents[2]
+# the committed results of a checkout; an installed catansim writes under the working folder
+RESULTS = (_CHECKOUT / "results" if (_CHECKOUT / "pyproject.toml").is_file()
+           else Path("results"))
 SCRATCH = Path("catansim-scratch")  # under the working folder: builds at a scale not full
 
 
@@ -43,7 +53,51 @@ class Study:
 
     @property
     def experiments(self) -> Path:
-        return EXPERIMENTS / self.name
+        """The folder of the study's experiment files, inside the installed package."""
+        folder = EXPERIMENTS / self.name
+        if not isinstance(folder, Path):  # a zipped install: the runner needs real files
+            raise CatansimError(f"study {self.name}: its experiment files are not on disk "
+                                f"({folder}); allowed: catansim installed as files "
+                                "(pip install), not zipped")
+        return folder
+
+    def experiment_files(self) -> list[Path]:
+        """The study's experiment files (``*.toml``), by name."""
+        files = sorted(self.experiments.glob("*.toml"))
+        if not files:
+            raise CatansimError(f"study {self.name}: no experiment files in "
+                                f"{self.experiments}; allowed: a catansim installed with "
+                                "its package data")
+        return files
+
+    def experiment_file(self, name: str) -> Path:
+        """The experiment file ``NAME.toml`` of the study."""
+        path = self.experiments / f"{name}.toml"
+        if not path.is_file():
+            raise CatansimError(f"study {self.name}: no experiment file {path}; allowed: "
+                                + ", ".join(p.stem for p in self.experiment_files()))
+        return path
+
+    def export(self, folder) -> list[Path]:
+        """Copy the study's experiment files into ``folder`` (created if missing), to read
+        or adapt and run with ``catansim run``; a file already there is left alone and
+        refused. Returns the files written."""
+        folder = Path(folder)
+        files = self.experiment_files()
+        there = [folder / f.name for f in files if (folder / f.name).exists()]
+        if there:
+            raise CatansimError(f"--export: {there[0]} exists; allowed: a folder without "
+                                f"the study's files ({', '.join(f.name for f in files)})")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CatansimError(f"--export: cannot create {folder} ({exc.strerror or exc}); "
+                                "allowed: a writable folder") from None
+        out = []
+        for f in files:
+            atomic_write_text(folder / f.name, f.read_text())
+            out.append(folder / f.name)
+        return out
 
     @property
     def default_out(self) -> Path:

@@ -7,16 +7,17 @@ quoted in the text are read from those tables.
 from __future__ import annotations
 
 import html
-import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .. import __version__
 from ..analysis.stats import format_p
+from ..board import beginner_board, make_board
 from ..constants import seat_colours
 from ..files import atomic_write_text
-from ..reports.build import Section
+from ..reports import Section, write_study_report
 from ._provenance import provenance
 
 ARM_CSV = ["seat", "kind", "node", "node_2", "n", "wins", "win_rate", "win_ci_low",
@@ -143,9 +144,8 @@ def findings(res: dict) -> dict:
 
 
 def _sections(res: dict, scale: str) -> list[Section]:
-    from ..board import beginner_board, make_board
-    from ..plotting import openings as PO
-    from ..plotting.figures import reliability_figure
+    from ..plotting import openings as PO  # noqa: PLC0415  matplotlib: seconds to import
+    from ..plotting.figures import reliability_figure  # noqa: PLC0415  matplotlib: seconds to import
 
     vals = res["values"]
     fnd = findings(res)
@@ -334,7 +334,8 @@ def _sections(res: dict, scale: str) -> list[Section]:
                 "the seat-games of every (variant, seat, opening) of the variable boards: "
                 "forced and free openings), intervals cluster-robust by board; beside it the "
                 "same terms as a linear probability model (points of win probability per unit). "
-                f"Fitted on the boards k with k % {3} != 0, checked on the others (held out): "
+                f"Fitted on the boards k with k % {res['held_out_every']} != 0, checked on the "
+                "others (held out): "
                 "Brier score against predicting the base rate, reliability by decile of the "
                 "prediction (Wilson intervals).")
     s.figure("model_coefficients", PO.coefficients_figure(coef))
@@ -384,23 +385,9 @@ def _sections(res: dict, scale: str) -> list[Section]:
     return secs
 
 
-def _render(sections, out: Path, items: list[tuple[str, str]], title: str) -> str:
-    from ..reports.html import render_html
-
-    info = {"dataset": "", "games": 0, "variants": [], "analysis_seconds": 0,
-            "experiment": title}
-    page = render_html(sections, info, out)
-    dl = "<dl class='info'>" + "".join(
-        f"<dt>{html.escape(k)}</dt><dd>{html.escape(str(v))}</dd>" for k, v in items) + "</dl>"
-    page = re.sub(r"<dl class='info'>.*?</dl>", lambda _: dl, page, count=1, flags=re.S)
-    return page.replace(f"catansim report: {title}", f"catansim study: {title}")
-
-
 def write(out: Path, res: dict, scale: str, items, title: str) -> Path:
     """Write report.html, tables, figures and README.md into ``out``; returns the report
     (``title``: the study's question)."""
-    from .. import __version__
-
     sections = _sections(res, scale)
     runs = res["runs"]
     total = int(runs["games"].sum())
@@ -411,9 +398,7 @@ def write(out: Path, res: dict, scale: str, items, title: str) -> Path:
               ("catansim", __version__),
               *provenance({name: root for name, _, root in items}),
               ("analyses", f"{res['analysis_seconds']:.1f} s")]
-    page = _render(sections, out, items_, "openings")
-    path = out / "report.html"
-    atomic_write_text(path, page)
+    path = write_study_report(out, sections, "catansim study: openings", items_)
     atomic_write_text(out / "README.md", readme(res, scale, sections))
     return path
 
@@ -421,7 +406,7 @@ def write(out: Path, res: dict, scale: str, items, title: str) -> Path:
 def power_table(res: dict) -> pd.DataFrame:
     """Per experiment: games per arm, the median sd of the per-game paired difference, the
     95% half-width of one arm's difference and the difference detectable at 80% power."""
-    from scipy.stats import norm
+    from scipy.stats import norm  # noqa: PLC0415  scipy.stats: a second to import
 
     groups = {n: [v["arms"]] for n, v in res["values"].items() if not n.startswith("board")}
     groups["boards"] = [v["arms"] for v in res["board_values"].values()]

@@ -1,31 +1,37 @@
 """What the robber and shortage studies share: playing their experiment files, the run
 log, the display of contrasts and arm summaries, the report and the README.
 
-A study's experiments are ``experiments/<study>/*.toml``; each becomes a resumable
-dataset ``OUT/data/<name>`` (``OUT/data/small/<name>`` at the small scale, so the two
-never mix). ``OUT/runs.json`` keeps, per scale and dataset, the games played and the
-seconds they took, summed over the sessions that played them (a resumed run adds
-its own), so the README can state both.
+A study's experiments are its ``experiment_files()`` (``studies/experiments/<study>/``);
+each becomes a resumable dataset ``OUT/data/<name>`` (``OUT/data/small/<name>`` at the
+small scale, so the two never mix). ``OUT/runs.json`` keeps, per scale and dataset, the
+games played and the seconds they took, summed over the sessions that played them (a
+resumed run adds its own), so the README can state both.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ..errors import CatansimError
+from .. import __version__
+from ..analysis.contrasts import Plan
 from ..files import atomic_write_text
-from ..reports.build import Section
+from ..reports import Section, write_study_report
+from ..results import dataset as D
 from ..runs.experiment import Experiment, load_experiment
-from ..runs.runner import run_experiment
+from ..runs.runner import plan, run_experiment
+from . import Study, get
 from ._provenance import provenance
 
+EXPERIMENTS_DIR = "catansim/studies/experiments"  # where the source tree keeps them
 SMALL_GAMES = 400  # per variant at the small scale: the whole study in seconds
 RUNS_FILE = "runs.json"
 
@@ -54,9 +60,7 @@ def play(study, out: Path, scale: str, scheduler=None, progress: bool = True
          ) -> dict[str, Dataset]:
     """Run (or resume) every experiment of ``study`` into ``out/data``; the datasets by
     name, in file order."""
-    files = sorted(study.experiments.glob("*.toml"))
-    if not files:
-        raise CatansimError(f"study {study.name}: no experiment files in {study.experiments}")
+    files = study.experiment_files()
     log_path = out / RUNS_FILE
     log = json.loads(log_path.read_text()) if log_path.exists() else {}
     runs = log.setdefault(scale, {})
@@ -96,9 +100,6 @@ def play(study, out: Path, scale: str, scheduler=None, progress: bool = True
 
 def complete(exp: Experiment, root: Path) -> bool:
     """Every part of ``exp`` is in ``root``, made with the same settings."""
-    from ..results import dataset as D
-    from ..runs.runner import plan
-
     if not (root / D.MANIFEST).exists():
         return False
     if D.read_manifest(root).get("result_hash") != exp.result_hash():
@@ -109,12 +110,51 @@ def complete(exp: Experiment, root: Path) -> bool:
 
 def engine_of(root: Path) -> str:
     """The catansim version (and engine fingerprint, where recorded) that made a dataset."""
-    from ..results import dataset as D
-
     m = D.read_manifest(root)
     fp = m.get("engine_fingerprint")
     return f"catansim {m.get('catansim_version')}" + (
         f", engine {fp}" if fp else ", format 1 (no engine fingerprint recorded)")
+
+
+@dataclass(frozen=True)
+class RuleStudy:
+    """A study of rule variants as data: its experiment files (``experiments/<name>/``),
+    the analyses of each dataset (``plan``: a ``contrasts.Plan``) and what is derived from
+    their results (``finish``: dataset name, results -> results), the report's sections
+    with the answer (``sections``), the README's power lines and budget, and its
+    notebook. ``build``, one for every such study, plays, analyses and writes."""
+
+    name: str
+    title: str
+    question: str
+    notebook: str
+    plan: Callable[[Dataset], Plan]
+    sections: Callable[[dict, dict, str], tuple[list[Section], list[str]]]
+    power_lines: Callable[[dict, dict], list[str]]
+    budget: tuple[str, ...] = ()
+    finish: Callable[[str, dict], dict] | None = None
+
+    def build(self, out, scale: str = "full", scheduler=None, progress: bool = True) -> Path:
+        """Play (resume) the experiments into ``out/data``, analyse them, write the
+        report, tables, figures and README into ``out``; the path of the report."""
+        out = Path(out)
+        datasets = play(get(self.name), out, scale, scheduler, progress)
+        t0 = time.perf_counter()
+        res = {}
+        for name, ds in datasets.items():
+            r = self.plan(ds).run(ds.path, scheduler=scheduler, progress=progress)
+            res[name] = self.finish(name, r) if self.finish is not None else r
+        sections, answer = self.sections(res, datasets, scale)
+        seconds = time.perf_counter() - t0
+        path = write_report(out, self.title, self.question, sections, datasets, scale, seconds)
+        write_readme(out, self.name, self.title, self.question, answer, sections, datasets,
+                     scale, self.power_lines(res, datasets),
+                     list(self.budget) if scale == "full" else [], self.notebook)
+        return path
+
+    def study(self, description: str) -> Study:
+        """The ``Study`` that ``catansim study NAME`` runs."""
+        return Study(self.name, self.title, self.build, description)
 
 
 # --- display --------------------------------------------------------------------------
@@ -298,28 +338,19 @@ def runs_frame(datasets: dict[str, Dataset]) -> pd.DataFrame:
 
 def write_report(out: Path, title: str, description: str, sections: list[Section],
                  datasets: dict[str, Dataset], scale: str, seconds: float) -> Path:
-    from ..reports.html import render_html
-
-    for sub in ("tables", "figures"):
-        (out / sub).mkdir(parents=True, exist_ok=True)
     total = sum(d.total_games for d in datasets.values())
-    from .. import __version__
-
     items = [("datasets", ", ".join(f"{d.name} ({d.total_games:,} games)"
                                     for d in datasets.values())),
              ("games in all", f"{total:,}"), ("scale", scale), ("catansim", __version__),
              *provenance({d.name: d.path for d in datasets.values()}),
              ("analyses", f"{seconds:.1f} s")]
-    page = render_html(sections, {"title": title, "description": description, "items": items},
-                       out)
-    path = out / "report.html"
-    atomic_write_text(path, page)
-    return path
+    return write_study_report(out, sections, title, items, description)
 
 
 def write_readme(out: Path, name: str, title: str, question: str, answer: list[str],
                  sections: list[Section], datasets: dict[str, Dataset], scale: str,
-                 power_lines: list[str] = (), notes: list[str] = ()) -> Path:
+                 power_lines: list[str] = (), notes: list[str] = (), notebook: str = ""
+                 ) -> Path:
     """``out/README.md``: the question, the answer, the command, the runs, and every
     table and figure with what it shows."""
     lines = [f"# {title}", "", f"**Question.** {question}", "", "**Answer.**", ""]
@@ -329,14 +360,13 @@ def write_readme(out: Path, name: str, title: str, question: str, answer: list[s
                                                     f" --scale {scale}"), "```", "",
               f"Scale of this build: **{scale}**. Datasets go to `data/` here (not committed; "
               "rerunning the command resumes them). `report.html` is the report (one "
-              "self-contained file); the notebook is "
-              f"`notebooks/{'04-robber' if name == 'robber' else '05-shortages'}.ipynb`.", "",
+              f"self-contained file); the notebook is `notebooks/{notebook}.ipynb`.", "",
               "## Runs", "",
               "| dataset | experiment file | players | arms | games per arm | games | "
               "seconds | games/s | made by |", "|---|---|---:|---:|---:|---:|---:|---:|---|"]
     for d in datasets.values():
         rate = f"{d.total_games / d.seconds:,.0f}" if d.seconds else ""
-        lines.append(f"| {d.name} | `experiments/{name}/{d.experiment.path.name}` | "
+        lines.append(f"| {d.name} | `{EXPERIMENTS_DIR}/{name}/{d.experiment.path.name}` | "
                      f"{d.experiment.players} | {len(d.variants)} | {d.games:,} | "
                      f"{d.total_games:,} | {d.seconds:,.0f} | {rate} | {engine_of(d.path)} |")
     total = sum(d.total_games for d in datasets.values())
@@ -363,8 +393,6 @@ def write_readme(out: Path, name: str, title: str, question: str, answer: list[s
 
 def _plain(text: str) -> str:
     """HTML of an answer line as Markdown-ish plain text."""
-    import re
-
     t = re.sub(r"</?b>", "**", str(text))
     t = re.sub(r"<[^>]+>", "", t)
     return html.unescape(t)

@@ -1,9 +1,9 @@
 """Study ``openings``: the value of starting positions, measured by forced play.
 
-Every experiment of ``experiments/openings/`` sweeps forced openings (``[sweep]``): each
-arm forces one seat's first or second settlement (or both) onto a node and replays the
-baseline's games (same board, dice, deck and decisions), so a node's value is a paired
-difference in win probability against what the strategy would have chosen.
+Every experiment of ``experiments/openings/`` (package data) sweeps forced openings
+(``[sweep]``): each arm forces one seat's first or second settlement (or both) onto a node
+and replays the baseline's games (same board, dice, deck and decisions), so a node's value
+is a paired difference in win probability against what the strategy would have chosen.
 
 - ``beginner4``, ``beginner3``: the beginner map (its printed pieces left out), every
   seat's first settlement on every node, 4 and 3 players;
@@ -20,16 +20,35 @@ difference in win probability against what the strategy would have chosen.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import pickle
+import resource
+import tempfile
 import time
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from . import EXPERIMENTS, Study
+from ..analysis import openings as AO
+from ..analysis import stats as S
+from ..analysis.openings import FEATURE_LABELS
+from ..analysis.stats import METHOD_NAMES
+from ..board import make_board
+from ..board.metrics import node_table
+from ..errors import CatansimError
+from ..files import atomic_write_bytes, atomic_write_text
+from ..results import dataset as D
+from ..results.schema import DEFAULT_VARIANT
+from ..runs.experiment import Experiment, parse_experiment
+from ..runs.runner import RunReport, run_experiment
+from ..strategies import PRESETS
+from ..tunables import DEFAULT_BATCH_SIZE
+from . import SCALES, Study
+from . import _openings_report as R
 
 NAME = "openings"
 TITLE = "The value of starting positions"
@@ -55,16 +74,10 @@ QUICKSTART = {"r": 0.045, "le18": 0.209, "18_20": 0.243, "20_22": 0.264, "22_24"
 # --- the experiments -------------------------------------------------------------------------
 
 
-def _file(name: str) -> Path:
-    return EXPERIMENTS / NAME / f"{name}.toml"
-
-
 def experiment(name: str, scale: str = "full", board: int | None = None):
     """The ``Experiment`` of one study file at a scale (``board``: the seed of a variable
     board for ``boards``), as ``build`` plays it."""
-    from ..runs.experiment import parse_experiment
-
-    path = _file(name)
+    path = STUDY.experiment_file(name)
     text = path.read_text()
     data = tomllib.loads(text)
     notes = []
@@ -93,10 +106,7 @@ def _runs_log(data_dir: Path) -> dict:
 def run(exp, root: Path, data_dir: Path, scheduler=None, progress: bool = True):
     """Run (or resume) one experiment into ``root``; the games and time it took are added
     to ``data_dir/runs.json`` (summed over the invocations that played games)."""
-    import resource
 
-    from ..files import atomic_write_text
-    from ..runs.runner import run_experiment
 
     cpu = resource.getrusage(resource.RUSAGE_SELF)
     t0 = time.time()
@@ -130,16 +140,182 @@ def datasets(out: Path, scale: str):
     return items
 
 
+# --- one board's openings: the API of ``catansim openings`` -------------------------------
+
+
+def value_map_experiment(board: str, label: str, players: int, seats, settlement: int,
+                         games: int, strategies, game_seed: int = 0, config=None) -> Experiment:
+    """The experiment that measures a board's openings: the baseline, then every node of
+    every seat in ``seats`` with that seat's ``settlement`` (1 or 2) forced there.
+
+    ``board`` is an experiment's board value (``beginner``, ``LAYOUT:SEED`` or a board
+    file); ``label`` describes it; ``strategies`` one name per seat; ``config`` is a
+    TOML file of more strategies.
+    """
+    spec = {
+        "name": "openings", "games": games, "players": players, "seed": game_seed,
+        "board": board, "strategies": list(strategies),
+        "batch_size": min(games, DEFAULT_BATCH_SIZE),  # games may exceed a part's limit
+        "description": f"catansim openings: {label}",
+        "sweep": {"seat": list(seats), "settlement": int(settlement), "nodes": "all"}}
+    if config is not None:
+        spec["strategy_defs"] = str(Path(config).resolve())
+    return parse_experiment(spec, path=None)
+
+
+@dataclass
+class OpeningMap:
+    """What every starting intersection of one board is worth, seat by seat.
+
+    ``values``: ``analysis.openings.opening_values`` of the games (``values["arms"]``
+    is the value map, one row per node and seat); ``experiment`` the sweep played;
+    ``run`` the runner's report; the seconds of playing (wall and CPU) and of the
+    analysis.
+    """
+    experiment: Experiment
+    label: str
+    values: dict
+    run: RunReport
+    played_seconds: float
+    played_cpu_seconds: float
+    analysed_seconds: float
+
+    @property
+    def arms(self) -> pd.DataFrame:
+        return self.values["arms"]
+
+    @property
+    def kind(self) -> str:
+        """``first`` or ``second``: the settlement the arms force."""
+        kinds = self.arms["kind"].unique()
+        return str(kinds[0]) if len(kinds) else "first"
+
+    def best(self, seat: int, top: int = 8) -> pd.DataFrame:
+        """``best_openings`` of one seat on this board."""
+        return best_openings(self.values, self.experiment.board, seat, top)
+
+    def summary(self, seat: int) -> dict | None:
+        """``seat_summary`` of one seat."""
+        return seat_summary(self.values, seat)
+
+    def figure(self):
+        """The value map on the board (a matplotlib Figure)."""
+        from ..plotting.openings import value_map_figure  # noqa: PLC0415  matplotlib: seconds
+
+        return value_map_figure(self.arms, self.experiment.board, kind=self.kind,
+                                n_players=self.experiment.players,
+                                title=f"Value of each {self.kind} settlement: {self.label}")
+
+
+def measure_openings(board: str = "beginner", *, label: str | None = None, players: int = 4,
+                     seats=None, settlement: int = 1, games: int = 2000,
+                     strategies="default", game_seed: int = 0, config=None, data=None,
+                     threads: int | None = None, progress: bool = True) -> OpeningMap:
+    """Play a board's forced-opening sweep and measure every node's value, seat by seat.
+
+    ``board``: ``"beginner"`` (the beginner map, its printed pieces left out),
+    ``"LAYOUT:SEED"`` or a board file; ``seats``: the seats to map (default all);
+    ``settlement``: 1 forces the first settlement, 2 the second (the first left to the
+    strategy); ``games``: paired games per node and seat; ``strategies``: one name or
+    one per seat (``config``: a TOML file of more); ``data``: keep the games in this
+    dataset folder (resumable), else a temporary folder.
+    """
+    strategy_set = PRESETS if config is None else PRESETS.with_definitions(config, "config")
+    names = strategy_set.seat_names(strategies, players, "strategies")
+    seats = list(range(players)) if seats is None else list(seats)
+    exp = value_map_experiment(board, label or board, players, seats, settlement, games,
+                               names, game_seed, config)
+    return play_openings(exp, label or board, data=data, threads=threads, progress=progress)
+
+
+def play_openings(exp: Experiment, label: str, data=None, threads: int | None = None,
+                  progress: bool = True) -> OpeningMap:
+    """Play (or resume, in ``data``) the sweep of ``value_map_experiment`` and analyse it."""
+    with contextlib.ExitStack() as stack:
+        if data is None:
+            root = Path(stack.enter_context(
+                tempfile.TemporaryDirectory(prefix="catansim-openings-")))
+        else:
+            root = Path(data)
+        cpu0 = _cpu_seconds()
+        t0 = time.perf_counter()
+        rep = run_experiment(exp, out=root, n_threads=threads, progress=progress)
+        played = time.perf_counter() - t0
+        cpu = _cpu_seconds() - cpu0
+        t1 = time.perf_counter()
+        values = AO.opening_values(root)
+        analysed = time.perf_counter() - t1
+    return OpeningMap(exp, label, values, rep, played, cpu, analysed)
+
+
+def _cpu_seconds() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def seat_summary(values: dict, seat: int) -> dict | None:
+    """One seat's line: the strategy's own node and its win rate, its rank among the nodes
+    free at the seat's turn, the nodes significantly better and worse (after the
+    correction), and the significant nodes that were not free; ``None`` for a seat
+    without arms."""
+    arms = AO.verdicts(values)
+    u = arms[arms["seat"] == seat]
+    if not len(u):
+        return None
+    kind = u["kind"].iloc[0]
+    place = AO.placement(values)
+    p = place.loc[(seat, kind)] if (seat, kind) in place.index else None
+    taken = u["verdict"].value_counts()
+    return {"seat": seat, "kind": kind, "own_node": int(p["choice_node"]) if p is not None
+            else -1, "base_win_rate": float(u["base_win_rate"].iloc[0]),
+            "games": int(u["n"].iloc[0]), "placed": p is not None,
+            "rank": int(p["rank"]) if p is not None else None,
+            "free_nodes": int(p["alternatives"]) + 1 if p is not None else None,
+            "n_better": int(p["n_better"]) if p is not None else None,
+            "n_worse": int(p["n_worse"]) if p is not None else None,
+            "correction": METHOD_NAMES[values["correction"]],
+            "not_free": {w.split(",")[0]: int(taken[w]) for w in
+                         ("better, not free", "worse, not free") if taken.get(w, 0)}}
+
+
+def best_openings(values: dict, board, seat: int, top: int = 8) -> pd.DataFrame:
+    """The ``top`` nodes of one seat by value, as ``catansim openings`` prints them: the
+    node's hexes, pips and harbor, the win rate [95% Wilson interval], the paired
+    difference against the strategy's own choice in points [95% t interval] with ``*``
+    when significant after correction at a node free at the seat's turn (``**`` at a
+    node not free: forced openings are reserved, so it is no alternative), and whether
+    the node is the own choice."""
+    arms = AO.verdicts(values)
+    u = arms[arms["seat"] == seat]
+    s = seat_summary(values, seat)
+    nodes = node_table(board)
+    rows = []
+    for _, r in u.sort_values("diff", ascending=False).head(top).iterrows():
+        nd = nodes.loc[int(r["node"])]
+        rows.append({
+            "node": int(r["node"]),
+            "hexes": " ".join(f"{res}{num}" for res, num in
+                              zip(nd["resources"].split("+") if nd["resources"] else [],
+                                  nd["numbers"], strict=False)) or "-",
+            "pips": int(nd["pips"]),
+            "harbor": nd["harbor"] if isinstance(nd["harbor"], str) else "",
+            "win %": f"{100 * r['win_rate']:.1f} [{100 * r['win_ci_low']:.1f}, "
+                     f"{100 * r['win_ci_high']:.1f}]",
+            "vs own choice (points)": f"{100 * r['diff']:+.1f} [{100 * r['ci_low']:+.1f}, "
+                                      f"{100 * r['ci_high']:+.1f}]"
+                                      + {"better": " *", "worse": " *", "": ""}.get(
+                                          r["verdict"], " **"),
+            "free at turn": "yes" if r["legal_share"] >= 0.5 else "no",
+            "": "own choice" if s is not None and int(r["node"]) == s["own_node"] else ""})
+    return pd.DataFrame(rows)
+
+
 # --- analyses, cached per dataset ---------------------------------------------------------
 
 
 def values(root: Path, scheduler=None) -> dict:
     """``analysis.openings.opening_values`` of a dataset, cached beside it (a complete
     dataset never changes; the cache is keyed by its result hash and parts)."""
-    from ..analysis import openings as AO
-    from ..files import atomic_write_bytes
-    from ..results import dataset as D
-
     manifest = D.read_manifest(root)
     key = [CACHE_VERSION, manifest.get("result_hash"), sorted(D.read_records(root))]
     cache = root / "openings-values.pkl"
@@ -157,7 +333,7 @@ def values(root: Path, scheduler=None) -> dict:
 
 
 def _mean_ci(x) -> dict:
-    from statsmodels.stats.weightstats import DescrStatsW
+    from statsmodels.stats.weightstats import DescrStatsW  # noqa: PLC0415  seconds to import
 
     x = np.asarray(x, dtype=float)
     x = x[np.isfinite(x)]
@@ -177,8 +353,6 @@ def board_summary(place: pd.DataFrame) -> pd.DataFrame:
     Means over boards carry 95% t intervals (boards as the replicates: statsmodels
     DescrStatsW); shares of boards 95% Wilson intervals.
     """
-    from ..analysis import stats as S
-
     rows = []
     for seat, t in place.groupby("seat"):
         g, b = _mean_ci(t["gain"]), _mean_ci(t["best_diff"])
@@ -240,8 +414,6 @@ def model_choice(rows: pd.DataFrame, predicted, test, board_values: dict,
     boards, so the pick uses no outcome of this board), and is scored by that arm's
     paired difference on all of the board's games (0 when it keeps the own choice).
     Returns (per board and seat, per seat over the boards with 95% t intervals)."""
-    from ..results.schema import DEFAULT_VARIANT
-
     r = rows.assign(p_hat=np.asarray(predicted))[np.asarray(test, dtype=bool)]
     r = r.assign(pw=r["p_hat"] * r["seat_games"])
     agg = r.groupby(["group", "variant", "seat"])[["pw", "seat_games"]].sum()
@@ -282,9 +454,6 @@ def model_choice(rows: pd.DataFrame, predicted, test, board_values: dict,
 
 def model_rows(board_values: dict) -> pd.DataFrame:
     """The win model's rows of every board (``analysis.openings.opening_rows``)."""
-    from ..analysis import openings as AO
-    from ..board import make_board
-
     frames = []
     for k, v in board_values.items():
         frames.append(AO.opening_rows(v["tallies"], make_board("variable", k), group=k))
@@ -293,8 +462,6 @@ def model_rows(board_values: dict) -> pd.DataFrame:
 
 def published_comparison(coef: pd.DataFrame) -> pd.DataFrame:
     """Our estimates beside the published weights of the same features."""
-    from ..analysis.openings import FEATURE_LABELS
-
     rows = []
     for term, w in PUBLISHED.items():
         if term not in coef.index:  # no variation among the training rows: left out
@@ -318,9 +485,6 @@ def published_comparison(coef: pd.DataFrame) -> pd.DataFrame:
 
 def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Path:
     """Run every experiment of the study (resumable), analyse them, write the report."""
-    from ..errors import CatansimError
-    from ..studies import SCALES
-
     if scale not in SCALES:
         raise CatansimError(f"--scale: {scale!r} is not allowed; allowed: {', '.join(SCALES)}")
     out = Path(out)
@@ -335,7 +499,6 @@ def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Pa
     results = analyse(vals, items)
     results["analysis_seconds"] = time.perf_counter() - t0
     results["runs"] = runs_table(data, items)
-    from ..results import dataset as D
 
     results["engine"] = D.read_manifest(items[0][2]).get("engine_fingerprint", "unknown")
     return write_outputs(out, results, scale, items)
@@ -343,8 +506,6 @@ def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Pa
 
 def analyse(vals: dict, items) -> dict:
     """Every table the report shows, from the per-dataset ``opening_values``."""
-    from ..analysis import openings as AO
-
     res: dict = {"values": vals}
     res["place"] = {n: AO.placement(vals[n]) for n in BEGINNER if n != "beginner4_pairs"}
     res["seats"] = {n: AO.seat_interaction(vals[n]["arms"]) for n in ("beginner4", "beginner3")}
@@ -376,7 +537,6 @@ def analyse(vals: dict, items) -> dict:
     res["board_summary"] = board_summary(res["board_place"])
     inter = pd.DataFrame(inter)
     if len(inter):
-        from ..analysis import stats as S
 
         inter["p_adjusted"], inter["significant"] = S.adjust(inter["p_value"], "holm")
     res["board_interaction"] = inter
@@ -395,6 +555,7 @@ def analyse(vals: dict, items) -> dict:
     else:
         res["model_picks"], res["model_choice"] = pd.DataFrame(), pd.DataFrame()
     res["held_out_boards"] = sorted(int(g) for g in rows.loc[test, "group"].unique())
+    res["held_out_every"] = HELD_OUT
     return res
 
 
@@ -423,8 +584,6 @@ def runs_table(data: Path, items) -> pd.DataFrame:
 
 
 def write_outputs(out: Path, res: dict, scale: str, items) -> Path:
-    from . import _openings_report as R
-
     return R.write(out, res, scale, items, TITLE)
 
 

@@ -1,8 +1,8 @@
 """The robber study: does the robber help trailing players catch up, or only lengthen the
 game?
 
-Seven experiment files (``experiments/robber/``), each a dataset whose arms play the
-same seeds. The headline (``switch``): games identical up to the end of turn T (20 or
+Seven experiment files (``experiments/robber/``, package data), each a dataset whose arms
+play the same seeds. The headline (``switch``): games identical up to the end of turn T (20 or
 40), then played on with the robber and without it on the same dice, at tables that aim
 the robber at the leader and at tables of random robbers; the turn-T sole leader's (and
 sole last's) wins and the turns after T are compared game by game: the causal effect of
@@ -18,9 +18,6 @@ turn t is a state it reached its own way), not pairs.
 
 from __future__ import annotations
 
-import time
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
@@ -28,8 +25,7 @@ from ..analysis import contrasts as C
 from ..analysis import robber as R
 from ..analysis import seats as SE
 from ..analysis import stats as ST
-from ..reports.build import Section
-from . import Study
+from ..reports import Section
 from . import _rule_study as U
 
 TITLE = "The robber: catch-up or a longer game?"
@@ -114,20 +110,11 @@ def plan_for(ds: U.Dataset) -> C.Plan:
     return plan
 
 
-def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Path:
-    out = Path(out)
-    datasets = U.play(STUDY, out, scale, scheduler, progress)
-    t0 = time.perf_counter()
-    res = {name: plan_for(ds).run(ds.path, scheduler=scheduler, progress=progress)
-           for name, ds in datasets.items()}
-    if "switch" in res:
-        res["switch"]["contrasts"] = switch_contrasts(res["switch"])
-    sections, answer = make_sections(res, datasets, scale)
-    seconds = time.perf_counter() - t0
-    path = U.write_report(out, TITLE, QUESTION, sections, datasets, scale, seconds)
-    U.write_readme(out, STUDY.name, TITLE, QUESTION, answer, sections, datasets, scale,
-                   power_lines(res, datasets), BUDGET if scale == "full" else [])
-    return path
+def finish(name: str, r: dict) -> dict:
+    """The switch dataset's contrasts of every turn in one table (``switch_contrasts``)."""
+    if name == "switch":
+        r["contrasts"] = switch_contrasts(r)
+    return r
 
 
 # --- the sections -------------------------------------------------------------------
@@ -369,8 +356,8 @@ def _mean(arms, v, o, scale=1.0):
 
 
 def make_sections(res: dict, datasets: dict, scale: str) -> tuple[list[Section], list[str]]:
-    from .. import plotting as P
-    from ..plotting import rule_effects as PR
+    from .. import plotting as P  # noqa: PLC0415  matplotlib: seconds to import
+    from ..plotting import rule_effects as PR  # noqa: PLC0415  matplotlib: seconds to import
 
     answer = make_answer(res)
     secs = [U.answer_section(QUESTION, answer,
@@ -598,7 +585,7 @@ def make_sections(res: dict, datasets: dict, scale: str) -> tuple[list[Section],
 
 
 def _switch_section(res: dict) -> Section:
-    from ..plotting import rule_effects as PR
+    from ..plotting import rule_effects as PR  # noqa: PLC0415  matplotlib: seconds to import
 
     sw = res["switch"]
     c = sw["contrasts"]
@@ -762,7 +749,7 @@ def _picked(rows, res, flip_all: bool = False) -> pd.DataFrame | None:
 def _across_figure(res: dict):
     """The robber's effect (official - off) on game length and on the sole leader's
     chance, one row per table, each paired within its own dataset."""
-    from ..plotting import rule_effects as PR
+    from ..plotting import rule_effects as PR  # noqa: PLC0415  matplotlib: seconds to import
 
     rows = []
     for name in ("rule", "three", "mixed", "presets"):
@@ -854,6 +841,8 @@ def power_lines(res: dict, datasets: dict) -> list[str]:
     return lines
 
 
-STUDY = Study(name="robber", title=TITLE, build=build,
-              description="the robber rule, its policies and the discard limit, paired on "
-                          "common random numbers")
+SPEC = U.RuleStudy(name="robber", title=TITLE, question=QUESTION, notebook="04-robber",
+                   plan=plan_for, finish=finish, sections=make_sections,
+                   power_lines=power_lines, budget=tuple(BUDGET))
+STUDY = SPEC.study("the robber rule, its policies and the discard limit, paired on "
+                  "common random numbers")

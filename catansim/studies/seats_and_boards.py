@@ -2,8 +2,8 @@
 the board explains, and whether a board can be chosen to be fair.
 
 ``catansim study seats-and-boards`` plays the experiment files of
-``experiments/seats-and-boards/`` into resumable datasets under ``OUT/data/`` and writes
-the report, tables, figures and README into ``OUT`` (default
+``experiments/seats-and-boards/`` (package data) into resumable datasets under
+``OUT/data/`` and writes the report, tables, figures and README into ``OUT`` (default
 ``results/seats-and-boards/``). ``--scale small`` plays a few games of each (tests, CI).
 """
 
@@ -17,9 +17,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..analysis import board_balance as BB
+from ..analysis import seat_order as SO
+from ..analysis import seats as SE
+from ..analysis.board_balance import SEED
 from ..analysis.stats import format_p
+from ..board import board_ids, generate_vectors
+from ..board.fairness import BALANCED_MAX_SPREAD, OPENING_FEATURES, balance_measures, draft_table
+from ..board.fairness import coefficients as frozen_coefficients
+from ..engine import batch_seeds
 from ..files import atomic_path, atomic_write_text
-from . import EXPERIMENTS, Study
+from ..reports import Section, caption, interval, show, write_study_report
+from ..runs.experiment import load_experiment
+from ..runs.runner import run_experiment
+from . import Study
 from ._provenance import provenance
 
 NAME = "seats-and-boards"
@@ -45,9 +56,7 @@ EQUIVALENCE_MARGIN = 0.005
 
 
 def _experiment(name: str, scale: str):
-    from ..runs.experiment import load_experiment
-
-    exp = load_experiment(EXPERIMENTS / NAME / f"{name}.toml")
+    exp = load_experiment(STUDY.experiment_file(name))
     if scale == "small":
         games, per = SMALL[name]
         kw = {"games": games, "batch_size": min(exp.batch_size, 300)}
@@ -60,8 +69,6 @@ def _experiment(name: str, scale: str):
 def play(out: Path, scale: str, scheduler=None, progress: bool = True) -> dict:
     """Run (or resume) every experiment; returns name -> (Experiment, dataset path) and
     keeps the games and seconds of each run in ``OUT/runs.json``, written after each."""
-    from ..runs.runner import run_experiment
-
     data = out / "data"
     data.mkdir(parents=True, exist_ok=True)
     book_path = out / "runs.json"
@@ -91,19 +98,12 @@ def play(out: Path, scale: str, scheduler=None, progress: bool = True) -> dict:
 
 
 def _vectors(exp) -> tuple[np.ndarray, np.ndarray]:
-    from ..board import board_ids
-
     v = exp.board_vectors(0, exp.n_boards)
     return v, board_ids(v)
 
 
 def analyse(found: dict, progress: bool = False, scheduler=None) -> dict:
     """Every analysis of the study, by name (frames and dicts of frames)."""
-    from ..analysis import board_balance as BB
-    from ..analysis import seat_order as SO
-    from ..analysis import seats as SE
-    from ..board.fairness import OPENING_FEATURES, balance_measures, draft_table
-
     kw = {"progress": progress, "scheduler": scheduler}
     r: dict = {}
     timing = {}
@@ -186,10 +186,6 @@ def analyse(found: dict, progress: bool = False, scheduler=None) -> dict:
 def balanced_cost(draft: pd.DataFrame, boards: int = 2000) -> pd.DataFrame:
     """What the balanced layout costs: the share of variable boards it keeps, the draws per
     board, and the time to deal a board (measured here) beside a variable board's."""
-    from ..board import generate_vectors
-    from ..board.fairness import BALANCED_MAX_SPREAD
-    from ..engine import batch_seeds
-
     idx = draft.groupby("board", sort=False)["index"].first().to_numpy()
     kept = float(np.mean(idx <= BALANCED_MAX_SPREAD))
     seeds = batch_seeds(99, boards)
@@ -455,8 +451,8 @@ def _balanced_verdict(bs: pd.DataFrame) -> str:
 
 
 def _catanatron_power(rate: float, games: int = 1000) -> float:
-    from statsmodels.stats.power import NormalIndPower
-    from statsmodels.stats.proportion import proportion_effectsize
+    from statsmodels.stats.power import NormalIndPower  # noqa: PLC0415  statsmodels: seconds to import
+    from statsmodels.stats.proportion import proportion_effectsize  # noqa: PLC0415  statsmodels, as above
 
     h = proportion_effectsize(rate, 0.25)
     return float(NormalIndPower().power(effect_size=h, nobs1=games, alpha=0.05, ratio=0))
@@ -468,8 +464,6 @@ def _share(lb: pd.DataFrame, k: str) -> str:
 
 def published(r: dict) -> list[str]:
     """This study's numbers beside the published figures of the issue."""
-    from ..analysis.board_balance import SEED
-
     s4 = r["seats_4p"].xs("baseline", level="variant")
     s3 = r["seats_3p"].xs("baseline", level="variant")
     rnd = r["seats_4p"].xs("random", level="variant")
@@ -505,8 +499,7 @@ def published(r: dict) -> list[str]:
 
 
 def sections(r: dict, book: dict, scale: str):
-    from ..plotting import seats_boards as PL
-    from ..reports.build import Section, _caption, _show
+    from ..plotting import seats_boards as PL  # noqa: PLC0415  matplotlib: seconds to import
 
     out = []
     s = Section("answers", "The answers",
@@ -534,9 +527,9 @@ def sections(r: dict, book: dict, scale: str):
                 f"{n} players: win rate [95% Wilson CI] per preset and seat; n = games per "
                 "preset", t)
         test = r[f"seat_test_{n}p"].rename(index={"baseline": "default"})
-        s.table(f"seat_test_{n}p", _show(test, ["n", "chi2", "p_adjusted", "significant",
+        s.table(f"seat_test_{n}p", show(test, ["n", "chi2", "p_adjusted", "significant",
                                                 "cohens_w", "max_gap", "games_for_w"]),
-                _caption(test, f"{n} players; n = decided games"), test)
+                caption(test, f"{n} players; n = decided games"), test)
     out.append(s)
 
     # mixed tables
@@ -549,14 +542,14 @@ def sections(r: dict, book: dict, scale: str):
     s.figure("mixed_tables", PL.rotation_figure({4: r["mixed_4p"], 3: r["mixed_3p"]}))
     for n in (4, 3):
         m = r[f"mixed_{n}p"]
-        s.table(f"mixed_seats_{n}p", _show(m["seats"], ["deals", "seat_games", "win_rate",
+        s.table(f"mixed_seats_{n}p", show(m["seats"], ["deals", "seat_games", "win_rate",
                                                         "ci_low", "ci_high", "advantage"]),
-                _caption(m["seats"], f"{n} players; n = deals"), m["seats"])
-        s.table(f"mixed_test_{n}p", _show(m["test"], ["n", "t2", "f", "df_num", "df_den",
+                caption(m["seats"], f"{n} players; n = deals"), m["seats"])
+        s.table(f"mixed_test_{n}p", show(m["test"], ["n", "t2", "f", "df_num", "df_den",
                                                       "p_value", "max_gap"], index=False),
-                _caption(m["test"], "Hotelling's T² of equal seats"), m["test"])
+                caption(m["test"], "Hotelling's T² of equal seats"), m["test"])
         s.table(f"mixed_cells_{n}p", _grid(m["cells"], "strategy", "seat", "seat "),
-                _caption(m["cells"], "each strategy in each seat; n = deals"), m["cells"])
+                caption(m["cells"], "each strategy in each seat; n = deals"), m["cells"])
     out.append(s)
 
     # order
@@ -577,24 +570,24 @@ def sections(r: dict, book: dict, scale: str):
                                                3: r["order_3p"]["effects"]}))
     for n in (4, 3):
         o = r[f"order_{n}p"]
-        s.table(f"order_contrasts_{n}p", _show(o["contrasts"], ["n", "estimate", "ci_low",
+        s.table(f"order_contrasts_{n}p", show(o["contrasts"], ["n", "estimate", "ci_low",
                                                                "ci_high", "p_value"]),
-                _caption(o["contrasts"], f"{n} players; n = deals; win-rate points as "
+                caption(o["contrasts"], f"{n} players; n = deals; win-rate points as "
                                          "fractions"), o["contrasts"])
-        s.table(f"order_effects_{n}p", _show(o["effects"], ["n", "win_rate", "effect", "ci_low",
+        s.table(f"order_effects_{n}p", show(o["effects"], ["n", "win_rate", "effect", "ci_low",
                                                            "ci_high", "p_adjusted",
                                                            "significant"]),
-                _caption(o["effects"], f"{n} players"), o["effects"])
-        s.table(f"seat_equivalence_{n}p", _show(o["equivalence"], [
+                caption(o["effects"], f"{n} players"), o["effects"])
+        s.table(f"seat_equivalence_{n}p", show(o["equivalence"], [
             "n", "estimate", "ci90_low", "ci90_high", "margin", "p_value", "equivalent"]),
-                _caption(o["equivalence"], f"{n} players: each seat index's effect against "
+                caption(o["equivalence"], f"{n} players: each seat index's effect against "
                                            "±margin; n = deals"), o["equivalence"])
-        s.table(f"order_tests_{n}p", _show(o["tests"], ["n", "df_num", "f", "p_value",
+        s.table(f"order_tests_{n}p", show(o["tests"], ["n", "df_num", "f", "p_value",
                                                        "p_adjusted", "significant"]),
-                _caption(o["tests"], f"{n} players"), o["tests"])
-        s.table(f"order_cells_{n}p", _show(o["cells"], ["games", "win_rate", "ci_low",
+                caption(o["tests"], f"{n} players"), o["tests"])
+        s.table(f"order_cells_{n}p", show(o["cells"], ["games", "win_rate", "ci_low",
                                                        "ci_high"]),
-                _caption(o["cells"], f"{n} players: every seat, pick and turn position"),
+                caption(o["cells"], f"{n} players: every seat, pick and turn position"),
                 o["cells"])
     out.append(s)
 
@@ -619,18 +612,18 @@ def sections(r: dict, book: dict, scale: str):
                                                                       "games per board"),
                        ("index_preregistered", "4 players, 1,000 games per board")):
         t = r[f"variance_{key}"]
-        s.table(f"board_variance_{key}", _show(t, cols), _caption(
+        s.table(f"board_variance_{key}", show(t, cols), caption(
             t, f"{label}; seat rows: a seat's win rate; spread: mean = typical RMS spread; "
                "turns: mean game length"), t)
-    s.table("board_power", _show(r["power"], ["ci_half_width", "reliability", "power",
+    s.table("board_power", show(r["power"], ["ci_half_width", "reliability", "power",
                                              "cohens_w", "games_for_power_80"]),
-            _caption(r["power"], _power_note(r["power"])), r["power"])
+            caption(r["power"], _power_note(r["power"])), r["power"])
     s.figure("precise_boards", PL.precise_boards_figure(r["per_board_boards_precise"]))
     pbp = r["per_board_boards_precise"]
     pcols = ["games"] + [c for c in pbp.columns if c.startswith(("win_rate_", "ci_"))] + [
         "rms", "rms2", "p_adjusted", "unfair", "turns_mean"]
-    s.table("boards_precise", _show(pbp.droplevel("variant"), pcols),
-            _caption(pbp, "the 100 boards of boards-precise"), pbp.droplevel("variant"))
+    s.table("boards_precise", show(pbp.droplevel("variant"), pcols),
+            caption(pbp, "the 100 boards of boards-precise"), pbp.droplevel("variant"))
     out.append(s)
 
     # luck
@@ -654,9 +647,9 @@ def sections(r: dict, book: dict, scale: str):
                        ("luck_default_won", "four default players, win"),
                        ("luck_default_vp", "four default players, final VP")):
         t = r[key]
-        s.table(key, _show(t, ["variance", "ci_low", "ci_high", "share", "share_ci_low",
+        s.table(key, show(t, ["variance", "ci_low", "ci_high", "share", "share_ci_low",
                                "share_ci_high"]),
-                _caption(t, f"{label}; {int(t['boards'].iloc[0])} boards x "
+                caption(t, f"{label}; {int(t['boards'].iloc[0])} boards x "
                             f"{int(t['seeds'].iloc[0])} game seeds, {int(t['cells'].iloc[0])} "
                             "cells"),
                 t)
@@ -686,18 +679,17 @@ def sections(r: dict, book: dict, scale: str):
                                                           "seat0_advantage"))
     s.figure("length_coefficients", PL.coefficients_figure(reg4["coefficients"], "turns_mean"))
     for n, reg in ((4, reg4), (3, reg3)):
-        s.table(f"regression_fit_{n}p", _show(reg["fit"], ["boards", "features", "r2", "r2_cv",
+        s.table(f"regression_fit_{n}p", show(reg["fit"], ["boards", "features", "r2", "r2_cv",
                                                           "r2_cv_ci_low", "r2_cv_ci_high",
                                                           "reliability", "explained"]),
-                _caption(reg["fit"], f"{n} players"), reg["fit"])
+                caption(reg["fit"], f"{n} players"), reg["fit"])
         c = reg["coefficients"]
-        s.table(f"regression_coefficients_{n}p", _show(c, ["coef", "ci_low", "ci_high",
+        s.table(f"regression_coefficients_{n}p", show(c, ["coef", "ci_low", "ci_high",
                                                            "p_adjusted", "significant", "sd"]),
-                _caption(c, f"{n} players; coef per standard deviation of the feature"), c)
+                caption(c, f"{n} players; coef per standard deviation of the feature"), c)
     out.append(s)
 
     # the index
-    from ..board.fairness import coefficients as frozen_coefficients
 
     s = Section("index", "A fairness index from the board alone",
                 "The index replays the set-up of default players on the board (the reference "
@@ -719,16 +711,16 @@ def sections(r: dict, book: dict, scale: str):
         "held-out boards (4p)": r["frozen_check_4p"]["calibration"],
         "held-out boards (3p)": r["frozen_check_3p"]["calibration"]}))
     fit = r["index_fit"]
-    s.table("index_fit", _show(fit, ["boards", "train_boards", "r", "r_ci_low", "r_ci_high",
+    s.table("index_fit", show(fit, ["boards", "train_boards", "r", "r_ci_low", "r_ci_high",
                                      "r2", "r2_ci_low", "r2_ci_high"]),
-            _caption(fit, "the scalar index against each board's observed squared spread, "
+            caption(fit, "the scalar index against each board's observed squared spread, "
                           "out of sample, beside the intercept-only baseline; "
                           "index-preregistered was fixed in its experiment file before play"),
             fit)
     bands = r["index_bands"]
-    s.table("index_bands", _show(bands, ["boards", "games_per_board", "index", "spread",
+    s.table("index_bands", show(bands, ["boards", "games_per_board", "index", "spread",
                                          "ci_low", "ci_high", "q10", "q50", "q90"]),
-            _caption(bands, "what an index value delivers: boards-precise and "
+            caption(bands, "what an index value delivers: boards-precise and "
                             "index-preregistered (1,000-2,000 games per board) by band of "
                             "the index"), bands)
     checks = pd.concat({k: r[f"frozen_check_{k}"]["summary"] for k in
@@ -736,23 +728,23 @@ def sections(r: dict, book: dict, scale: str):
                        | {f"seat intercepts only, {n}p": r[f"intercepts_check_{n}p"]["summary"]
                           for n in (4, 3)}, names=["check"])
     checks = checks.droplevel(1)
-    s.table("index_checks", _show(checks, ["boards", "seat_rows", "r2", "r2_ci_low",
+    s.table("index_checks", show(checks, ["boards", "seat_rows", "r2", "r2_ci_low",
                                            "r2_ci_high", "reliability", "explained",
                                            "index_spread_corr", "mean_index",
                                            "observed_spread"]),
-            _caption(checks, "the index in the engine on boards it was not fitted on; "
+            caption(checks, "the index in the engine on boards it was not fitted on; "
                              "r2 of the seat win rates"), checks)
     for n in (4, 3):
         c = r[f"seat_model_{n}p"]["coefficients"].copy()
         c["in_engine"] = frozen_coefficients(n).reindex(c.index).to_numpy()
-        s.table(f"index_model_{n}p", _show(c, ["coef", "ci_low", "ci_high", "in_engine",
+        s.table(f"index_model_{n}p", show(c, ["coef", "ci_low", "ci_high", "in_engine",
                                                "boards"]),
-                _caption(c, f"{n} players: the model refitted on this run's training boards "
+                caption(c, f"{n} players: the model refitted on this run's training boards "
                             "beside the coefficients in the engine"), c)
         cal = r[f"frozen_check_{n}p"]["calibration"]
-        s.table(f"index_calibration_{n}p", _show(cal, ["boards", "index", "spread", "ci_low",
+        s.table(f"index_calibration_{n}p", show(cal, ["boards", "index", "spread", "ci_low",
                                                        "ci_high"]),
-                _caption(cal, f"{n} players, held-out boards by decile of the index"), cal)
+                caption(cal, f"{n} players, held-out boards by decile of the index"), cal)
     out.append(s)
 
     # balanced layout
@@ -767,20 +759,21 @@ def sections(r: dict, book: dict, scale: str):
                 "boards-4p), the draws per board, and the time to deal a board.")
     s.figure("balanced_boards", PL.board_sets_figure({
         "variable": r["per_board_boards_4p"], "balanced": r["per_board_balanced_4p"]}))
-    s.table("balanced_vs_variable", _show(bs, ["boards", "mean", "ci_low", "ci_high", "spread",
+    s.table("balanced_vs_variable", show(bs, ["boards", "mean", "ci_low", "ci_high", "spread",
                                                "spread_ci_low", "spread_ci_high", "diff",
                                                "diff_ci_low", "diff_ci_high", "p_value"]),
-            _caption(bs, "seat_<s>: mean win rate over boards; spread: sqrt of the mean "
+            caption(bs, "seat_<s>: mean win rate over boards; spread: sqrt of the mean "
                          "unbiased rms2; turns: mean game length"), bs)
-    s.table("balanced_cost", _show(cost, ["threshold", "variable_boards", "kept_share",
+    s.table("balanced_cost", show(cost, ["threshold", "variable_boards", "kept_share",
                                           "draws_per_board", "us_per_balanced_board",
                                           "us_per_variable_board"], index=False),
-            _caption(cost), cost)
+            caption(cost), cost)
     out.append(s)
 
     # runs
     s = Section("runs", "Runs",
-                "Every experiment file of experiments/seats-and-boards/, its games (all "
+                "Every experiment file of catansim/studies/experiments/seats-and-boards/, "
+                "its games (all "
                 "variants) and the time it took to play (one 2-core machine shared with "
                 "other work; resumed runs add up).")
     runs = runs_frame(book)
@@ -793,10 +786,8 @@ def sections(r: dict, book: dict, scale: str):
 
 def _grid(t: pd.DataFrame, rows: str, cols: str, prefix: str = "") -> pd.DataFrame:
     """A rate table as rows x columns of ``rate [low, high]`` (percent), n in front."""
-    from ..reports.build import _interval
-
     f = t.reset_index()
-    f["cell"] = [_interval(m, lo, hi, pct=True) for m, lo, hi in
+    f["cell"] = [interval(m, lo, hi, pct=True) for m, lo, hi in
                  zip(f["win_rate"], f["ci_low"], f["ci_high"], strict=True)]
     g = f.pivot_table(index=rows, columns=cols, values="cell", aggfunc="first", sort=False)
     g.columns = [f"{prefix}{c}" for c in g.columns]
@@ -915,22 +906,14 @@ FIGURES = {
 
 
 def write_report(out: Path, r: dict, book: dict, scale: str) -> Path:
-    from ..reports.html import render_html
-
-    for sub in ("tables", "figures"):
-        (out / sub).mkdir(parents=True, exist_ok=True)
     runs = runs_frame(book)
     items = [("question", QUESTION), ("rebuild", COMMAND),
              ("games", f"{int(runs['games'].sum()):,} in {len(runs)} experiments "
-                       f"(experiments/{NAME}/)"),
+                       f"(catansim/studies/experiments/{NAME}/)"),
              ("scale", scale),
              *provenance({name: out / "data" / name for name in ORDER}),
              ("analyses", f"{sum(r['timing'].values()):.0f} s")]
-    page = render_html(sections(r, book, scale), {"title": f"catansim study: {TITLE}",
-                                                  "description": "", "items": items}, out)
-    path = out / "report.html"
-    atomic_write_text(path, page)
-    return path
+    return write_study_report(out, sections(r, book, scale), f"catansim study: {TITLE}", items)
 
 
 def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Path:

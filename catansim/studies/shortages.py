@@ -1,7 +1,7 @@
 """The supply-shortage study: when does the shortage rule matter, and who does it hurt?
 
-Four experiment files (``experiments/shortages/``), each a dataset whose arms play the
-same games: the official and the strict shortage rule and an unlimited bank at the
+Four experiment files (``experiments/shortages/``, package data), each a dataset whose arms
+play the same games: the official and the strict shortage rule and an unlimited bank at the
 official supply of 19 cards per resource (the headline, 10^6 games per arm); the three
 rules (official, strict, off) with a small supply of 9; supplies of 19, 15, 12 and 9
 under the official and the strict rule; and strategy mixes from city tables to expander
@@ -12,9 +12,6 @@ over each dataset's table; shortage counts, timing and who loses the cards come 
 
 from __future__ import annotations
 
-import time
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
@@ -22,8 +19,7 @@ from ..analysis import contrasts as C
 from ..analysis import shortages as SH
 from ..analysis import stats as ST
 from ..analysis.measures import RES
-from ..reports.build import Section
-from . import Study
+from ..reports import Section
 from . import _rule_study as U
 
 TITLE = "The supply-shortage rule: when it matters and whom it hurts"
@@ -94,21 +90,10 @@ def plan_for(ds: U.Dataset) -> C.Plan:
     return plan
 
 
-def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Path:
-    out = Path(out)
-    datasets = U.play(STUDY, out, scale, scheduler, progress)
-    t0 = time.perf_counter()
-    res = {}
-    for name, ds in datasets.items():
-        r = plan_for(ds).run(ds.path, scheduler=scheduler, progress=progress)
-        r["curve"], r["timing"] = r["timing"]["curve"], r["timing"]["timing"]
-        res[name] = r
-    sections, answer = make_sections(res, datasets, scale)
-    seconds = time.perf_counter() - t0
-    path = U.write_report(out, TITLE, QUESTION, sections, datasets, scale, seconds)
-    U.write_readme(out, STUDY.name, TITLE, QUESTION, answer, sections, datasets, scale,
-                   power_lines(res, datasets), BUDGET if scale == "full" else [])
-    return path
+def finish(name: str, r: dict) -> dict:
+    """The timing analysis's two tables under their own names."""
+    r["curve"], r["timing"] = r["timing"]["curve"], r["timing"]["timing"]
+    return r
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -278,7 +263,7 @@ def _who(res: dict) -> str:
 
 
 def make_sections(res: dict, datasets: dict, scale: str):
-    from ..plotting import rule_effects as PR
+    from ..plotting import rule_effects as PR  # noqa: PLC0415  matplotlib: seconds to import
 
     answer = make_answer(res, datasets)
     secs = [U.answer_section(QUESTION, answer,
@@ -481,7 +466,7 @@ def make_sections(res: dict, datasets: dict, scale: str):
 
 def supply_effects_figure(contrasts: pd.DataFrame):
     """Each official supply against the unlimited bank (``supply_contrasts.csv``)."""
-    from ..plotting import rule_effects as PR
+    from ..plotting import rule_effects as PR  # noqa: PLC0415  matplotlib: seconds to import
 
     return PR.contrast_forest(
         contrasts, _arms("supply", [(supply_arm("official", x), "unlimited")
@@ -497,7 +482,7 @@ def who_loses_figure(frame: pd.DataFrame):
     """The share of owed cards withheld from the winner and the others, for the official
     supply, the small supply's rules and the supplies of 19 and 15 (``who_loses.csv``,
     index (arm, group)); a log scale, so 0.24% shows beside 18%."""
-    from ..plotting import rule_effects as PR
+    from ..plotting import rule_effects as PR  # noqa: PLC0415  matplotlib: seconds to import
 
     arms = [a for a in dict.fromkeys(frame.index.get_level_values(0))
             if a.startswith(("rule19: official", "rule9:", "supply: official"))]
@@ -611,6 +596,8 @@ def power_lines(res: dict, datasets: dict) -> list[str]:
     return lines
 
 
-STUDY = Study(name="shortages", title=TITLE, build=build,
-              description="the supply-shortage rule, the supply's size and strategy mixes, "
-                          "paired on common random numbers")
+SPEC = U.RuleStudy(name="shortages", title=TITLE, question=QUESTION, notebook="05-shortages",
+                   plan=plan_for, finish=finish, sections=make_sections,
+                   power_lines=power_lines, budget=tuple(BUDGET))
+STUDY = SPEC.study("the supply-shortage rule, the supply's size and strategy mixes, "
+                  "paired on common random numbers")
