@@ -71,7 +71,7 @@ def _pick_from_mask_nb(rng, stream, mask, n):
 def choose_setup_settlement_nb(sid, prm, s, topo, rules, rng, work, p, legal):
     """A starting settlement among ``legal`` (uint8[54])."""
     if sid != STRATEGY_RANDOM:
-        return setup_settlement_nb(prm, s, topo, p, legal, work)
+        return setup_settlement_nb(prm, s, topo, rng, p, legal, work)
     return _pick_from_mask_nb(rng, STREAM_PLAYER0 + p, legal, N_NODES)
 
 

@@ -94,7 +94,7 @@ from .layout import (
     S_VIEW,
 )
 from .record_nb import seen_high_nb, seen_low_nb
-from .rng_nb import STREAM_PLAYER0, randint_nb
+from .rng_nb import STREAM_PLAYER0, randint_nb, uniform_nb
 from .rules_nb import (
     BITS5_TABLE,
     COST_TABLE,
@@ -158,6 +158,10 @@ PARAM_FIELDS: tuple[tuple[str, float, float, str], ...] = (
      "what the player reads of other hands: 0 public, the public record (cards counted from "
      "public events, core.record_nb); 1 omniscient, every hand and development card as if "
      "face up (to measure what seeing cards is worth)"),
+    ("placement_temperature", 0.0, 10.0,
+     "starting settlements: 0 the best-scoring node; above 0 a node drawn with probability "
+     "proportional to exp((score - best score) / temperature), from the player's own "
+     "stream (a board then no longer fixes the draft)"),
 )
 PARAM_INDEX = {name: i for i, (name, _, _, _) in enumerate(PARAM_FIELDS)}
 N_USED_PARAMS = len(PARAM_FIELDS)
@@ -185,6 +189,7 @@ P_BLOCK = 23
 P_ROUTE = 24
 P_ARMY = 25
 P_INFORMATION = 26
+P_PLACEMENT_TEMPERATURE = 27
 
 # Build kinds the planner ranks, and their costs (wood, brick, wool, wheat, ore).
 K_ROAD = BUILD_ROAD
@@ -428,8 +433,10 @@ def city_value_nb(s, topo, prm, n):
 
 
 @kernel
-def setup_settlement_nb(prm, s, topo, p, legal, x):
-    """The best-scoring legal starting node (``node_score_nb`` with p's production so far)."""
+def setup_settlement_nb(prm, s, topo, rng, p, legal, x):
+    """The best-scoring legal starting node (``node_score_nb`` with p's production so far);
+    with ``placement_temperature`` above 0, one drawn from p's own random stream with
+    probability proportional to exp((score - best score) / temperature)."""
     locate_nb(s, topo, prm, p, x)
     # The legal nodes as bits, gathered without a branch per node (a branch on the
     # board's state mispredicts often: measured), then visited in increasing order.
@@ -438,14 +445,42 @@ def setup_settlement_nb(prm, s, topo, p, legal, x):
         nodes |= np.int64(legal[n] != 0) << n
     best = -1
     best_v = -1e18
-    while nodes != 0:
-        n = trailing_zeros(nodes)
-        nodes &= nodes - 1
+    m = nodes
+    while m != 0:
+        n = trailing_zeros(m)
+        m &= m - 1
         v = node_score_nb(s, topo, prm, p, n, x, False)
         if v > best_v:
             best_v = v
             best = n
+    temperature = prm[P_PLACEMENT_TEMPERATURE]
+    if temperature > 0.0 and best >= 0:
+        best = _softmax_node_nb(s, topo, prm, rng, p, x, nodes, best_v, temperature)
     return best
+
+
+@inline_kernel
+def _softmax_node_nb(s, topo, prm, rng, p, x, nodes, best_v, temperature):
+    """One of the nodes (bits of ``nodes``) drawn with probability proportional to
+    exp((score - best_v) / temperature): the weights summed in node order, then the
+    node where a uniform draw times the sum falls."""
+    total = 0.0
+    m = nodes
+    while m != 0:
+        n = trailing_zeros(m)
+        m &= m - 1
+        total += np.exp((node_score_nb(s, topo, prm, p, n, x, False) - best_v) / temperature)
+    target = uniform_nb(rng, STREAM_PLAYER0 + p) * total
+    last = -1
+    m = nodes
+    while m != 0:
+        n = trailing_zeros(m)
+        m &= m - 1
+        target -= np.exp((node_score_nb(s, topo, prm, p, n, x, False) - best_v) / temperature)
+        last = n
+        if target < 0.0:
+            return n
+    return last  # the draw fell on the sum's last rounding
 
 
 @kernel

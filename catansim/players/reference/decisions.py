@@ -84,10 +84,24 @@ def own_plan(obs: Observation, w: Weights) -> Plan:
 def setup_settlement(obs: Observation, w: Weights, options: Sequence[Option]) -> list[Option]:
     """The starting settlement on the legal node of the best ``node_score`` (its
     production so far counts for the complement and harbor terms, so the second one
-    weighs what the first lacks); ties: the lowest node."""
+    weighs what the first lacks); ties: the lowest node. With ``placement_temperature``
+    above 0 the node is drawn (``setup_settlement_chances``): every legal node may be
+    chosen."""
     nodes = sorted(o.target for o in options)
+    if getattr(w, "placement_temperature", 0.0) > 0:
+        return [Option("settlement", n) for n in nodes]
     best = _best(nodes, lambda n: node_score(obs, w, obs.seat, n, False))
     return [Option("settlement", best[0])]
+
+
+def setup_settlement_chances(obs: Observation, w: Weights,
+                             options: Sequence[Option]) -> dict[int, float]:
+    """Each legal starting node's chance under ``placement_temperature`` T > 0: a softmax
+    of the node scores, exp((score - best score) / T) over its sum."""
+    nodes = sorted(o.target for o in options)
+    scores = np.array([node_score(obs, w, obs.seat, n, False) for n in nodes])
+    weight = np.exp((scores - scores.max()) / w.placement_temperature)
+    return dict(zip(nodes, weight / weight.sum(), strict=True))
 
 
 def setup_road(obs: Observation, w: Weights, options: Sequence[Option]) -> list[Option]:
