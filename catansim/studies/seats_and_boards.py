@@ -304,8 +304,9 @@ def answers(r: dict, book: dict) -> list[str]:
 DRAFTS = ("A board fixes the draft: the default players' placements are deterministic "
           "given the board (the reference draft replays them), so every board's seat order "
           "above is that of one draft, and the dice, the deck and the steals decide the rest. "
-          "How the spread changes when placement is stochastic is not measured: it needs a "
-          "placement parameter in the compiled core.")
+          "Drawn placements (the strategy parameter placement_temperature) shrink the "
+          "spread: experiments/players/stochastic_draft.toml measures by how much on the "
+          "same boards (results/players-draft, docs/findings.md).")
 
 
 def _order_answer(o: dict, n: int) -> str:
