@@ -706,8 +706,9 @@ def sections(r: dict, book: dict, scale: str):
                 "its experiment file before play) and on the balanced boards. The scalar "
                 "index alone is checked against each board's observed spread beside an "
                 "intercept-only baseline (index_fit). The coefficients in the engine "
-                "(core.board_nb) are those fitted here; refits on more games will move "
-                "them within their intervals.")
+                "(core.board_nb) were fitted by this study with the players of that time; "
+                "index_model_* sets this run's refit beside them, and the engine keeps its "
+                "own so that balanced deals the same boards in every version.")
     s.figure("index_calibration", PL.calibration_figure({
         "held-out boards (4p)": r["frozen_check_4p"]["calibration"],
         "held-out boards (3p)": r["frozen_check_3p"]["calibration"]}))
@@ -810,6 +811,19 @@ def runs_frame(book: dict) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("experiment")
 
 
+def _refit_note(r: dict) -> str:
+    """How far this run's refit of the index model lies from the coefficients in the engine."""
+    parts = []
+    for n in (4, 3):
+        c = r[f"seat_model_{n}p"]["coefficients"]
+        engine = frozen_coefficients(n).reindex(c.index).to_numpy()
+        inside = int(((engine >= c["ci_low"]) & (engine <= c["ci_high"])).sum())
+        parts.append(f"{inside} of {len(c)} engine coefficients lie in the 95% interval of "
+                     f"this run's refit ({n} players, `index_model_{n}p`)")
+    return ("Refitted on this run's games: " + "; ".join(parts) + ". The engine keeps its "
+            "coefficients, so that `balanced` deals the same boards in every version.")
+
+
 def write_readme(out: Path, r: dict, book: dict, scale: str, report_seconds: float) -> None:
     runs = runs_frame(book)
     total = int(runs["games"].sum())
@@ -837,10 +851,11 @@ def write_readme(out: Path, r: dict, book: dict, scale: str, report_seconds: flo
     lines += ["", "## Notes", "",
               "- The fairness index's coefficients in the engine (`core.board_nb`) were fitted "
               "by this study on the training boards (4 of every 5, in play order) of boards-4p "
-              "(8,000 boards; the refit here reproduces them, `index_model_4p`) and of an "
-              "earlier 5,000-board run of boards-3p (4,000 boards; this run plays its first "
-              "3,000, whose held-out fifth was held out then too). Every check of the index "
-              "(`index_checks`) is on boards it was not fitted on.",
+              "(8,000 boards) and of an earlier 5,000-board run of boards-3p (4,000 boards; "
+              "this run plays its first 3,000, whose held-out fifth was held out then too), "
+              "with the players of that time. " + _refit_note(r) + " Every check of the index "
+              "(`index_checks`) is of the coefficients in the engine, on boards they were not "
+              "fitted on.",
               "- The index and the balanced layout are for `default` players: other players "
               "draft otherwise. The balanced layout filters `variable` (A-R spiral) boards "
               "only; a `random_numbers` version would need its own threshold.",
