@@ -8,6 +8,9 @@ drawn by a softmax at temperature 1 and 3, ``t1`` and ``t3``) and writes::
     python experiments/players/draft_tables.py \\
         results/players-draft/data results/players-draft/tables
 
+The same tables of ``boards_omniscient.toml`` and ``boards_allrounder.toml`` (the board
+set played by other players) take ``--prefix omniscient_`` and ``--prefix allrounder_``.
+
 - ``board_variance.csv``: per arm, ``analysis.board_balance.board_variance``: each
   seat's between-board SD of the win rate (bootstrap interval over boards) and the
   typical board's spread (sqrt of the mean unbiased squared distance of its seat rates
@@ -23,7 +26,8 @@ drawn by a softmax at temperature 1 and 3, ``t1`` and ``t3``) and writes::
   fixes the draft.
 - ``seat0_cost.csv``: what drawing costs one player: seat 0 drawing alone among three
   scripted players (``t1_seat0``, ``t3_seat0``) against seat 0 placing as scripted, on
-  the same games (``analysis.paired_differences``: paired t, Holm).
+  the same games (``analysis.paired_differences``: paired t, Holm); only for a dataset
+  with those arms.
 """
 
 from __future__ import annotations
@@ -42,12 +46,16 @@ from catansim.analysis import board_balance as BB
 BASELINE = "baseline"
 
 
-def main(source: str, out: str) -> None:
+def main(source: str, out: str, prefix: str = "") -> None:
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
+
+    def table(name: str) -> Path:
+        return folder / f"{prefix}{name}.csv"
+
     boards = BB.per_board(source)
     variance = BB.board_variance(boards)
-    variance.reset_index().to_csv(folder / "board_variance.csv", index=False)
+    variance.reset_index().to_csv(table("board_variance"), index=False)
     rows = []
     for arm, t in variance.groupby(level="variant", sort=False):
         seat0, spread = t.xs("seat_0", level="measure").iloc[0], t.xs(
@@ -60,7 +68,7 @@ def main(source: str, out: str) -> None:
             spread=spread["mean"], spread_low=spread["ci_low"], spread_high=spread["ci_high"],
             unfair_share=spread["unfair_share"], unfair_low=spread["unfair_ci_low"],
             unfair_high=spread["unfair_ci_high"]))
-    pd.DataFrame(rows).to_csv(folder / "board_spread.csv", index=False)
+    pd.DataFrame(rows).to_csv(table("board_spread"), index=False)
 
     rms2 = boards["rms2"].unstack("variant")
     rows = []
@@ -75,7 +83,7 @@ def main(source: str, out: str) -> None:
                          diff=d.mean, ci_low=low, ci_high=high, p_value=d.ttest_mean()[1],
                          method="paired t over boards of the unbiased squared spread "
                                 "(statsmodels DescrStatsW)"))
-    pd.DataFrame(rows).to_csv(folder / "spread_paired.csv", index=False)
+    pd.DataFrame(rows).to_csv(table("spread_paired"), index=False)
 
     games, players = load(source, columns={"games": ["variant", "game", "board_id"],
                                            "players": ["variant", "game", "seat",
@@ -90,17 +98,20 @@ def main(source: str, out: str) -> None:
         rows.append(dict(arm=arm, boards=len(modal), share=d.mean, ci_low=low, ci_high=high,
                          method="mean over boards of the modal first settlement's share "
                                 "(t interval)"))
-    pd.DataFrame(rows).to_csv(folder / "draft_repeats.csv", index=False)
+    pd.DataFrame(rows).to_csv(table("draft_repeats"), index=False)
 
     paired = A.paired_differences(source, baseline=BASELINE).reset_index()
     cost = paired[paired["variant"].isin(["t1_seat0", "t3_seat0"])
                   & paired["measure"].isin(["win_seat_0", "turns"])]
-    cost.to_csv(folder / "seat0_cost.csv", index=False)
+    if len(cost):
+        cost.to_csv(table("seat0_cost"), index=False)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("source", help="the dataset of stochastic_draft.toml")
     parser.add_argument("out", help="the folder for the tables")
+    parser.add_argument("--prefix", default="",
+                        help="put before each table's name (e.g. 'allrounder_')")
     args = parser.parse_args()
-    main(args.source, args.out)
+    main(args.source, args.out, args.prefix)
