@@ -18,19 +18,37 @@ commands (boards, fairness, the runner, analyses, figures, the viewer).
 
 from __future__ import annotations
 
+import html
 import tempfile
 from pathlib import Path
 
-from .board import LAYOUTS, SEEDED_LAYOUTS, Board, beginner_board, compact_text, make_board
+from .analysis import openings as AO
+from .board import (
+    LAYOUTS,
+    SEEDED_LAYOUTS,
+    Board,
+    beginner_board,
+    compact_text,
+    make_board,
+    parse_board,
+)
+from .board.fairness import fairness
+from .commands.openings import value_map_experiment
 from .constants import RESOURCE_NAMES, seat_colours
 from .errors import CatansimError
+from .logs.checker import Geometry
+from .plotting import draw_board
+from .plotting.openings import value_map_figure
+from .plotting.style import figure_png
+from .runs.runner import run_experiment
+from .viewer import GLOBAL_FIELDS, SEAT_FIELDS, game_view
 
 EDIT = "edit"  # the layout choice of a board typed as compact text
 
 
 def _ipywidgets():
     try:
-        import ipywidgets
+        import ipywidgets  # noqa: PLC0415  (the notebooks extra: a missing one is one line)
     except ImportError:
         raise CatansimError("catansim.widgets: ipywidgets is not installed; allowed: "
                             "pip install 'catansim[notebooks]'") from None
@@ -39,8 +57,6 @@ def _ipywidgets():
 
 def _show_figure(image, fig) -> None:
     """Show a matplotlib figure in an Image widget, as a PNG (the figure is then closed)."""
-    from .plotting.style import figure_png
-
     image.value = figure_png(fig, dpi=100)
 
 
@@ -125,8 +141,6 @@ class BoardExplorer(_Shown):
 
     # -- the board and its fairness ---------------------------------------------------------
     def _board(self, from_text: bool) -> Board:
-        from .board import parse_board
-
         layout = self.layout.value
         if from_text or layout == EDIT:
             return parse_board(self.text.value)
@@ -136,8 +150,6 @@ class BoardExplorer(_Shown):
 
     def refresh(self, from_text: bool = False) -> None:
         """Draw the chosen board and its fairness (a bad board text: one line, in red)."""
-        from .board.fairness import fairness
-
         try:
             board = self._board(from_text)
         except CatansimError as exc:
@@ -160,8 +172,6 @@ class BoardExplorer(_Shown):
         self._draw()
 
     def _draw(self) -> None:
-        from .plotting import draw_board
-
         f, n = self.fairness, int(self.players.value)
         colours = seat_colours(n)
         owner, level = [-1] * 54, [0] * 54
@@ -192,11 +202,6 @@ class BoardExplorer(_Shown):
         ``data``: keep the games in this dataset folder (rerunning reads them back, as
         ``catansim openings --data``); default a temporary folder. Returns ``values``.
         """
-        from .analysis import openings as AO
-        from .commands.openings import value_map_experiment
-        from .plotting.openings import value_map_figure
-        from .runs.runner import run_experiment
-
         n = int(self.players.value)
         seats = list(range(n)) if self.seat.value == "all" else [int(self.seat.value)]
         with tempfile.TemporaryDirectory(prefix="catansim-widget-") as tmp:
@@ -251,9 +256,6 @@ class GameStepper(_Shown):
     """
 
     def __init__(self, header: dict, events: list[dict], show_all: bool = False):
-        from .logs.checker import Geometry
-        from .viewer import GLOBAL_FIELDS, SEAT_FIELDS, game_view
-
         W = _ipywidgets()
         self.view = game_view(header, events)
         self.geo = Geometry(header["board"])
@@ -298,8 +300,6 @@ class GameStepper(_Shown):
 
     def render(self) -> None:
         """Show the state after event ``slider.value``."""
-        from .plotting import draw_board
-
         k = self.slider.value
         seats, glob, pieces, roads = self._states[k]
         geo, v = self.geo, self.view
@@ -343,6 +343,4 @@ class GameStepper(_Shown):
 
 
 def _escape(x) -> str:
-    import html
-
     return html.escape(str(x))

@@ -7,11 +7,15 @@ Every figure has a title, axis units and n.
 
 from __future__ import annotations
 
+import matplotlib as mpl
 import numpy as np
 import pandas as pd
-from matplotlib.patches import Rectangle
+from matplotlib.cm import ScalarMappable
+from matplotlib.patches import Rectangle, RegularPolygon
 
+from .. import topology as T
 from . import style as S
+from .board import draw_board, node_value_dots, value_colour, value_norm
 
 
 def _err(m, lo, hi) -> np.ndarray:
@@ -324,13 +328,6 @@ def board_heat_map(node_values=None, hex_values=None, board=None, title: str = "
     (``plotting.board.draw_board``); without one only the geometry, since the nodes
     then stand for positions on boards that change from game to game.
     """
-    import matplotlib as mpl
-    from matplotlib.cm import ScalarMappable
-    from matplotlib.patches import RegularPolygon
-
-    from .. import topology as T
-    from .board import draw_board, node_value_dots, value_colour, value_norm
-
     with S.styled():
         fig, ax = S.new_figure(5.6 if board is None else 6.2, width=6.4)
         if board is not None:
