@@ -22,7 +22,6 @@ import html
 import tempfile
 from pathlib import Path
 
-from .analysis import openings as AO
 from .board import (
     LAYOUTS,
     SEEDED_LAYOUTS,
@@ -33,14 +32,12 @@ from .board import (
     parse_board,
 )
 from .board.fairness import fairness
-from .commands.openings import value_map_experiment
 from .constants import RESOURCE_NAMES, seat_colours
 from .errors import CatansimError
 from .logs.checker import Geometry
 from .plotting import draw_board
 from .plotting.openings import value_map_figure
 from .plotting.style import figure_png
-from .runs.runner import run_experiment
 from .viewer import GLOBAL_FIELDS, SEAT_FIELDS, game_view
 
 EDIT = "edit"  # the layout choice of a board typed as compact text
@@ -202,6 +199,11 @@ class BoardExplorer(_Shown):
         ``data``: keep the games in this dataset folder (rerunning reads them back, as
         ``catansim openings --data``); default a temporary folder. Returns ``values``.
         """
+        # the runner and the analyses: +1.2 s to importing this module, for one button
+        from .analysis import openings as AO  # noqa: PLC0415
+        from .commands.openings import value_map_experiment  # noqa: PLC0415
+        from .runs.runner import run_experiment  # noqa: PLC0415
+
         n = int(self.players.value)
         seats = list(range(n)) if self.seat.value == "all" else [int(self.seat.value)]
         with tempfile.TemporaryDirectory(prefix="catansim-widget-") as tmp:
