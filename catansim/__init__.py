@@ -1,5 +1,7 @@
 """catansim: Monte Carlo simulation and analytics for CATAN (base game, 6th-edition rules)."""
 
+import importlib
+
 __version__ = "0.1.0"
 
 # Names at the top level, imported on first use so that ``import catansim`` stays cheap.
@@ -20,8 +22,6 @@ _LAZY = {
 
 def __getattr__(name):
     if name in _LAZY:
-        import importlib
-
         module, attr = _LAZY[name]
         return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
     raise AttributeError(f"module 'catansim' has no attribute {name!r}")

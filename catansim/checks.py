@@ -11,6 +11,7 @@ import dataclasses
 import functools
 import os
 import re
+import tomllib
 from pathlib import Path
 from typing import NoReturn
 
@@ -172,8 +173,6 @@ def parse_toml(text: str, where, allowed: str) -> dict:
     """A TOML document, or the one-line error ``WHERE: invalid TOML (REASON); allowed: ...``
     for a syntax error, an integer of more than 4300 digits (Python's limit on int
     conversion) or tables nested too deep for the parser."""
-    import tomllib
-
     try:
         return tomllib.loads(text)
     except (ValueError, RecursionError) as exc:  # TOMLDecodeError, the digit limit

@@ -13,6 +13,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from . import board as B
@@ -24,8 +25,16 @@ from .checks import (
     check_seed,
 )
 from .core import layout as L
+from .core.engine_nb import new_scratch
 from .errors import CatansimError, IllegalActionError
-from .kernels import OPENINGS_SIZE, free_openings, game_arrays, opening_slot  # noqa: F401
+from .game import play_settings
+from .kernels import (  # noqa: F401
+    OPENINGS_SIZE,
+    batch_kernel,
+    free_openings,
+    game_arrays,
+    opening_slot,
+)
 from .rules import Rules
 
 # The settings and result of a game live in ``catansim.settings``; the engine's API
@@ -41,18 +50,6 @@ from .settings import (  # noqa: F401
 )
 from .strategies import PRESETS, StrategySet
 from .tunables import DEFAULT_LOG_ROWS, THREAD_CHUNK_MAX, THREAD_CHUNK_MIN
-
-
-def _compiled():
-    from .kernels import batch_kernel
-
-    return batch_kernel()
-
-
-def _scratch():
-    from .core.engine_nb import new_scratch
-
-    return new_scratch()
 
 
 def illegal_action_error(seed: int, strategies, s: np.ndarray) -> IllegalActionError:
@@ -96,20 +93,18 @@ def play_game(
     settings = settings_of(settings, n_players, strategies, layout, board, rules, openings,
                            strategy_set)
     if settings.players:
-        from .game import play_settings
-
         res = play_settings(seed, settings, log=log)
         if debug and res.state[L.C_ILLEGAL]:
             raise illegal_action_error(seed, settings.strategies, res.state)
         return res
-    play_batch_nb = _compiled()
+    play_batch_nb = batch_kernel()
     args = settings.kernel_args()
     seeds = np.array([seed], dtype=np.int64)
     counters = np.zeros((1, L.N_COUNTERS), dtype=np.int32)
     boards = np.zeros((1, L.BOARD_SIZE), dtype=np.int32)
     while True:
         s, buf = game_arrays(max_events if log else 0)
-        play_batch_nb(seeds, *args, counters, boards, s, buf, _scratch())
+        play_batch_nb(seeds, *args, counters, boards, s, buf, new_scratch())
         if not (log and s[L.S_LOG_OVERFLOW]):
             break
         max_events *= 4
@@ -164,8 +159,6 @@ def play_batch(
     counters = np.zeros((seeds.size, L.N_COUNTERS), dtype=np.int32)
     boards = np.zeros((seeds.size, L.BOARD_SIZE), dtype=np.int32)
     if settings.players:  # Python seats: one game after another, through the step interface
-        from .game import play_settings
-
         for i, seed in enumerate(seeds.tolist()):
             res = play_settings(seed, settings, log=False)
             counters[i] = res.counters
@@ -184,8 +177,6 @@ def play_batch(
 def batch_threads(n_threads: int | None = None) -> int:
     """Threads a batch plays on: ``n_threads`` capped at ``NUMBA_NUM_THREADS`` (all cores
     unless that environment variable says fewer), all of them by default."""
-    import numba
-
     cap = numba.config.NUMBA_NUM_THREADS
     if n_threads is None:
         return cap
@@ -201,7 +192,7 @@ def _play_parallel(seeds, args, counters, boards, threads: int) -> None:
     games differ in length. A game depends only on its seed, so the rows are the same
     for any number of threads.
     """
-    play_batch_nb = _compiled()
+    play_batch_nb = batch_kernel()
     n = seeds.size
     chunk = min(THREAD_CHUNK_MAX, max(THREAD_CHUNK_MIN, n // (16 * threads)))
     starts = iter(range(0, n, chunk))
@@ -210,7 +201,7 @@ def _play_parallel(seeds, args, counters, boards, threads: int) -> None:
 
     def worker():
         s, log = game_arrays()
-        scratch = _scratch()
+        scratch = new_scratch()
         while not failed:
             with lock:
                 lo = next(starts, None)

@@ -45,8 +45,12 @@ from .constants import (
     SETTLEMENTS_PER_PLAYER,
     VICTORY_POINT,
 )
+from .core import engine_nb
 from .core import layout as L
+from .core.rules_nb import maritime_rate_nb
 from .errors import CatansimError
+from .kernels import batch_kernel
+from .logs import event_rows_to_dicts
 from .rules import Rules
 from .settings import GameResult, GameSettings, settings_of
 from .strategies import PRESETS, StrategySet
@@ -351,10 +355,6 @@ def _external_seats(settings: GameSettings, external) -> list[int]:
 
 
 def _kernels():
-    from .core import engine_nb
-    from .core.rules_nb import maritime_rate_nb
-    from .kernels import batch_kernel
-
     batch_kernel()  # the cold compile, split over two processes where it can be
     return engine_nb, maritime_rate_nb
 
@@ -462,8 +462,6 @@ class Game:
     @property
     def events(self) -> list[dict]:
         """The events so far, as the game-log format's objects (``catansim.logs``)."""
-        from .logs import event_rows_to_dicts
-
         return event_rows_to_dicts(self.log[: self.s[L.S_LOG_LEN]], self.n_players)
 
     def result(self) -> GameResult:

@@ -28,6 +28,7 @@ a warning says so and this process compiles what is missing itself.
 
 from __future__ import annotations
 
+import importlib
 import os
 import subprocess
 import sys
@@ -35,10 +36,15 @@ import threading
 import warnings
 from pathlib import Path
 
+import numba
 import numpy as np
 
-from .constants import MAX_PLAYERS
+from .constants import MAX_PLAYERS, N_HEXES
 from .core import layout as L
+from .core.engine_nb import new_scratch, play_batch_nb
+from .rules import Rules
+from .strategies import PRESETS
+from .topology import TOPO
 from .tunables import HELPER_TIMEOUT
 
 # The kernels each process compiles first, and the arguments the game loop
@@ -104,8 +110,6 @@ def batch_kernel():
     (see the module docstring).
     """
     global _ready
-    from .core.engine_nb import play_batch_nb
-
     if not _ready:
         with _lock:
             if not _ready:
@@ -118,8 +122,6 @@ def batch_kernel():
 def kernels_cached() -> bool:
     """Whether this process has the batch kernel or Numba's on-disk cache holds it
     (best effort: True if unsure)."""
-    from .core.engine_nb import play_batch_nb
-
     if play_batch_nb.signatures:
         return True
     try:
@@ -144,8 +146,6 @@ def say_if_compiling() -> bool:
 
 def _cache_writable() -> bool:
     # Without a writable cache the helper's kernels could not reach this process.
-    import numba
-
     folder = numba.config.CACHE_DIR
     return bool(folder) and os.path.isdir(folder) and os.access(folder, os.W_OK)
 
@@ -176,8 +176,6 @@ def compile_in_two_processes() -> None:
 def compile_part(part) -> list:
     """Compile (or load from the cache) each kernel of ``part`` for its signature;
     returns the (dispatcher, signature) pairs."""
-    import importlib
-
     types = _argument_types()
     done = []
     for module, name, args in part:
@@ -191,14 +189,6 @@ def compile_part(part) -> list:
 def _argument_types() -> dict:
     """Numba types of the game loop's arguments, from arrays made as the engine makes
     them (four ``default`` players, official rules, a blank board)."""
-    import numba
-
-    from .constants import N_HEXES
-    from .core.engine_nb import new_scratch
-    from .rules import Rules
-    from .strategies import PRESETS
-    from .topology import TOPO
-
     topo, rules, openings = TOPO, Rules().to_array(), free_openings()
     strat, params = PRESETS.seat_arrays(("default",) * MAX_PLAYERS)
     rng, act, cand, u8, victims, bundle, owed, work, board_x, b, _ = new_scratch()
@@ -218,8 +208,6 @@ def _argument_types() -> dict:
 
 
 def _start_helper():
-    import numba
-
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parent.parent)  # the folder holding this catansim
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
@@ -258,10 +246,7 @@ def _finish_helper(helper) -> None:
 
 
 def _helper_main(argv) -> int:
-    import numba
-
-    from . import core  # noqa: F401  (places Numba's cache folder)
-
+    # Importing catansim.core (above) placed Numba's cache folder.
     if len(argv) != 2 or argv[0] != "helper":
         print("usage: python -m catansim.kernels helper CACHE_FOLDER", file=sys.stderr)
         return 2

@@ -5,13 +5,14 @@ validated), the forced openings' parsers and checks, and ``GameResult`` (one pla
 game). ``catansim.engine`` plays games under these settings, with the batch kernel or
 through the step interface (``catansim.game``); both re-export them.
 May import: ``board``, ``rules``, ``strategies``, ``kernels``, ``checks``, ``core``
-(layout), ``topology`` and the constants; ``logs`` and the viewer lazily (a result's
+(layout), ``topology`` and the constants; ``logs`` and the viewer (a result's
 header and notebook view).
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -22,6 +23,7 @@ from .constants import MAX_PLAYERS, N_EDGES, N_NODES
 from .core import layout as L
 from .errors import CatansimError
 from .kernels import OPENINGS_SIZE, free_openings, opening_slot
+from .logs import make_header
 from .rules import Rules
 from .strategies import (
     PRESETS,
@@ -31,6 +33,7 @@ from .strategies import (
     python_player_name,
 )
 from .topology import EDGE_NODES, NODE_EDGES, NODE_NEIGHBOURS, TOPO
+from .viewer import game_log, inline_html
 
 # Every layout a game can be played on: the layouts of ``board.LAYOUTS``, or
 # ``given`` (one fixed board for every game).
@@ -161,8 +164,6 @@ def load_python_player(name: str, seat: int, where: str | None = None):
     """The player ``python:module:Class`` names: ``Class()`` from importable ``module``;
     anything that fails is a one-line CatansimError naming ``where`` (the field that
     gave the name; default ``strategies[seat]``)."""
-    import importlib
-
     where = where or f"strategies[{seat}]"
     module, attr = check_python_player_name(name, where)
     try:
@@ -337,12 +338,8 @@ class GameResult:
 
     def header(self) -> dict:
         """The game-log header of this game."""
-        from .logs import make_header
-
         return make_header(self.seed, self.n_players, list(self.strategies), self.rules, self.board)
 
     def _repr_html_(self) -> str | None:
         """The game viewer in a notebook (``catansim.viewer``); None without events."""
-        from .viewer import game_log, inline_html
-
         return None if self.events is None else inline_html(*game_log(self))

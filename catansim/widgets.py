@@ -18,19 +18,34 @@ commands (boards, fairness, the runner, analyses, figures, the viewer).
 
 from __future__ import annotations
 
+import html
 import tempfile
 from pathlib import Path
 
-from .board import LAYOUTS, SEEDED_LAYOUTS, Board, beginner_board, compact_text, make_board
+from .board import (
+    LAYOUTS,
+    SEEDED_LAYOUTS,
+    Board,
+    beginner_board,
+    compact_text,
+    make_board,
+    parse_board,
+)
+from .board.fairness import fairness
 from .constants import RESOURCE_NAMES, seat_colours
 from .errors import CatansimError
+from .logs.checker import Geometry
+from .plotting import draw_board
+from .plotting.openings import value_map_figure
+from .plotting.style import figure_png
+from .viewer import GLOBAL_FIELDS, SEAT_FIELDS, game_view
 
 EDIT = "edit"  # the layout choice of a board typed as compact text
 
 
 def _ipywidgets():
     try:
-        import ipywidgets
+        import ipywidgets  # noqa: PLC0415  (the notebooks extra: a missing one is one line)
     except ImportError:
         raise CatansimError("catansim.widgets: ipywidgets is not installed; allowed: "
                             "pip install 'catansim[notebooks]'") from None
@@ -39,8 +54,6 @@ def _ipywidgets():
 
 def _show_figure(image, fig) -> None:
     """Show a matplotlib figure in an Image widget, as a PNG (the figure is then closed)."""
-    from .plotting.style import figure_png
-
     image.value = figure_png(fig, dpi=100)
 
 
@@ -125,8 +138,6 @@ class BoardExplorer(_Shown):
 
     # -- the board and its fairness ---------------------------------------------------------
     def _board(self, from_text: bool) -> Board:
-        from .board import parse_board
-
         layout = self.layout.value
         if from_text or layout == EDIT:
             return parse_board(self.text.value)
@@ -136,8 +147,6 @@ class BoardExplorer(_Shown):
 
     def refresh(self, from_text: bool = False) -> None:
         """Draw the chosen board and its fairness (a bad board text: one line, in red)."""
-        from .board.fairness import fairness
-
         try:
             board = self._board(from_text)
         except CatansimError as exc:
@@ -160,8 +169,6 @@ class BoardExplorer(_Shown):
         self._draw()
 
     def _draw(self) -> None:
-        from .plotting import draw_board
-
         f, n = self.fairness, int(self.players.value)
         colours = seat_colours(n)
         owner, level = [-1] * 54, [0] * 54
@@ -192,10 +199,10 @@ class BoardExplorer(_Shown):
         ``data``: keep the games in this dataset folder (rerunning reads them back, as
         ``catansim openings --data``); default a temporary folder. Returns ``values``.
         """
-        from .analysis import openings as AO
-        from .plotting.openings import value_map_figure
-        from .runs.runner import run_experiment
-        from .studies.openings import value_map_experiment
+        # the runner and the analyses: +1.2 s to importing this module, for one button
+        from .analysis import openings as AO  # noqa: PLC0415
+        from .runs.runner import run_experiment  # noqa: PLC0415
+        from .studies.openings import value_map_experiment  # noqa: PLC0415
 
         n = int(self.players.value)
         seats = list(range(n)) if self.seat.value == "all" else [int(self.seat.value)]
@@ -251,9 +258,6 @@ class GameStepper(_Shown):
     """
 
     def __init__(self, header: dict, events: list[dict], show_all: bool = False):
-        from .logs.checker import Geometry
-        from .viewer import GLOBAL_FIELDS, SEAT_FIELDS, game_view
-
         W = _ipywidgets()
         self.view = game_view(header, events)
         self.geo = Geometry(header["board"])
@@ -298,8 +302,6 @@ class GameStepper(_Shown):
 
     def render(self) -> None:
         """Show the state after event ``slider.value``."""
-        from .plotting import draw_board
-
         k = self.slider.value
         seats, glob, pieces, roads = self._states[k]
         geo, v = self.geo, self.view
@@ -343,6 +345,4 @@ class GameStepper(_Shown):
 
 
 def _escape(x) -> str:
-    import html
-
     return html.escape(str(x))

@@ -86,6 +86,25 @@ def test_bad_spec_is_one_line(case, tmp_path, capsys, monkeypatch):
     assert tree(tmp_path) == before  # nothing written
 
 
+def test_without_optuna_tuning_is_one_line(tmp_path, capsys, monkeypatch):
+    import sys
+
+    import catansim
+    from catansim.errors import CatansimError
+
+    monkeypatch.setitem(sys.modules, "optuna", None)  # as if the tune extra were missing
+    for name in [m for m in sys.modules if m.startswith("catansim.tuning")]:
+        monkeypatch.delitem(sys.modules, name)
+    spec = tmp_path / "spec.toml"
+    spec.write_text(GOOD)
+    code, _, err = run_main(["tune", spec, "--out", tmp_path / "o"], capsys)
+    assert code == 2
+    one_line(err, "tune: optuna is not installed; allowed: pip install 'catansim[tune]'")
+    assert not (tmp_path / "o").exists()
+    with pytest.raises(CatansimError, match=r"pip install 'catansim\[tune\]'"):
+        catansim.tune(spec)
+
+
 def test_bad_storage_option_is_one_line(tmp_path, capsys):
     spec = tmp_path / "spec.toml"
     spec.write_text(GOOD)

@@ -38,7 +38,7 @@ What lives here:
 
 May import: ``catansim.results`` (schema, dataset reader), ``constants``, ``errors``,
 ``topology`` and ``core.layout`` (a board vector's slices: the features of an opening),
-numpy, pandas, scipy, statsmodels (and dask.distributed, lazily). Never the
+numpy, pandas, scipy, statsmodels (and dask.distributed, with ``scheduler=``). Never the
 runner, the engine or matplotlib.
 """
 

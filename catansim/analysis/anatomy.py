@@ -20,6 +20,7 @@ from .measures import (
     GAME_MEASURES,
     PLAYED_COLS,
     SEAT_MEASURES,
+    VP_SOURCES,
     columns_of,
     game_values,
     seat_values,
@@ -234,8 +235,6 @@ def vp_sources(source, **kw) -> pd.DataFrame:
 
 def vp_table(per_seat: pd.DataFrame) -> pd.DataFrame:
     """``vp_sources`` from a ``per_seat_counts`` table already computed."""
-    from .measures import VP_SOURCES
-
     t = per_seat.reset_index()
     t = t[t["measure"].isin(["vp", *VP_SOURCES])]
     wide = t.pivot_table(index=["variant", "who", "strategy"], columns="measure",

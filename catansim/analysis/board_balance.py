@@ -36,6 +36,12 @@ import warnings
 
 import numpy as np
 import pandas as pd
+import scipy.linalg
+import statsmodels.api as sm
+from scipy.stats import binom, bootstrap, pearsonr
+from statsmodels.stats.power import GofChisquarePower
+from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
+from statsmodels.tools.sm_exceptions import SingularMatrixWarning
 
 from ..errors import CatansimError
 from ..results.schema import feature_dtypes
@@ -202,8 +208,6 @@ def _tau2(rates, games):
 
 
 def _boot_ci(data, statistic, seed: int = 0):
-    from scipy.stats import bootstrap
-
     res = bootstrap(data, statistic, paired=True, vectorized=True, n_resamples=BOOTSTRAP,
                     method="percentile", random_state=np.random.default_rng(seed))
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
@@ -280,8 +284,6 @@ def board_variance(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _mean_ci(x) -> tuple[float, float, float]:
-    from statsmodels.stats.weightstats import DescrStatsW
-
     x = np.asarray(x, dtype=float)
     if x.size < 2:
         return (float(x.mean()) if x.size else np.nan), np.nan, np.nan
@@ -300,8 +302,6 @@ def board_power(variance: pd.DataFrame, games=(25, 50, 100, 200, 500, 1000, 2000
     players x the ``spread`` row's mean; statsmodels GofChisquarePower, 0.05) and
     ``games_for_power_80`` (the games that test needs).
     """
-    from statsmodels.stats.power import GofChisquarePower
-
     if variant is None:
         variant = variance.index.get_level_values("variant")[0]
     t = variance.xs(variant, level="variant")
@@ -551,8 +551,6 @@ def board_regression(table: pd.DataFrame, features: pd.DataFrame | None = None,
     with a bootstrap interval, ``reliability`` (split-half: the most any model could
     explain), ``explained`` = r2_cv / reliability).
     """
-    import statsmodels.api as sm
-
     t = table.reset_index()
     if features is not None:
         t = t.join(features[[c for c in features.columns if c not in t.columns]],
@@ -650,10 +648,6 @@ def fit_seat_model(table: pd.DataFrame, draft: pd.DataFrame, features,
     few boards), the coefficients' ``method`` names the terms and a RuntimeWarning says
     so: its coefficients are then one of many equally good fits.
     """
-    import scipy.linalg
-    import statsmodels.api as sm
-    from statsmodels.tools.sm_exceptions import SingularMatrixWarning
-
     sf = _seat_frame(table, draft)
     n = int(sf["seat"].max()) + 1
     rel = sf[list(features)] - sf.groupby("board_id")[list(features)].transform("mean")
@@ -785,9 +779,6 @@ def index_fit(train: pd.DataFrame, test: pd.DataFrame) -> pd.DataFrame:
     (out-of-sample: 1 - SSE / the test boards' sum of squares about their mean) with a
     percentile bootstrap interval over the test boards.
     """
-    import statsmodels.api as sm
-    from scipy.stats import pearsonr
-
     y = test["rms2"].to_numpy(float)
     x = test["index"].to_numpy(float)
     fit = sm.OLS(train["rms2"].to_numpy(float),
@@ -854,8 +845,6 @@ def compare_board_sets(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     for the share), and for every set after the first its ``diff`` from the first
     with a Welch interval (``CompareMeans``) where the measure is a mean.
     """
-    from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
-
     rows = []
     first = None
     for name, t in tables.items():
@@ -896,8 +885,6 @@ def seat_rate_distribution(table: pd.DataFrame, seat: int = 0) -> pd.DataFrame:
     number of wins k (0 .. games): ``win_rate`` (k / games), ``boards`` (observed),
     ``expected_if_equal`` (boards x binomial pmf, ``scipy.stats.binom``).
     """
-    from scipy.stats import binom
-
     g = table["games"].to_numpy()
     if not (g == g[0]).all():
         raise CatansimError("seat_rate_distribution: needs the same games on every board")

@@ -29,10 +29,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+import statsmodels.api as sm
+from scipy.special import expit
 
 from ..errors import CatansimError
 from . import stats as S
-from .driver import Analysis, Chunk, Context, reads_source, run
+from .driver import Analysis, Chunk, Context, reads_source, run, run_many
 from .measures import GAME_MEASURE, Measure, game_values
 from .variants import _seat_won
 
@@ -513,8 +515,6 @@ def share_ci(pairs: dict, confidence: float = S.CONFIDENCE) -> dict:
     interval: ``statsmodels`` GLM (binomial, logit link, intercept only) on the distinct
     pairs as (successes, failures) with the games as frequency weights, covariance HC0
     (the sandwich: robust to the cards of one game hanging together)."""
-    import statsmodels.api as sm
-
     keys = [k for k, c in pairs.items() if c > 0 and k[1] > 0]
     out = {"games": int(sum(c for k, c in pairs.items() if c > 0)),
            "games_with_chances": int(sum(pairs[k] for k in keys)),
@@ -538,8 +538,6 @@ def share_ci(pairs: dict, confidence: float = S.CONFIDENCE) -> dict:
 
 
 def _expit(x):
-    from scipy.special import expit
-
     return expit(x)
 
 
@@ -692,8 +690,6 @@ class Plan:
         return self
 
     def run(self, source, *, variants=None, scheduler=None, progress: bool = False) -> dict:
-        from .driver import run_many
-
         values = run_many(list(self.analyses.values()), source, variants=variants,
                           scheduler=scheduler, progress=progress)
         return dict(zip(self.analyses, values, strict=True))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy.stats import binomtest
 
 from . import stats as S
 from .driver import Analysis, Chunk, Context, reads_source, run
@@ -70,8 +71,6 @@ def crossplay_cells(counts: pd.DataFrame, n_players: int, correction: str = "hol
                     ) -> pd.DataFrame:
     """The cross-play table from wins per (strategy, opponent, seat): ``counts`` has
     columns ``size`` (games) and ``sum`` (wins)."""
-    from scipy.stats import binomtest
-
     fair = 1.0 / n_players
     per_seat = counts.reset_index()
     per_seat["seat"] = per_seat["seat"].astype(str)

@@ -28,12 +28,14 @@ import functools
 import inspect
 import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from tqdm.auto import tqdm
 
 from ..errors import CatansimError
 from ..results import dataset as D
@@ -254,7 +256,7 @@ def _map_range(path: str, parts, columns, analyses) -> list:
 
 def _client(scheduler):
     try:
-        from dask.distributed import Client
+        from dask.distributed import Client  # noqa: PLC0415  (the dask extra)
     except ImportError:
         raise CatansimError("scheduler: dask.distributed is not installed; "
                             "pip install 'catansim[dask]'") from None
@@ -333,7 +335,6 @@ def run_many(analyses: Sequence[Analysis], source, *, variants=None, scheduler=N
         if scheduler is None:
             # read the next range on a thread (pyarrow decodes without the GIL) while
             # this one is mapped: two ranges in memory at most
-            from concurrent.futures import ThreadPoolExecutor
 
             with ThreadPoolExecutor(max_workers=1, thread_name_prefix="catansim-read") as pool:
                 pending = pool.submit(D.read_range, root, ranges[0][2], cols)
@@ -420,8 +421,6 @@ def _check_analyses(analyses, ctx: Context) -> None:
 
 
 def _bar(progress: bool, total: int, root: Path):
-    from tqdm.auto import tqdm
-
     return tqdm(total=total, unit="part", desc=f"analysing {root.name}", disable=not progress,
                 dynamic_ncols=True, leave=False)
 

@@ -39,6 +39,11 @@ import warnings
 
 import numpy as np
 import pandas as pd
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+from scipy.stats import chi2, spearmanr
+from scipy.stats import t as student
+from statsmodels.stats.proportion import confint_proportions_2indep
 
 from ..constants import N_NODES, PIPS, RESOURCE_NAMES
 from ..core.layout import B_HARBOR, B_NUMBER, B_TERRAIN, BOARD_SIZE
@@ -215,9 +220,6 @@ def paired_binary(n, only_arm, only_base, both, confidence: float = S.CONFIDENCE
     McNemar's test (``stats.mcnemar_p``), ``unpaired_ci_low``/``_high`` the Wald interval
     of two independent rates of the same size, ``width_ratio`` paired / unpaired width.
     """
-    from scipy.stats import t as student
-    from statsmodels.stats.proportion import confint_proportions_2indep
-
     n, a, b, w11 = (np.asarray(x, dtype=np.int64) for x in (n, only_arm, only_base, both))
     nf = n.astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -610,10 +612,6 @@ def seat_interaction(arms: pd.DataFrame, kind: str = "first") -> dict:
     x seat Spearman rho of the nodes' diffs, with ``n`` nodes) and ``by_seat`` (per
     seat: the best node, its win rate and diff with intervals, the diff's spread).
     """
-    import statsmodels.api as sm
-    import statsmodels.formula.api as smf
-    from scipy.stats import chi2, spearmanr
-
     t = arms[arms["kind"] == kind].copy()
     seats = sorted(t["seat"].unique())
     common = set.intersection(*(set(t.loc[t["seat"] == s, "node"]) for s in seats)) \
@@ -807,8 +805,6 @@ def fit_opening_model(rows: pd.DataFrame, features=FEATURES, test: np.ndarray | 
     ``mean_predicted``, ``observed`` with its Wilson interval), ``fit`` (the statsmodels
     result) and ``predicted`` (the fitted win probability of every row of ``rows``).
     """
-    import statsmodels.api as sm
-
     rows = rows.reset_index(drop=True)
     features = [f for f in features if f in rows.columns]
     test = np.zeros(len(rows), dtype=bool) if test is None else np.asarray(test, dtype=bool)

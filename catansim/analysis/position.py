@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+import statsmodels.api as sm
 from scipy.stats import binomtest
 
 from ..constants import N_NODES
@@ -160,8 +161,6 @@ def fit_win_model(rows: pd.DataFrame, confidence: float = 0.95, test_share: floa
     (all seats of a game on the same side). Fit: ``statsmodels`` Logit with seat
     indicators (seat 0 the reference).
     """
-    import statsmodels.api as sm
-
     n_players = int(rows["seat"].max()) + 1
     x = rows[["start_pips_1", "start_pips_2", "start_kinds"]].astype(float)
     for s in range(1, n_players):

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from statsmodels.stats.contingency_tables import StratifiedTable
 
 from ..results.schema import COLUMNS
 from . import stats as S
@@ -267,8 +268,6 @@ def stage_effect(stage: pd.DataFrame, arm: str, reference: str, turn: int,
     and the test of odds ratio 1). The arms play the same seeds, so their strata are
     positively correlated and this interval, which treats them as independent, is
     conservative."""
-    from statsmodels.stats.contingency_tables import StratifiedTable
-
     out = {"arm": arm, "reference": reference, "turn": turn, "strata": 0, "games_arm": 0,
            "games_reference": 0, "odds_ratio": np.nan, "ci_low": np.nan, "ci_high": np.nan,
            "p_value": np.nan, "arm_rate": np.nan, "reference_rate": np.nan,

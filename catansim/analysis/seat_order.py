@@ -32,8 +32,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import stats as st
 
 from ..errors import CatansimError
+from ..results import dataset as D
 from . import stats as S
 from .driver import Analysis, Chunk, Context, reads_source, run
 from .variants import _seat_won
@@ -62,8 +64,6 @@ def moment_mean_cov(m: dict) -> tuple[int, np.ndarray, np.ndarray]:
 
 def contrast(m: dict, c, confidence: float = S.CONFIDENCE) -> dict:
     """Mean of the per-deal value ``c @ x`` with its t interval and t test against 0."""
-    from scipy import stats as st
-
     n, mean, cov = moment_mean_cov(m)
     c = np.asarray(c, dtype=float)
     est = float(c @ mean)
@@ -99,8 +99,6 @@ def _named_contrasts(m, items: dict) -> pd.DataFrame:
 
 def hotelling(m: dict, cmat) -> dict:
     """Hotelling's T² test that ``cmat @ mean == 0`` (rows of ``cmat``: the contrasts)."""
-    from scipy import stats as st
-
     n, mean, cov = moment_mean_cov(m)
     c = np.atleast_2d(np.asarray(cmat, dtype=float))
     d = c @ mean
@@ -360,8 +358,8 @@ def order_analysis(first_turn: dict) -> Analysis:
     ft = {str(k): int(v) for k, v in first_turn.items()}
     return Analysis("order_effects", {"players": ("seat", "strategy", "won")},
                     _cells_map(ft, order_cells, 2),
-                    lambda st, ctx: order_tables(st["moments"], int(st["n_players"]))
-                    if st else {}, _moments_combine)
+                    lambda acc, ctx: order_tables(acc["moments"], int(acc["n_players"]))
+                    if acc else {}, _moments_combine)
 
 
 def first_turns(manifest: dict) -> dict[str, int]:
@@ -398,8 +396,6 @@ def order_effects(source, first_turn: dict | None = None, **kw) -> dict:
     winner) and ``tests`` (Hotelling's T²: no pick effect, no turn effect, no
     interaction; Holm).
     """
-    from ..results import dataset as D
-
     if first_turn is None:
         if isinstance(source, tuple | list):
             raise CatansimError("first_turn: frames in memory need first_turn={variant: seat}")
@@ -454,8 +450,6 @@ def tost(m: dict, c, margin: float) -> dict:
     """Equivalence of the per-deal value ``c @ x`` to 0 within +-``margin``: two one-sided
     t tests (= statsmodels DescrStatsW.ttost_mean) and the 90% interval that goes with
     them."""
-    from scipy import stats as st
-
     r = contrast(m, c, confidence=0.90)
     n, est, se = r["n"], r["estimate"], r["se"]
     if not se > 0:
@@ -566,8 +560,8 @@ def factor_analysis(orders: dict, margin: float = 0.005) -> Analysis:
     o = {str(k): (int(v[0]), int(v[1])) for k, v in orders.items()}
     return Analysis("factor_effects", {"players": ("seat", "strategy", "won")},
                     _cells_map(o, factor_cells, 3),
-                    lambda st, ctx: factor_tables(st["moments"], int(st["n_players"]), margin)
-                    if st else {}, _moments_combine)
+                    lambda acc, ctx: factor_tables(acc["moments"], int(acc["n_players"]), margin)
+                    if acc else {}, _moments_combine)
 
 
 @reads_source
@@ -592,8 +586,6 @@ def factor_effects(source, orders: dict | None = None, margin: float = 0.005, **
     (Hotelling's T²: no seat, no pick, no turn effect, no pick x turn interaction;
     Holm).
     """
-    from ..results import dataset as D
-
     if orders is None:
         if isinstance(source, tuple | list):
             raise CatansimError("orders: frames in memory need orders={variant: "

@@ -17,6 +17,13 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy.stats import chisquare
+from statsmodels.stats.contingency_tables import mcnemar
+from statsmodels.stats.gof import chisquare_effectsize
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.power import GofChisquarePower, NormalIndPower, TTestIndPower, TTestPower
+from statsmodels.stats.proportion import proportion_confint, proportion_effectsize
+from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
 
 from ..errors import CatansimError
 
@@ -95,8 +102,6 @@ class Hist:
 
     def descr(self):
         """``statsmodels`` ``DescrStatsW`` of the values with the counts as frequency weights."""
-        from statsmodels.stats.weightstats import DescrStatsW
-
         return DescrStatsW(self.values, weights=self.weights, ddof=1)
 
 
@@ -137,8 +142,6 @@ def wilson_ci(successes, n, confidence: float = CONFIDENCE) -> tuple[np.ndarray,
 
     Groups with ``n == 0`` get NaN bounds.
     """
-    from statsmodels.stats.proportion import proportion_confint
-
     k, m = np.broadcast_arrays(np.atleast_1d(np.asarray(successes, dtype=np.int64)),
                                np.atleast_1d(np.asarray(n, dtype=np.int64)))
     bad = np.flatnonzero((k < 0) | (k > m))
@@ -180,8 +183,6 @@ def compare_paired(diff: Hist, base: Hist, other: Hist, confidence: float = CONF
     the pairing narrowed the interval) and ``dz`` (mean difference / sd of the
     differences, the paired effect size).
     """
-    from statsmodels.stats.weightstats import CompareMeans
-
     alpha = 1 - confidence
     out = {"n": diff.n, "base_mean": np.nan, "mean": np.nan, "diff": np.nan,
            "ci_low": np.nan, "ci_high": np.nan, "p_value": np.nan,
@@ -212,8 +213,6 @@ def mcnemar_p(only_base: int, only_other: int) -> float:
     """McNemar's test of paired binary outcomes (statsmodels; exact binomial when the
     discordant pairs are fewer than 25). ``only_base``: pairs where only the
     baseline had the event; ``only_other``: only the other arm."""
-    from statsmodels.stats.contingency_tables import mcnemar
-
     b, c = int(only_base), int(only_other)
     if b + c == 0:
         return 1.0
@@ -229,8 +228,6 @@ def chisquare_equal(counts) -> dict:
 
     Returns n, chi2, df, p_value and Cohen's w (sqrt(chi2 / n), the effect size).
     """
-    from scipy.stats import chisquare
-
     c = np.asarray(counts, dtype=float)
     n = float(c.sum())
     if n == 0 or c.size < 2:
@@ -248,8 +245,6 @@ def adjust(p_values, method: str = "holm", alpha: float = 0.05) -> tuple[np.ndar
     discovery rate). NaN p-values are left out and stay NaN. Returns the adjusted
     p-values and which are significant at ``alpha``.
     """
-    from statsmodels.stats.multitest import multipletests
-
     p = np.asarray(p_values, dtype=float)
     adj = np.full(p.shape, np.nan)
     sig = np.zeros(p.shape, dtype=bool)
@@ -299,9 +294,6 @@ METHOD_NAMES = {"holm": "Holm", "fdr_bh": "Benjamini-Hochberg"}
 def games_for_rates(p1: float, p2: float, alpha: float = 0.05, power: float = 0.8) -> float:
     """Games per arm an unpaired comparison of two rates needs to detect ``p1`` vs
     ``p2`` (two-sided; ``NormalIndPower`` with Cohen's h, ``proportion_effectsize``)."""
-    from statsmodels.stats.power import NormalIndPower
-    from statsmodels.stats.proportion import proportion_effectsize
-
     h = abs(float(proportion_effectsize(p2, p1)))
     if h == 0:
         return np.inf
@@ -314,8 +306,6 @@ def games_for_paired_mean(delta: float, sd_diff: float, alpha: float = 0.05,
     """Pairs (games played in both arms) a paired design needs to detect a mean
     difference ``delta`` when the per-game differences have sd ``sd_diff``
     (``TTestPower`` with dz = delta / sd_diff)."""
-    from statsmodels.stats.power import TTestPower
-
     if sd_diff <= 0 or delta == 0 or not np.isfinite(sd_diff):
         return np.nan
     return _solve_nobs(TTestPower(), abs(delta) / sd_diff, alpha, power)
@@ -325,8 +315,6 @@ def games_for_unpaired_mean(delta: float, sd: float, alpha: float = 0.05,
                             power: float = 0.8) -> float:
     """Games per arm an unpaired design needs for a mean difference ``delta`` when the
     measure has sd ``sd`` in each arm (``TTestIndPower`` with d = delta / sd)."""
-    from statsmodels.stats.power import TTestIndPower
-
     if sd <= 0 or delta == 0 or not np.isfinite(sd):
         return np.nan
     return _solve_nobs(TTestIndPower(), abs(delta) / sd, alpha, power, ratio=1.0)
@@ -351,9 +339,6 @@ def _solve_nobs(test, effect_size: float, alpha: float, power: float, **kw) -> f
 def games_for_seat_shares(shares, alpha: float = 0.05, power: float = 0.8) -> float:
     """Decided games a chi-square test of equal seats needs to detect the win shares
     ``shares`` (one per seat, summing to 1): ``GofChisquarePower`` with Cohen's w."""
-    from statsmodels.stats.gof import chisquare_effectsize
-    from statsmodels.stats.power import GofChisquarePower
-
     s = np.asarray(shares, dtype=float)
     s = s / s.sum()
     w = float(chisquare_effectsize(np.full(s.size, 1 / s.size), s))

@@ -22,6 +22,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+import statsmodels.api as sm
 
 from ..errors import CatansimError
 from .driver import Analysis, Chunk, Context, reads_source, run
@@ -75,8 +76,6 @@ def fit_rating(counts: pd.Series, reference: str | None = None, confidence: floa
     ``p_value`` (vs the reference), ``games`` (decided games the strategy played),
     ``method``; and the seat effects as rows ``seat k`` (relative to seat 0).
     """
-    import statsmodels.api as sm
-
     n_players = len(counts.index.names) - 1
     c = counts[counts.index.get_level_values("winner") >= 0]
     seatings = c.groupby(level=list(range(n_players))).sum()

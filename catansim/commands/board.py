@@ -3,9 +3,13 @@ to measure how fair it is (``--fairness``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 import numpy as np
 
+from ..board import beginner_openings, make_board, parse_board, pieces_from_openings
+from ..constants import seat_colours
 from ..errors import CatansimError
 from . import _options as O
 
@@ -47,13 +51,9 @@ def command(layout, seed, board_file, out, indices, players, show_metrics, dpi, 
             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
                 raise CatansimError(f"{flag}: it only applies when the board is played; "
                                     "allowed: add --fairness, or leave it out")
-    from ..board import beginner_openings, make_board, parse_board, pieces_from_openings
-    from ..constants import seat_colours
 
     n_players = players
     if board_file is not None:
-        from pathlib import Path
-
         board = parse_board(Path(board_file))
         label = f"user board {board_file}"
     else:

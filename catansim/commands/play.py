@@ -6,15 +6,17 @@ from pathlib import Path
 
 import click
 
+from ..board import parse_board
 from ..checks import SEED_MAX
+from ..constants import seat_colours
 from ..errors import CatansimError
+from ..logs import event_rows_to_dicts, make_header, write_log
+from ..viewer import write_viewer
 from . import _options as O
 
 
 def result_line(game) -> str:
     """One line: seed, winner (or the turn limit), turns and every seat's VP."""
-    from ..constants import seat_colours
-
     colours = seat_colours(game.n_players)
     vp = "/".join(str(v) for v in game.vp)
     if game.winner is None:
@@ -48,8 +50,6 @@ def result_line(game) -> str:
 def command(seed, players, strategies, layout, board_file, rule_items, switch_turn,
             switch_items, opening_items, log_path, html_path, games, log_dir, config, debug):
     """Play one game (or N games) with the engine and write the event log(s)."""
-    from ..logs import event_rows_to_dicts, make_header, write_log
-
     strategy_set = O.strategy_set(config)
     names = strategy_set.seat_names(strategies, players, "--strategies")
     if seed + games - 1 > SEED_MAX:
@@ -71,8 +71,6 @@ def command(seed, players, strategies, layout, board_file, rule_items, switch_tu
                             f"--layout {O.SEEDED}, or --board")
     board = None
     if board_file is not None:
-        from ..board import parse_board
-
         board, layout = parse_board(Path(board_file)), "given"
     settings = GameSettings(n_players=players, strategies=names, layout=layout, board=board,
                             rules=rules, openings=openings, strategy_set=strategy_set)
@@ -94,8 +92,6 @@ def command(seed, players, strategies, layout, board_file, rule_items, switch_tu
         header = make_header(game.seed, game.n_players, game.strategies, game.rules, game.board)
         events = event_rows_to_dicts(game.events, game.n_players)
         if html_path is not None:
-            from ..viewer import write_viewer
-
             with O.writing("--html", html_path):
                 click.echo(f"  wrote {write_viewer(html_path, header, events)}")
         if log_path is None and log_dir is None:

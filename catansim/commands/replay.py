@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import click
 
+from ..board import Board
+from ..constants import seat_colours
 from ..errors import CatansimError
+from ..logs import LogError, narrative, outcome_line, read_log, replay, standings
+from ..viewer import write_viewer
 from . import _options as O
 
 
@@ -23,9 +27,6 @@ def command(log_file, png_path, html_path, no_check, quiet):
     Every rule is checked first (unless --no-check); a log that breaks one is
     reported as a one-line error naming the event and the rule.
     """
-    from ..constants import seat_colours
-    from ..logs import LogError, narrative, outcome_line, read_log, replay, standings
-
     header, events = read_log(log_file)
     try:
         result = replay(header, events, check=not no_check)
@@ -47,7 +48,6 @@ def command(log_file, png_path, html_path, no_check, quiet):
     if not no_check:
         click.echo(f"checked: {len(events)} events follow the rules")
     if png_path is not None:
-        from ..board import Board
         from ..plotting.board import save_board_png
 
         board = Board.from_header(result.board)
@@ -57,8 +57,6 @@ def command(log_file, png_path, html_path, no_check, quiet):
                                   colours=seat_colours(result.n_players), title=title)
         click.echo(f"wrote {path}")
     if html_path is not None:
-        from ..viewer import write_viewer
-
         with O.writing("--html", html_path):
             path = write_viewer(html_path, header, events)
         click.echo(f"wrote {path}")

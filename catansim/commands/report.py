@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..checks import check_scheduler
 from . import _options as O
 
 
@@ -21,7 +22,6 @@ def command(dataset, out, scheduler, no_progress):
     (several strategies), variants against the baseline (paired, game by game) and
     the starting position. Every table has its n and interval method.
     """
-    from ..checks import check_scheduler
     from ..reports import build_report
 
     if scheduler is not None:  # before anything is read or written

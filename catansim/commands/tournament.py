@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import click
-import pandas as pd
 
 from ..errors import CatansimError
 from . import _options as O
 
 
-def _fmt(frame: pd.DataFrame) -> str:
+def _fmt(frame) -> str:
+    import pandas as pd
+
     from ..analysis.stats import with_p_text
 
     with pd.option_context("display.width", 200, "display.max_columns", 50):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..errors import CatansimError, Interrupted
 from . import _options as O
 
 
@@ -30,15 +31,12 @@ def command(spec, out, storage, scheduler, threads, no_heldout, quiet):
     answer is re-measured on held-out deals against the start and every preset. The
     study lives in a database: rerunning the same command resumes it.
     """
-    from ..errors import Interrupted
     from ..tuning.run import tune
     from ..tuning.spec import load_spec
     from ..tuning.study import default_storage
 
     tuned = load_spec(spec)
     if storage is not None and "://" not in storage:
-        from ..errors import CatansimError
-
         raise CatansimError(f"--storage: {storage!r} is not a database URL; allowed: e.g. "
                             "sqlite:///tune.db or postgresql://host/db")
     echo = None if quiet else (lambda line: click.echo(line, err=True))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..errors import FaultError
 from . import _options as O
 
 
@@ -16,7 +17,6 @@ def command(dataset):
     bad or missing part is an error (exit status 1) naming the first bad file.
     Reads every byte once and writes nothing (read-only folders are fine).
     """
-    from ..errors import FaultError
     from ..results.dataset import verify
 
     result = verify(dataset)

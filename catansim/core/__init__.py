@@ -66,6 +66,11 @@ import shutil
 import time
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # no flock (Windows): no locks and no pruning
+    fcntl = None
+
 import numba
 
 from ..tunables import CACHE_KEEP_DAYS
@@ -127,9 +132,7 @@ def cache_base() -> Path:
 
 def _hold(folder: Path) -> bool:
     """Share-lock and touch ``folder/.in-use`` for the life of the process."""
-    try:
-        import fcntl
-    except ImportError:  # no flock (Windows): no pruning either
+    if fcntl is None:
         return False
     try:
         fh = open(folder / _IN_USE, "a")
@@ -168,9 +171,7 @@ def prune_caches(base: Path, keep: Path, max_age_days: float = CACHE_KEEP_DAYS,
 
     Best effort: a folder that cannot be locked or removed is left alone.
     """
-    try:
-        import fcntl
-    except ImportError:
+    if fcntl is None:
         return []
     now = time.time() if now is None else now
     removed = []

@@ -15,15 +15,15 @@ clear line. docs/envs.md has the action and observation tables.
 
 from __future__ import annotations
 
+import importlib
+
+from ..errors import CatansimError
+
 _LAZY = {"CatanAEC": "aec", "CatanEnv": "single"}
 
 
 def __getattr__(name):
     if name in _LAZY:
-        import importlib
-
-        from ..errors import CatansimError
-
         try:
             module = importlib.import_module(f"{__name__}.{_LAZY[name]}")
         except ModuleNotFoundError as e:

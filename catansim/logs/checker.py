@@ -350,7 +350,7 @@ class ReplayResult:
 
     def _repr_html_(self) -> str | None:
         """The game viewer in a notebook (``catansim.viewer``), from the replayed log."""
-        from ..viewer import inline_html
+        from ..viewer import inline_html  # noqa: PLC0415  (the viewer is a layer above logs)
 
         return None if self.log is None else inline_html(*self.log)
 

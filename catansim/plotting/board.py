@@ -111,8 +111,6 @@ def node_value_dots(ax, values: np.ndarray, norm: Normalize | None, cm, *, size:
 
 def significance_handles(size: float) -> list:
     """Legend entries for dots of area ``size`` (significant) and smaller (not)."""
-    from matplotlib.lines import Line2D
-
     ms = float(np.sqrt(size))
     return [Line2D([], [], marker="o", ls="none", ms=ms, mfc="#cccccc", mec=_OUTLINE,
                    label="significant"),

@@ -7,11 +7,21 @@ Every figure has a title, axis units and n.
 
 from __future__ import annotations
 
+import matplotlib as mpl
 import numpy as np
 import pandas as pd
-from matplotlib.patches import Rectangle
+from matplotlib.cm import ScalarMappable
+from matplotlib.patches import Rectangle, RegularPolygon
 
+from .. import topology as T
 from . import style as S
+from .board import (
+    draw_board,
+    node_value_dots,
+    significance_handles,
+    value_colour,
+    value_norm,
+)
 
 
 def _err(m, lo, hi) -> np.ndarray:
@@ -326,19 +336,6 @@ def board_heat_map(node_values=None, hex_values=None, board=None, title: str = "
     ``node_significant`` (54 booleans) the node values not significant are smaller dots,
     and a legend says so.
     """
-    import matplotlib as mpl
-    from matplotlib.cm import ScalarMappable
-    from matplotlib.patches import RegularPolygon
-
-    from .. import topology as T
-    from .board import (
-        draw_board,
-        node_value_dots,
-        significance_handles,
-        value_colour,
-        value_norm,
-    )
-
     with S.styled():
         fig, ax = S.new_figure(5.6 if board is None else 6.2, width=6.4)
         if board is not None:

@@ -20,6 +20,7 @@ from ..checks import check_players
 from ..constants import seat_colours
 from ..errors import CatansimError
 from . import style as S
+from .board import draw_board
 
 CMAP = "RdBu"  # red: worse than the strategy's own choice, blue: better
 # the seats' own colours where a line or a dot stands for a seat (white drawn grey)
@@ -70,8 +71,6 @@ def value_map_figure(arms: pd.DataFrame, board, kind: str = "first", seats=None,
     least half of the baseline games). ``n_players``: the players of the games (seats
     are named by colour; needed unless seat 3 is in ``arms``).
     """
-    from .board import draw_board
-
     t = arms[arms["kind"] == kind]
     seats = sorted(t["seat"].unique()) if seats is None else list(seats)
     n_players = _players(arms["seat"], n_players)

@@ -6,6 +6,7 @@ computes a statistic, the intervals are the tables'.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 import numpy as np
@@ -75,8 +76,6 @@ def contrast_forest(table: pd.DataFrame, arms: Sequence[tuple[str, str, str]],
 
 
 def _wrap(text: str, width: int) -> str:
-    import textwrap
-
     return "\n".join(textwrap.wrap(str(text), width)) or str(text)
 
 

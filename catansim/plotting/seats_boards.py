@@ -7,7 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..constants import N_EDGES, N_NODES, seat_colours
 from . import style as S
+from .board import SEAT_COLOURS, draw_board
 from .figures import _err
 
 
@@ -305,9 +307,6 @@ def board_fairness_figure(board, draft: np.ndarray, rates: pd.DataFrame, predict
                           title: str):
     """One board: the reference draft on the board, and each seat's win rate (with its
     interval) beside the index's prediction (``catansim board --fairness``)."""
-    from ..constants import N_EDGES, N_NODES, seat_colours
-    from .board import SEAT_COLOURS, draw_board
-
     n = len(rates)
     owner = np.full(N_NODES, -1, np.int32)
     for s in range(n):

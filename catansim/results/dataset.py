@@ -49,10 +49,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+import pyarrow.types as pt
 
 from ..errors import CatansimError, CatansimWarning, parse_problem
 from ..files import append_bytes, atomic_write_bytes
-from .schema import category_columns
+from .schema import COLUMNS, category_columns
 
 MANIFEST = "manifest.json"
 PARTS_LOG = "parts.jsonl"
@@ -224,8 +228,6 @@ _PLAIN_COLUMNS = ("seed", "board_id")
 
 
 def _parquet_options(t) -> dict:
-    import pyarrow.types as pt
-
     encoding = {c: "DELTA_BINARY_PACKED" for c in _DELTA_COLUMNS if c in t.column_names}
     encoding.update({c: "PLAIN" for c in _PLAIN_COLUMNS if c in t.column_names})
     encoding.update({f.name: "BYTE_STREAM_SPLIT" for f in t.schema
@@ -236,9 +238,6 @@ def _parquet_options(t) -> dict:
 
 def parquet_bytes(t):
     """A pyarrow Table as the bytes of a Parquet file (this module's encodings)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     sink = pa.BufferOutputStream()
     pq.write_table(t, sink, **_parquet_options(t))
     return sink.getvalue()
@@ -252,8 +251,6 @@ def write_part(root: Path, part: Part, games, players, metadata: dict,
     stored (with ``table``) under the ``catansim`` key of each file's schema metadata.
     ``engine`` (the engine fingerprint) goes into the record. Returns the record.
     """
-    import pyarrow as pa
-
     root = Path(root)
     files = {}
     try:
@@ -369,7 +366,7 @@ def locked(root: Path):
     Opening the lock file needs a writable folder: an ``OSError`` (read-only file
     system, no permission) propagates for the caller to report.
     """
-    import fcntl
+    import fcntl  # noqa: PLC0415  (POSIX only; reading a dataset needs no lock)
 
     fh = open(Path(root) / LOCK, "a")
     try:
@@ -436,8 +433,6 @@ def _parquet(path: Path):
     """A ``pyarrow.parquet.ParquetFile`` of a file Python opens (pyarrow cannot open a
     path that is not UTF-8, e.g. a byte 0xff in a folder's name); ``BadPart`` if it
     is not a readable Parquet file."""
-    import pyarrow.parquet as pq
-
     with open(path, "rb") as fh:
         try:
             pf = pq.ParquetFile(fh)
@@ -453,8 +448,6 @@ def game_range_problem(pf, part: Part, path: Path) -> str | None:
     must lie in the part's range ``start .. stop-1``. Read from the column statistics of
     the footer (the whole column only if a writer left them out), so a file of another
     part (same size, other games) is found without reading its rows."""
-    import pyarrow.compute as pc
-
     meta = pf.metadata
     idx = pf.schema_arrow.get_field_index("game")
     if idx < 0 or meta.num_rows == 0:
@@ -642,8 +635,6 @@ def _rows(rec: PartRecord | None, table: str, part: Part | None = None,
 
 def _check_columns(columns) -> dict:
     """``columns`` as ``{table: [names]}``, each name a column of ``results.schema``."""
-    from .schema import COLUMNS
-
     if columns is None:
         return {}
     if not isinstance(columns, dict) or set(columns) - set(TABLES):
@@ -747,8 +738,6 @@ def load(path, columns: dict | None = None, variants=None) -> tuple[pd.DataFrame
         rows, a file that does not read) is named in a ``CatansimWarning`` and left
         out (``verify`` checks the SHA-256 of every file too).
     """
-    import pyarrow as pa
-
     root = Path(path)
     cols = _check_columns(columns)
     chunks: dict[str, list] = {t: [] for t in TABLES}

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..board.metrics import board_features
 from ..constants import DEV_CARD_NAMES, MAX_PLAYERS, RESOURCE_NAMES
 from ..core import layout as L
 
@@ -158,8 +159,6 @@ def _item_text(col: str, names: tuple[str, ...], template: str) -> str:
 
 
 def feature_dtypes() -> dict[str, str]:
-    from ..board.metrics import board_features
-
     feats = board_features(np.zeros((1, L.BOARD_SIZE), dtype=np.int32))
     return {k: str(v.dtype) for k, v in feats.items()}
 

@@ -18,8 +18,10 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
-from ..board import SEEDED_LAYOUTS
+from ..board import SEEDED_LAYOUTS, board_ids
+from ..board.metrics import board_features
 from ..core import layout as L
 from ..errors import CatansimError
 from .schema import (
@@ -103,8 +105,6 @@ _DICTIONARIES: dict = {}
 
 def _schema(cols: dict):
     """The ``from_pandas`` schema of these columns (cached: it depends only on the dtypes)."""
-    import pyarrow as pa
-
     key = tuple((name, tuple(col.dtype.categories) if isinstance(col, _Names)
                  else ("I", col.values.dtype.str) if isinstance(col, _Maybe) else col.dtype.str)
                 for name, col in cols.items())
@@ -121,8 +121,6 @@ def _schema(cols: dict):
 
 
 def _dictionary(value_type, categories: tuple):
-    import pyarrow as pa
-
     key = (str(value_type), categories)
     arr = _DICTIONARIES.get(key)
     if arr is None:
@@ -135,8 +133,6 @@ def _dictionary(value_type, categories: tuple):
 
 def _arrow(cols: dict):
     """The columns as a pyarrow Table equal to ``from_pandas(_frame(cols))``, without pandas."""
-    import pyarrow as pa
-
     schema = _schema(cols)
     arrays = []
     for field, col in zip(schema, cols.values(), strict=True):
@@ -257,9 +253,6 @@ def _layout_name(settings) -> str:
 
 
 def _game_columns(rows: _Rows, variant: str, variants, strategy_names) -> dict:
-    from ..board import board_ids
-    from ..board.metrics import board_features
-
     c = rows.counters
     n = c.shape[0]
     settings = rows.settings

@@ -15,6 +15,12 @@ import sys
 import tempfile
 import time
 
+import numba
+
+from ..engine import GameSettings, batch_seeds, play_batch
+from .experiment import parse_experiment
+from .runner import run_experiment
+
 DEFAULT_STRATEGIES = ("default",)
 # A sample shorter than this is too short to time (the clock, warm caches and thread
 # start-up dominate): it is doubled until it takes this long, and the figures say so.
@@ -51,8 +57,6 @@ _FLOOR_SNIPPET = ("import sys; sys.path.insert(0, {folder!r}); import floor_kern
 
 
 def settings(players: int = 4, strategies: tuple[str, ...] | None = None):
-    from ..engine import GameSettings
-
     return GameSettings(n_players=players, strategies=tuple(strategies or DEFAULT_STRATEGIES))
 
 
@@ -71,8 +75,6 @@ def timed_rate(n_games: int, players: int = 4, strategies=None, n_threads: int |
                seed: int = 12345, repeats: int = 1) -> tuple[float, int]:
     """``(games/s, games timed)`` of ``play_batch`` after compiling, best of ``repeats``;
     a sample too short to time is widened (``MIN_SAMPLE_SECONDS``)."""
-    from ..engine import batch_seeds, play_batch
-
     st = settings(players, strategies)
     play_batch(batch_seeds(seed, 4), st, n_threads=n_threads)  # compile / load from cache
 
@@ -159,9 +161,6 @@ def end_to_end(n_games: int, players: int = 4, strategies=None, batch_size: int 
     """(games/s, seconds) of ``run_experiment`` writing Parquet to a temporary folder.
 
     ``timed_end_to_end`` widens a sample too short to time."""
-    from .experiment import parse_experiment
-    from .runner import run_experiment
-
     names = list(strategies or DEFAULT_STRATEGIES)
     with tempfile.TemporaryDirectory(prefix="catansim-bench-") as tmp:
         warm = parse_experiment({"name": "warm", "games": 8, "players": players,
@@ -185,8 +184,6 @@ def timed_end_to_end(n_games: int, players: int = 4, strategies=None,
 
 def machine() -> str:
     """A one-line description of this machine."""
-    import numba
-
     cpu = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as fh:
@@ -203,8 +200,6 @@ def machine() -> str:
 def run(games: int = 20_000, players: int = 4, strategies=None, e2e_games: int | None = None,
         compile: bool = True, echo=print) -> dict:
     """Measure everything; returns a dict of figures (and echoes progress lines)."""
-    import numba
-
     names = tuple(strategies or DEFAULT_STRATEGIES)
     shown = names[:1] if len(set(names)) == 1 else names  # "default", not four times
     out: dict = {"machine": machine(), "players": players, "strategies": ",".join(shown),

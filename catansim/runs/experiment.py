@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import json
 import re
 from dataclasses import dataclass, field, replace
@@ -22,8 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import __version__
+from .. import board as B
 from ..board import LAYOUTS as BOARD_LAYOUTS
-from ..board import SEEDED_LAYOUTS
+from ..board import SEEDED_LAYOUTS, generate_vectors
 from ..checks import (
     SCHEDULER_ALLOWED,
     SEED_ALLOWED,
@@ -40,10 +43,22 @@ from ..checks import (
     read_text,
     type_name,
 )
+from ..constants import N_NODES
+from ..engine import (
+    GameSettings,
+    batch_seeds,
+    free_openings,
+    opening_slot,
+    openings_from_seats,
+    validate_openings,
+)
 from ..errors import CatansimError
+from ..results.arms import arm_name
 from ..results.schema import DEFAULT_VARIANT as BASELINE
+from ..rules import Rules
 from ..settings import load_python_player
 from ..strategies import PRESETS, StrategySet, is_python_player
+from ..topology import NODE_EDGES, NODE_NEIGHBOURS
 from ..tunables import DEFAULT_BATCH_SIZE
 
 LAYOUTS = tuple(BOARD_LAYOUTS)
@@ -197,9 +212,6 @@ class Experiment:
 
     def board_vectors(self, start: int, stop: int) -> np.ndarray:
         """The vectors (int32[stop - start, 47]) of boards ``start .. stop-1`` of the board set."""
-        from ..board import generate_vectors
-        from ..engine import batch_seeds
-
         return generate_vectors(self.layout, batch_seeds(self.board_set.seed, stop - start,
                                                          start))
 
@@ -231,8 +243,6 @@ class Experiment:
 
     @functools.cached_property
     def _settings(self) -> dict:
-        from ..engine import GameSettings
-
         layout = "given" if self.board is not None else self.layout
         out = {}
         for v in self.variants:
@@ -278,8 +288,6 @@ class Experiment:
 
     def result_key(self) -> dict:
         """Everything that determines the games' results (not: games, output, scheduler)."""
-        from .. import __version__
-
         variants = {}
         for v in self.variants:
             strat, params = self.strategy_set.seat_arrays(v.strategies)
@@ -363,8 +371,6 @@ def _strategies(value, key, ctx: _Ctx, players: int, strategy_set: StrategySet
 
 
 def _rules(mapping, key, ctx: _Ctx, base=None):
-    from ..rules import Rules
-
     if not isinstance(mapping, dict):
         ctx.fail(key, f"expected a table, got {type_name(mapping)}; allowed: a table of rule "
                       f"settings ({', '.join(Rules.names())})")
@@ -383,8 +389,6 @@ def _rules(mapping, key, ctx: _Ctx, base=None):
 def _switch(mapping, key, ctx: _Ctx, rules):
     """``rules`` with the switch of a ``[switch]`` table (``turn`` and the settings after
     it); ``"none"`` for no switch."""
-    from ..rules import Rules
-
     allowed = (f"a table with turn (>= 1) and rule settings after it "
                f"({', '.join(Rules.names())}), or \"none\"")
     if isinstance(mapping, str) and mapping.lower() == "none":
@@ -415,8 +419,6 @@ def _switch_message(msg: str, key: str) -> tuple[str, str]:
 
 
 def _openings(mapping, key, ctx: _Ctx, players: int) -> np.ndarray:
-    from ..engine import openings_from_seats
-
     if not isinstance(mapping, dict):
         ctx.fail(key, f"expected a table, got {type_name(mapping)}; allowed: a table "
                       f"seat0..seat{players - 1}")
@@ -456,8 +458,6 @@ def _sweep_seats(value, key, ctx: _Ctx, players: int) -> list[int]:
 
 def _sweep_nodes(value, key, ctx: _Ctx) -> list[int] | None:
     """The listed nodes, or None for "all"."""
-    from ..constants import N_NODES
-
     allowed = f'"all" or a list of nodes 0..{N_NODES - 1}, each once'
     if value == "all":
         return None
@@ -476,11 +476,6 @@ def _sweep(raw, ctx: _Ctx, players: int, base: np.ndarray | None
            ) -> list[tuple[str, np.ndarray, str]]:
     """The arms of ``[sweep]`` (a table or an array of tables), as variants forcing one
     seat's settlement(s) on top of the baseline's openings (``results.arms`` names)."""
-    from ..constants import N_NODES
-    from ..engine import free_openings, opening_slot, validate_openings
-    from ..results.arms import arm_name
-    from ..topology import NODE_EDGES, NODE_NEIGHBOURS
-
     tables = raw if isinstance(raw, list) else [raw]
     if not tables:
         ctx.fail("sweep", "an empty array; allowed: a table, or an array of tables, of "
@@ -558,14 +553,10 @@ def _sweep(raw, ctx: _Ctx, players: int, base: np.ndarray | None
 
 
 def _product(lists):
-    import itertools
-
     return itertools.product(*lists)
 
 
 def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
-    from .. import board as B
-
     key = "board"
     if isinstance(value, bool) or not isinstance(value, int | str):
         ctx.fail(key, f"expected a seed or a string, got {type_name(value)}; "

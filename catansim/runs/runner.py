@@ -30,19 +30,27 @@ from __future__ import annotations
 import contextlib
 import errno
 import itertools
+import logging
 import os
 import re
+import shutil
+import socket
 import time
 import warnings
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
 import numpy as np
+from tqdm.auto import tqdm
 
+from .. import __version__
+from ..board import Board
+from ..checks import check_path, check_scheduler
 from ..core import engine_fingerprint
+from ..engine import batch_seeds, play_batch
 from ..errors import (
     CatansimError,
     CatansimWarning,
@@ -52,9 +60,12 @@ from ..errors import (
     os_reason,
     swallowed_interrupt,
 )
+from ..kernels import say_if_compiling
 from ..results import dataset as D
+from ..results import games_frame, games_table, players_frame, players_table
 from ..results.dataset import Part as Task
 from ..results.dataset import load
+from ..strategies import PARAM_INDEX
 from ..tunables import BASE_MEMORY, CONNECT_TIMEOUT, DISK_PER_GAME, MEMORY_PER_GAME
 from .experiment import Experiment
 
@@ -86,8 +97,6 @@ def play_task(exp: Experiment, task: Task, n_threads: int | None = None,
     Runs on the local machine or on a Dask worker (it registers the experiment's
     strategies config first). Seats rotate by game index when ``exp.rotate``.
     """
-    from ..engine import batch_seeds, play_batch
-
     idx = np.arange(task.start, task.stop, dtype=np.int64)
     if exp.board_set is not None:
         return _play_board_set(exp, task, idx, n_threads, debug)
@@ -105,11 +114,6 @@ def play_task(exp: Experiment, task: Task, n_threads: int | None = None,
 def _play_board_set(exp: Experiment, task: Task, idx: np.ndarray, n_threads, debug) -> list:
     """A part of a board-set experiment: one ``play_batch`` per board and seat shift, each
     on its board as a given board (``BoardSet``: which board and which seed each game has)."""
-    from dataclasses import replace
-
-    from ..board import Board
-    from ..engine import batch_seeds, play_batch
-
     bs = exp.board_set
     k = bs.board_index(idx)
     si = bs.seed_index(idx)
@@ -143,8 +147,6 @@ def part_tables(exp: Experiment, task: Task, played: list):
     Built from the arrays without pandas (``results.games_table``); equal to
     ``pa.Table.from_pandas`` of the frames of ``compute_task``.
     """
-    from ..results import games_table, players_table
-
     batches, index = [b for b, _ in played], [i for _, i in played]
     return (games_table(batches, index, **_labels(exp, task)),
             players_table(batches, index, **_labels(exp, task)))
@@ -153,8 +155,6 @@ def part_tables(exp: Experiment, task: Task, played: list):
 def compute_task(exp: Experiment, task: Task, n_threads: int | None = None,
                  debug: bool = False):
     """Play one part's games and return its ``(games, players)`` frames, in game order."""
-    from ..results import games_frame, players_frame
-
     played = play_task(exp, task, n_threads, debug)
     batches, index = [b for b, _ in played], [i for _, i in played]
     return (games_frame(batches, index, **_labels(exp, task)),
@@ -177,12 +177,10 @@ def compute_tables(exp: Experiment, task: Task, n_threads: int | None = None,
 
 def _worker_name() -> str:
     try:
-        from dask.distributed import get_worker
+        from dask.distributed import get_worker  # noqa: PLC0415  (the dask extra)
 
         return get_worker().address
     except (ImportError, ValueError):
-        import socket
-
         return f"{socket.gethostname()} (pid {os.getpid()})"
 
 
@@ -196,8 +194,6 @@ def _worker_engine() -> str:
 
 def part_metadata(exp: Experiment, task: Task) -> dict:
     """What each Parquet file of a part records about how it was made."""
-    from .. import __version__
-
     return {
         "experiment": exp.name,
         "experiment_file": str(exp.path) if exp.path else None,
@@ -223,8 +219,6 @@ def write_part(root: Path, exp: Experiment, task: Task, games, players):
 
 
 def _param_names() -> dict[int, str]:
-    from ..strategies import PARAM_INDEX
-
     return {i: name for name, i in PARAM_INDEX.items()}
 
 
@@ -295,8 +289,6 @@ def check_manifest(exp: Experiment, root: Path, manifest: dict) -> None:
 
 
 def _manifest(exp: Experiment) -> dict:
-    from .. import __version__
-
     return {
         "format": D.FORMAT,
         "format_version": D.FORMAT_VERSION,
@@ -452,8 +444,6 @@ def _check_disk(exp: Experiment, root: Path) -> None:
     """Refuse a run whose dataset cannot fit on the disk: its size estimated from the
     bytes per game of the parts already there (else ``DISK_PER_GAME``), for the games
     still to play, against the free space of the folder (or its nearest parent)."""
-    import shutil
-
     with warnings.catch_warnings():  # a bad record is named once, when the run opens it
         warnings.simplefilter("ignore", CatansimWarning)
         records = D.read_records(root) if (root / D.PARTS_LOG).is_file() else {}
@@ -535,8 +525,6 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
         A full disk, an unwritable or read-only folder, a lost scheduler, too little
         memory: one line naming the path and how many parts were kept.
     """
-    from ..checks import check_path, check_scheduler
-
     root = Path(check_path(str(out) if out is not None else str(exp.output), "--out"))
     address = scheduler if scheduler is not None else exp.scheduler
     if address is not None:
@@ -639,9 +627,6 @@ def _warm_up(exp: Experiment, task: Task, n_threads, progress: bool) -> float:
     minute to a minute: ``catansim.kernels``) or loaded from Numba's cache before the
     progress bar starts: the bar and the run's rate then count games only. Returns the
     seconds it took."""
-    from ..engine import batch_seeds, play_batch
-    from ..kernels import say_if_compiling
-
     if progress:
         say_if_compiling()
     t = time.perf_counter()
@@ -651,8 +636,6 @@ def _warm_up(exp: Experiment, task: Task, n_threads, progress: bool) -> float:
 
 
 def _bar(exp: Experiment, total: int, initial: int, progress: bool):
-    from tqdm.auto import tqdm
-
     n_var = len(exp.variants)
     return tqdm(total=total, initial=initial, unit="game", unit_scale=True, smoothing=0.1,
                 desc=f"{exp.name}" + (f" ({n_var} variants)" if n_var > 1 else ""),
@@ -773,7 +756,7 @@ def check_workers(client, address: str) -> None:
 def _client(address: str, state: _State):
     """A Dask client of the scheduler at ``address`` whose workers all run this engine."""
     try:
-        from dask.distributed import Client
+        from dask.distributed import Client  # noqa: PLC0415  (the dask extra)
     except ImportError:
         raise CatansimError("--scheduler: dask.distributed is not installed; allowed: "
                             "pip install 'catansim[dask]', or a local run") from None
@@ -795,8 +778,6 @@ def _client(address: str, state: _State):
 def _quiet(*names: str):
     """Silence these loggers below CRITICAL: a lost scheduler makes Dask log a traceback
     per reconnection attempt, while the run reports the fault as one line."""
-    import logging
-
     known = list(logging.root.manager.loggerDict)
     loggers = [logging.getLogger(n) for n in sorted(
         {n for n in known for root in names if n == root or n.startswith(root + ".")}
@@ -815,7 +796,7 @@ def _dask_parts(exp: Experiment, pending: Iterator[Task], client, address: str, 
                 debug: bool = False):
     """Yield ``(task, make_tables)`` for parts computed on a Dask cluster (tables built
     on the workers, each of which checks its engine first), a bounded number in flight."""
-    from dask.distributed import as_completed
+    from dask.distributed import as_completed  # noqa: PLC0415  (the dask extra)
 
     n_workers = max(1, len(client.scheduler_info().get("workers", {})))
     limit = 2 * n_workers

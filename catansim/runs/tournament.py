@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from tqdm import tqdm
 
-from ..analysis.crossplay import crossplay_analysis
+from ..analysis import crossplay as X
 from ..analysis.driver import Accumulator, Analysis, Chunk, Context
 from ..analysis.stats import wilson_ci
 from ..analysis.strategies import RATING
@@ -317,30 +318,22 @@ class CrossPlayResult:
         the pooled and within the per-seat cells, and the verdict (``beats``,
         ``loses to``, ``not significant``); seat ``all`` pools the seats
         (``catansim.analysis.crossplay.crossplay_table``, one row per cell)."""
-        from ..analysis.crossplay import crossplay_analysis
-
-        return crossplay_analysis(correction).finish(self.counts, self.context).reset_index()
+        return X.crossplay_analysis(correction).finish(self.counts, self.context).reset_index()
 
     def matrix(self, seat: str = "all") -> pd.DataFrame:
         """Win rate of the row strategy against ``n_players - 1`` copies of the column."""
-        from ..analysis.crossplay import crossplay_matrix
-
-        return crossplay_matrix(self.table().set_index(["strategy", "opponent", "seat"]),
+        return X.crossplay_matrix(self.table().set_index(["strategy", "opponent", "seat"]),
                                 seat)
 
     def dominant(self) -> list[str]:
         """Strategies that significantly beat every other one from every seat (after
         correction)."""
-        from ..analysis.crossplay import dominant
-
-        return dominant(self.table().set_index(["strategy", "opponent", "seat"]))
+        return X.dominant(self.table().set_index(["strategy", "opponent", "seat"]))
 
     def counters(self) -> pd.DataFrame:
         """For each strategy, the opponents it beats and those it loses to, significant
         after correction (pooled seats), and those it is even with."""
-        from ..analysis.crossplay import counters
-
-        return counters(self.table().set_index(["strategy", "opponent", "seat"]))
+        return X.counters(self.table().set_index(["strategy", "opponent", "seat"]))
 
 
 def pair_name(a: str, b: str) -> str:
@@ -379,7 +372,7 @@ def cross_play(
     pairs = {pair_name(a, b): (a, b) for a in names for b in names if a != b}
     groups = {group: [tuple(a if seat == r else b for seat in range(n_players))
                       for r in range(n_players)] for group, (a, b) in pairs.items()}
-    acc, g, p = _results(deals, groups, sorted(names), [crossplay_analysis()], n_threads,
+    acc, g, p = _results(deals, groups, sorted(names), [X.crossplay_analysis()], n_threads,
                          progress, keep_games)
     return CrossPlayResult(g, p, n_players, pairs, deals.n_deals, acc.stats[0], acc.context())
 
@@ -387,6 +380,5 @@ def cross_play(
 def _bar(progress: bool, total: int):
     if not progress:
         return None
-    from tqdm import tqdm
 
     return tqdm(total=total, unit="game", desc="games", leave=False)

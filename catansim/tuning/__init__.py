@@ -21,17 +21,21 @@ Sits beside ``runs``: it plays games through the engine as a run does. May impor
 the Dask client), ``analysis`` (the statistics and the cross-play tables),
 ``plotting`` (the style) and ``reports`` (HTML rendering). Never ``commands`` or
 ``cli``.
+
+Every module here needs Optuna (the ``tune`` extra); without it, importing this
+package is a one-line ``CatansimError`` saying what to install.
 """
 
 from __future__ import annotations
 
+from ..errors import CatansimError
 
-def tune(spec, out=None, **kwargs):
-    """Run a tuning spec (a path to a TOML file, a mapping or a ``TuneSpec``): see
-    ``catansim.tuning.run.tune``."""
-    from .run import tune as _tune
+try:
+    import optuna  # noqa: F401
+except ImportError:
+    raise CatansimError("tune: optuna is not installed; allowed: pip install "
+                        "'catansim[tune]'") from None
 
-    return _tune(spec, out, **kwargs)
-
+from .run import tune
 
 __all__ = ["tune"]

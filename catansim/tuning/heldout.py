@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from statsmodels.stats.weightstats import DescrStatsW
 
 from ..analysis.crossplay import crossplay_table
 from ..analysis.stats import wilson_ci
@@ -88,8 +89,6 @@ def paired_differences(players: pd.DataFrame, pairs, tuned: str, start: str, n_p
                        opponents) -> pd.DataFrame:
     """Per opponent: the tuned strategy's win rate minus the start's, alone against the
     same copies on the same deals in the same seats; mean over deals with a t interval."""
-    from statsmodels.stats.weightstats import DescrStatsW
-
     single = players[players["strategy"].astype(str)
                      == players["variant"].astype(str).map(lambda v: pairs[v][0])]
     variant = single["variant"].astype(str)

@@ -19,6 +19,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import optuna
 import pandas as pd
 
 from ..analysis.stats import wilson_ci
@@ -65,8 +66,6 @@ def trials_frame(result: TuneResult) -> pd.DataFrame:
 def importance(result: TuneResult) -> pd.Series:
     """Parameter importance (Optuna's PED-ANOVA) over the trials that played every
     training deal; empty with fewer than 3 such trials or one parameter."""
-    import optuna
-
     trials = full_trials(result.study)
     if len(trials) < 3 or len(result.spec.space) < 2:
         return pd.Series(dtype=float)

@@ -43,11 +43,6 @@ def tune(spec, out=None, storage: str | None = None, n_threads: int | None = Non
     heldout, report : also measure on held-out deals / write the report.
     progress : a callable taking one line per finished trial (the command prints them).
     """
-    try:
-        import optuna  # noqa: F401
-    except ImportError:
-        raise CatansimError("tune: optuna is not installed; allowed: pip install "
-                            "'catansim[tune]'") from None
     spec = load_spec(spec)
     out = Path(out if out is not None else Path("tuning") / spec.name)
     url = storage or spec.storage

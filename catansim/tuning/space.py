@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import optuna.distributions as D
+
 from ..checks import is_int, type_name
 from ..errors import CatansimError
 from ..strategies import PARAM_FIELDS, PARAM_INDEX, PARAM_WORDS
@@ -42,8 +44,6 @@ class Dimension:
 
     def distribution(self):
         """The Optuna distribution of this dimension."""
-        import optuna.distributions as D
-
         if self.choices:
             return D.CategoricalDistribution(self.choices)
         if self.step is not None and float(self.step).is_integer() \

@@ -29,12 +29,21 @@ import contextlib
 import hashlib
 import json
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import optuna
+import optuna.distributions as D
+import pandas as pd
+import sqlalchemy.exc
+from optuna.trial import TrialState
 
+from ..analysis.stats import wilson_ci
+from ..checks import check_scheduler
 from ..errors import CatansimError, FaultError
+from ..runs.runner import CONNECT_TIMEOUT, check_workers
 from .arena import play_deals
 from .spec import TuneSpec
 
@@ -63,10 +72,6 @@ def default_storage(out: Path) -> str:
 def quiet_optuna() -> None:
     """Optuna's log lines and its notes on experimental features stay quiet: the command
     prints one line per trial itself."""
-    import warnings
-
-    import optuna
-
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
 
@@ -78,11 +83,6 @@ def open_storage(url: str, field: str = "storage"):
     sees the winner's rows (a unique-key or lock error) and opens the finished schema
     on a later attempt.
     """
-    import time
-
-    import optuna
-    import sqlalchemy.exc
-
     quiet_optuna()
     for attempt in range(SCHEMA_ATTEMPTS):
         try:
@@ -106,8 +106,6 @@ def open_storage(url: str, field: str = "storage"):
 
 def open_study(spec: TuneSpec, url: str, field: str = "storage"):
     """The spec's study in the storage at ``url``: created, or loaded to resume."""
-    import optuna
-
     storage = open_storage(url, field)
     sampler = (optuna.samplers.TPESampler(seed=spec.seed, multivariate=True, constant_liar=True,
                                           n_startup_trials=10)
@@ -143,8 +141,6 @@ def start_point(spec: TuneSpec) -> dict:
 
 def suggest(trial, spec: TuneSpec) -> dict[str, float]:
     """Sample every dimension; the parameter values the kernels see."""
-    import optuna.distributions as D
-
     row = {}
     for d in spec.space:
         dist = d.distribution()
@@ -160,8 +156,6 @@ def suggest(trial, spec: TuneSpec) -> dict[str, float]:
 
 def full_trials(study) -> list:
     """Finished trials that played every training deal, in order."""
-    from optuna.trial import TrialState
-
     return [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
             if t.user_attrs.get("full")]
 
@@ -267,10 +261,6 @@ def select(spec: TuneSpec, study, n_threads=None, client=None):
     in the study's user attributes (``selection_<trial>_<deals>``), so a rerun does not replay
     them. A DataFrame indexed by trial, best first: training and selection win rates,
     combined with its Wilson interval."""
-    import pandas as pd
-
-    from ..analysis.stats import wilson_ci
-
     gpd = spec.games_per_deal
     top = sorted(full_trials(study), key=lambda t: t.value, reverse=True)[:spec.finalists]
     deals = np.arange(spec.deals, spec.deals + spec.selection_deals)
@@ -301,12 +291,10 @@ def dask_client(scheduler: str | None, client=None):
     if client is not None or scheduler is None:
         yield client
         return
-    from ..checks import check_scheduler
-    from ..runs.runner import CONNECT_TIMEOUT, check_workers
 
     address = check_scheduler(scheduler, "--scheduler")
     try:
-        from dask.distributed import Client
+        from dask.distributed import Client  # noqa: PLC0415  (the dask extra)
     except ImportError:
         raise CatansimError("--scheduler: dask.distributed is not installed; allowed: "
                             "pip install 'catansim[dask]', or a local run") from None

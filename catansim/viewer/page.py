@@ -14,6 +14,7 @@ import json
 from importlib import resources
 from pathlib import Path
 
+from ..errors import CatansimError
 from ..files import atomic_write_text
 from ..logs.format import event_rows_to_dicts
 from .frames import game_view
@@ -108,8 +109,6 @@ def game_log(game) -> tuple[dict, list[dict]]:
     catansim.errors.CatansimError
         The game was played without its events.
     """
-    from ..errors import CatansimError
-
     if game.events is None:
         raise CatansimError("game: played without its events; allowed: a game of "
                             "play_game(..., log=True)")
