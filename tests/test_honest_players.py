@@ -102,7 +102,7 @@ def _decisions(prm, s, rules, p, seed):
 
     t, rng, x = fresh()
     legal = np.array([t[L.S_NODE_OPEN + m] for m in range(54)], dtype=np.uint8)
-    node = S.setup_settlement_nb(prm, t, TOPO, p, legal, x)
+    node = S.setup_settlement_nb(prm, t, TOPO, rng, p, legal, x)
     out["setup settlement"] = node
     if node >= 0:
         edges = np.zeros(72, dtype=np.uint8)

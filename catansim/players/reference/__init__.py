@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ...errors import CatansimError
 from ...game import Observation, Option
 from ...strategies import Strategy
 from . import decisions as D
@@ -47,7 +48,8 @@ def choices(obs: Observation, options: Sequence[Option], strategy: Strategy | Ma
     """
     w = strategy if isinstance(strategy, Weights) else weights(strategy)
     if (w.information >= 0.5) != (hidden is not None):
-        raise ValueError("choices: hidden cards go with information = 'omniscient' only")
+        raise CatansimError("hidden: the true cards go with information = 'omniscient' only; "
+                            "allowed: hidden=None for a public strategy")
     d = obs.decision
     if d == "action":
         return D.action(obs, w, offers_made, hidden)
@@ -55,7 +57,8 @@ def choices(obs: Observation, options: Sequence[Option], strategy: Strategy | Ma
         return FROM_OPTIONS[d](obs, w, options)
     if d in FROM_OBSERVATION:
         return FROM_OBSERVATION[d](obs, w)
-    raise ValueError(f"choices: no decision is pending ({d!r})")
+    raise CatansimError(f"choices: no decision is pending ({d!r}); allowed: an observation "
+                        "whose seat is to decide")
 
 
 # Each decision (``Observation.decision``) and its function: those that choose among
