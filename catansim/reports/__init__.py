@@ -28,8 +28,8 @@ from .build import (
     wide_table,
     write_study_report,
 )
-from .spec import Figure, Part, Results, Table, Text, section_of, sections_of
+from .spec import Each, Figure, Part, Results, Table, Text, section_of, sections_of
 
-__all__ = ["REPORT_FILE", "Figure", "Part", "Results", "Section", "Table", "Text",
+__all__ = ["REPORT_FILE", "Each", "Figure", "Part", "Results", "Section", "Table", "Text",
            "build_report", "section_of", "sections_of", "caption", "interval",
            "report_analyses", "show", "wide_table", "write_study_report"]

@@ -2,10 +2,10 @@
 results they show, turned into ``Section``s by one builder.
 
 A report spec is a sequence of ``Part``s (a section: key, title, method note, items).
-An item is a ``Table``, a ``Figure`` or a ``Text``. Each names what it shows by a path
-into the study's results (``of="rule.contrasts"``: ``results["rule"]["contrasts"]``);
-an item whose path is missing, or whose ``when`` is false, is left out, and so is a
-part with nothing to show when it says ``optional``. What cannot be a path (a display
+An item is a ``Table``, a ``Figure`` or a ``Text`` (``Each``: items that depend on the
+results, a figure per seat). Each names what it shows by a path into the study's
+results (``of="rule.contrasts"``: ``results["rule"]["contrasts"]``); an item or a part
+whose path is missing, or whose ``when`` is false, is left out. What cannot be a path (a display
 view of a frame, a figure, a caption or answer with numbers in it) is a small named
 function of the ``Results`` the builder passes: ``results["rule.arms"]``, the study's
 context as attributes (``results.datasets``, ``results.scale``).
@@ -94,14 +94,24 @@ class Text:
 
 
 @dataclass(frozen=True)
+class Each:
+    """Items that depend on the results' contents (a figure per seat, a table per map):
+    ``items(results)`` gives them, each then built like any other."""
+
+    items: Callable[[Results], Sequence[Table | Figure | Text]]
+    of: str | None = None
+    when: Callable[[Results], bool] | None = None
+
+
+@dataclass(frozen=True)
 class Part:
     """One section of a study's report: its items in order. ``of`` (a path) or ``when``
     decides whether the section is there at all."""
 
     key: str
-    title: str
+    title: Text_
     note: Text_
-    items: Sequence[Table | Figure | Text] = field(default_factory=tuple)
+    items: Sequence[Table | Figure | Text | Each] = field(default_factory=tuple)
     of: str | None = None
     when: Callable[[Results], bool] | None = None
 
@@ -119,11 +129,18 @@ def _frame(source, results: Results) -> pd.DataFrame:
 
 def section_of(part: Part, results: Results) -> Section:
     """The ``Section`` of one part: its items that are there, in order."""
-    s = Section(part.key, part.title, _text(part.note, results))
-    for item in part.items:
+    s = Section(part.key, _text(part.title, results), _text(part.note, results))
+    _add(s, part.items, results)
+    return s
+
+
+def _add(s: Section, items, results: Results) -> None:
+    for item in items:
         if not _present(item, results):
             continue
-        if isinstance(item, Table):
+        if isinstance(item, Each):
+            _add(s, item.items(results), results)
+        elif isinstance(item, Table):
             frame = _frame(item.of, results)
             shown = frame if item.view is None else item.view(frame, results)
             csv = frame if item.csv is None else _frame(item.csv, results)
@@ -134,7 +151,6 @@ def section_of(part: Part, results: Results) -> Section:
                 s.figure(item.name, fig, _text(item.caption, results))
         else:
             s.text(_text(item.html, results))
-    return s
 
 
 def sections_of(spec: Sequence[Part], results: Results) -> list[Section]:
