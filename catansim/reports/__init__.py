@@ -8,6 +8,9 @@ What lives here:
   position), ``build_report``; for the studies (several datasets): ``Section`` (a
   title, a method note, tables and figures), the table helpers ``show``, ``caption``,
   ``interval`` and ``wide_table``, and ``write_study_report`` (the page of a study);
+- ``spec``: a study's report as data (``Part``s of ``Table``, ``Figure`` and ``Text``
+  items naming the results they show) and the one builder of its sections
+  (``sections_of`` over ``Results``);
 - ``html``: rendering: figures inlined as base64 PNG, inline CSS, no script.
 
 May import: ``analysis``, ``plotting``, ``results`` (the manifest), ``board`` (the
@@ -25,6 +28,8 @@ from .build import (
     wide_table,
     write_study_report,
 )
+from .spec import Each, Figure, Part, Results, Table, Text, section_of, sections_of
 
-__all__ = ["REPORT_FILE", "Section", "build_report", "caption", "interval", "report_analyses",
-           "show", "wide_table", "write_study_report"]
+__all__ = ["REPORT_FILE", "Each", "Figure", "Part", "Results", "Section", "Table", "Text",
+           "build_report", "section_of", "sections_of", "caption", "interval",
+           "report_analyses", "show", "wide_table", "write_study_report"]

@@ -13,8 +13,10 @@ the experiment files. Only the full scale writes into ``results/<name>/`` by def
 overwrites the committed results.
 
 The robber and shortage studies are data, a ``_rule_study.RuleStudy`` each (their
-experiments, the analysis plan of a dataset, the sections of the report, the README's
-power lines and notebook) built by its one ``build``; every study's page is written by
+experiments, the analysis plan of a dataset, the answer, the report spec, the README's
+power lines and notebook) built by its one ``build``. Every study declares its report
+as a spec (``reports.spec``: sections of tables, figures and text naming the analysis
+results they show), built by ``reports.sections_of`` and written by
 ``reports.write_study_report``.
 
 May import everything: studies sit at the end of the data path, beside the

@@ -17,7 +17,7 @@ from ..analysis.stats import format_p
 from ..board import beginner_board, make_board
 from ..constants import seat_colours
 from ..files import atomic_write_text
-from ..reports import Section, write_study_report
+from ..reports import Each, Figure, Part, Results, Table, Text, sections_of, write_study_report
 from ._provenance import provenance
 
 ARM_CSV = ["seat", "kind", "node", "node_2", "n", "wins", "win_rate", "win_ci_low",
@@ -143,252 +143,322 @@ def findings(res: dict) -> dict:
     return f
 
 
-def _sections(res: dict, scale: str) -> list[Section]:
+def _plots():
     from ..plotting import openings as PO  # noqa: PLC0415  matplotlib: seconds to import
-    from ..plotting.figures import reliability_figure  # noqa: PLC0415  matplotlib: seconds to import
 
-    vals = res["values"]
-    fnd = findings(res)
-    beginner = beginner_board()
-    secs = []
+    return PO
 
-    # --- the question ----------------------------------------------------------------------
-    s = Section("question", "The question and the answers",
-                "Each arm forces one seat's settlement onto one node and replays the "
-                "baseline's games (same board, dice, deck and decision streams); the value of "
-                "a node is the paired difference of that seat's win rate against the "
-                "strategy's own choice, with a paired t interval; the many nodes of one seat "
-                "are corrected together (Benjamini-Hochberg). Four default players unless "
-                "said otherwise." + (" SCALE SMALL: a few games, every 9th node, three "
-                                     "boards; the numbers are not findings." if scale == "small"
-                                     else ""))
-    s.text(_p("How much is each starting intersection worth, in win probability, when the "
-              "rest of the game is left to the players? Where does our scripted placement "
-              "rank among the alternatives, and what makes a good opening across boards?"))
-    s.text("<h3>Beginner map, four players: the first settlement</h3>" + _ul(fnd["beginner4"]))
-    s.text("<h3>Beginner map, four players: the second settlement (the first the "
-           "strategy's own)</h3>" + _ul(fnd["second"]))
-    s.text("<h3>Beginner map, three players: the first settlement</h3>"
-           + _ul(fnd["beginner3"]))
-    s.text(f"<h3>{len(res['board_values'])} variable boards</h3>" + _ul(fnd["boards"]))
-    if fnd["seats"]:
-        s.text("<h3>Seats</h3>" + _p(fnd["seats"]))
-    s.text("<h3>What makes a good opening</h3>" + _p(fnd["model"]))
-    secs.append(s)
 
-    # --- beginner map, 4 players ---------------------------------------------------------
-    a4 = vals["beginner4"]["arms"]
-    s = Section("beginner4", "Beginner map, four players: the first settlement",
-                "1 + 4 x 54 variants of the same games: every seat's first settlement on every "
-                "node, the second settlement and the roads left to the strategy. The beginner "
-                "map's printed pieces are left out (board = \"beginner\"). A node that was not "
-                "free at the seat's turn in the baseline is reserved for it by the engine "
-                "(the earlier seats settle elsewhere): its value says what getting it would be "
-                "worth, not a choice the seat had; placement ranks only the free nodes.")
-    s.figure("beginner4_value_map", PO.value_map_figure(
-        a4, beginner, title="Beginner map, 4 players: value of each first settlement",
-        choice=_choice(vals["beginner4"]), n_players=4))
-    s.figure("beginner4_best", PO.best_openings_figure(a4, top=8, n_players=4))
-    p4 = res["place"]["beginner4"]
-    s.table("beginner4_placement", p4[PLACE_SHOW],
-            "the strategy's own first settlement per seat among the nodes free at its turn: "
-            "rank by the point estimates, nodes significantly better or worse, the best-looking "
-            "node (biased upward: chosen on the same games) and the gain of a node chosen on "
-            "half the games, measured on the other half (honest)", p4)
-    s.table("beginner4_top", _top(a4, "first")[ARM_SHOW],
-            "the 10 best first settlements per seat (all 216 arms in the CSV): win rate with "
-            "its Wilson interval, paired difference against the own choice with its t interval, "
-            "p after Benjamini-Hochberg over the seat's 54 nodes; legal_share: share of "
-            "baseline games with the node free at the seat's turn", a4[ARM_CSV])
-    secs.append(s)
+def _reliability(frame: pd.DataFrame):
+    from ..plotting.figures import reliability_figure  # noqa: PLC0415  matplotlib: slow import
 
-    # --- second settlement and pairs -------------------------------------------------------
-    a2 = vals["beginner4_second"]["arms"]
-    ap = vals["beginner4_pairs"]["arms"]
-    s = Section("second", "The second settlement given the first, and pairs",
-                "Second-settlement arms force every seat's second settlement onto every node, "
-                "the first left to the strategy (on a fixed board the same node in every game); "
-                "pair arms force both settlements of seat 0 (the first pick, and the last one "
-                "of the set-up) and seat 3 (the double pick in the middle of the snake) over "
-                "the best nodes of the first-settlement map. Values are paired against the "
-                "baseline, the strategy's own two choices.")
-    s.figure("beginner4_second_value_map", PO.value_map_figure(
-        a2, beginner, kind="second", choice=_choice(vals["beginner4_second"], "second"),
-        title="Beginner map, 4 players: value of each second settlement (first: the own choice)",
-        n_players=4))
-    s.figure("beginner4_spread", PO.spread_figure(a4, a2, n_players=4))
-    ps = res["place"]["beginner4_second"]
-    s.table("beginner4_second_placement", ps[PLACE_SHOW],
-            "the strategy's own second settlement among the nodes free at its turn, as above",
-            ps)
-    for seat in sorted(ap["seat"].unique()):
-        s.figure(f"beginner4_pairs_seat{seat}", PO.pair_matrix_figure(ap, seat, n_players=4))
-    bp = _best_pairs(ap)
-    s.table("beginner4_pairs_top", bp[["seat", "node", "node_2", "n", "win_rate", "win_ci_low",
-                                       "win_ci_high", "diff", "ci_low", "ci_high",
-                                       "p_adjusted"]],
-            "the best forced pairs per seat (first node, second node), all pairs in the CSV",
-            ap[ARM_CSV])
-    secs.append(s)
+    return reliability_figure(frame)
 
-    # --- beginner map, 3 players -------------------------------------------------------------
-    a3 = vals["beginner3"]["arms"]
-    s = Section("beginner3", "Beginner map, three players",
-                "As for four players: 1 + 3 x 54 variants; the seats are blue, white and orange "
-                "(the beginner set-up leaves red out with three players).")
-    s.figure("beginner3_value_map", PO.value_map_figure(
-        a3, beginner, title="Beginner map, 3 players: value of each first settlement",
-        choice=_choice(vals["beginner3"]), n_players=3))
-    p3 = res["place"]["beginner3"]
-    s.table("beginner3_placement", p3[PLACE_SHOW], "as for four players", p3)
-    s.table("beginner3_top", _top(a3, "first")[ARM_SHOW], "the 10 best per seat; all in the CSV",
-            a3[ARM_CSV])
-    secs.append(s)
 
-    # --- seats ---------------------------------------------------------------------------------
-    s = Section("seats", "Does a node's value depend on the seat that takes it?",
-                "A binomial GLM of the forced seat's wins with node and seat effects, with and "
-                "without their interaction (statsmodels); the likelihood-ratio test says whether "
-                "the value of a node changes with the seat beyond a seat's own advantage, "
-                "interaction_sd how much (points of win probability). Spearman rank "
-                "correlations of the seats' value maps (scipy). On the variable boards the test "
-                "is run per board and Holm-corrected across boards.")
-    s.figure("beginner4_seat_values", PO.seat_values_figure(a4, n_players=4))
-    tests = []
-    for name in ("beginner4", "beginner3"):
-        t = res["seats"][name]["test"]
-        if len(t):
-            tests.append(t.reset_index().assign(map=name))
-    if tests:
-        tt = pd.concat(tests, ignore_index=True).set_index("map")
-        s.table("seat_interaction", tt, "likelihood-ratio test of node x seat on the forced "
-                                        "seat's wins; n = seat_games", tt)
-    for name in ("beginner4", "beginner3"):
-        c = res["seats"][name]["correlation"]
-        if len(c):
-            s.table(f"{name}_seat_correlation", c, f"{name}: Spearman rho of the nodes' paired "
-                                                   "values between seats; n = nodes", c)
-            bs_ = res["seats"][name]["by_seat"]
-            s.table(f"{name}_seat_best", bs_, f"{name}: each seat's best node and the spread of "
-                                              "its node values", bs_)
-    bi = res["board_interaction"]
-    if len(bi):
-        s.text(_p(f"Variable boards: the interaction is significant after Holm correction on "
-                  f"{int(bi['significant'].sum())} of {len(bi)} boards; median fitted size "
-                  f"{100 * bi['interaction_sd'].median():.1f} points, of which sampling noise "
-                  f"(80 games a cell) is most: net of its expected share "
-                  f"{100 * bi['interaction_sd_net'].median():.1f} points; median Spearman rho "
-                  f"between the seats' maps {bi['rho_mean'].median():.2f} (seat 0 against the "
-                  f"last seat {bi['rho_0_last'].median():.2f})."))
-        s.table("boards_seat_interaction", bi.set_index("board")[
-            ["lr", "df", "p_value", "p_adjusted", "significant", "interaction_sd",
-             "interaction_sd_net", "rho_mean", "rho_0_last", "seat_games"]].head(12),
-            "per board: the test and the rank correlations (the first boards; all in the CSV)",
-            bi.set_index("board"))
-    secs.append(s)
+def _question_note(r) -> str:
+    return ("Each arm forces one seat's settlement onto one node and replays the baseline's "
+            "games (same board, dice, deck and decision streams); the value of a node is the "
+            "paired difference of that seat's win rate against the strategy's own choice, "
+            "with a paired t interval; the many nodes of one seat are corrected together "
+            "(Benjamini-Hochberg). Four default players unless said otherwise."
+            + (" SCALE SMALL: a few games, every 9th node, three boards; the numbers are not "
+               "findings." if r.scale == "small" else ""))
 
-    # --- variable boards ---------------------------------------------------------------------
-    bsum = res["board_summary"]
-    bplace = res["board_place"].copy()
-    bplace.attrs["summary"] = bsum.rename(columns={"mean_gain": "mean"}).rename(
+
+def _finding(key: str, heading, as_list: bool = True, optional: bool = False) -> Text:
+    """The findings ``key`` (lines, or one paragraph) under ``heading`` (``optional``: left
+    out when there are none)."""
+    return Text(lambda r: f"<h3>{heading(r) if callable(heading) else heading}</h3>"
+                + (_ul(r.findings[key]) if as_list else _p(r.findings[key])),
+                when=(lambda r: bool(r.findings[key])) if optional else None)
+
+
+QUESTION = Part("question", "The question and the answers", _question_note, (
+    Text(_p("How much is each starting intersection worth, in win probability, when the rest "
+            "of the game is left to the players? Where does our scripted placement rank among "
+            "the alternatives, and what makes a good opening across boards?")),
+    _finding("beginner4", "Beginner map, four players: the first settlement"),
+    _finding("second", "Beginner map, four players: the second settlement (the first the "
+             "strategy's own)"),
+    _finding("beginner3", "Beginner map, three players: the first settlement"),
+    _finding("boards", lambda r: f"{len(r['board_values'])} variable boards"),
+    _finding("seats", "Seats", as_list=False, optional=True),
+    _finding("model", "What makes a good opening", as_list=False)))
+
+
+def _value_map(name: str, values: str, players: int, title: str, kind: str = "first"
+               ) -> Figure:
+    """The value map of the arms of ``values.<values>`` on the beginner map."""
+    def draw(r):
+        v = r[f"values.{values}"]
+        return _plots().value_map_figure(v["arms"], beginner_board(), title=title,
+                                         choice=_choice(v, kind), n_players=players,
+                                         **({"kind": kind} if kind != "first" else {}))
+    return Figure(name, draw)
+
+
+def _placement(name: str, caption: str) -> Table:
+    return Table(f"{name}_placement", f"place.{name}", caption,
+                 view=lambda t, r: t[PLACE_SHOW])
+
+
+def _top_table(name: str, caption: str) -> Table:
+    return Table(f"{name}_top", f"values.{name}.arms", caption,
+                 view=lambda a, r: _top(a, "first")[ARM_SHOW], csv=lambda r: r[
+                     f"values.{name}.arms"][ARM_CSV])
+
+
+BEGINNER4 = Part(
+    "beginner4", "Beginner map, four players: the first settlement",
+    "1 + 4 x 54 variants of the same games: every seat's first settlement on every node, the "
+    "second settlement and the roads left to the strategy. The beginner map's printed pieces "
+    "are left out (board = \"beginner\"). A node that was not free at the seat's turn in the "
+    "baseline is reserved for it by the engine (the earlier seats settle elsewhere): its "
+    "value says what getting it would be worth, not a choice the seat had; placement ranks "
+    "only the free nodes.", (
+        _value_map("beginner4_value_map", "beginner4", 4,
+                   "Beginner map, 4 players: value of each first settlement"),
+        Figure("beginner4_best", lambda r: _plots().best_openings_figure(
+            r["values.beginner4.arms"], top=8, n_players=4)),
+        _placement("beginner4", "the strategy's own first settlement per seat among the nodes "
+                   "free at its turn: rank by the point estimates, nodes significantly better "
+                   "or worse, the best-looking node (biased upward: chosen on the same games) "
+                   "and the gain of a node chosen on half the games, measured on the other "
+                   "half (honest)"),
+        _top_table("beginner4", "the 10 best first settlements per seat (all 216 arms in the "
+                   "CSV): win rate with its Wilson interval, paired difference against the own "
+                   "choice with its t interval, p after Benjamini-Hochberg over the seat's 54 "
+                   "nodes; legal_share: share of baseline games with the node free at the "
+                   "seat's turn")))
+
+
+def _pair_figures(r) -> list[Figure]:
+    """A pair matrix per seat of the pair arms."""
+    ap = r["values.beginner4_pairs.arms"]
+    return [Figure(f"beginner4_pairs_seat{seat}",
+                   lambda r, seat=seat: _plots().pair_matrix_figure(ap, seat, n_players=4))
+            for seat in sorted(ap["seat"].unique())]
+
+
+SECOND = Part(
+    "second", "The second settlement given the first, and pairs",
+    "Second-settlement arms force every seat's second settlement onto every node, the first "
+    "left to the strategy (on a fixed board the same node in every game); pair arms force "
+    "both settlements of seat 0 (the first pick, and the last one of the set-up) and seat 3 "
+    "(the double pick in the middle of the snake) over the best nodes of the "
+    "first-settlement map. Values are paired against the baseline, the strategy's own two "
+    "choices.", (
+        _value_map("beginner4_second_value_map", "beginner4_second", 4,
+                   "Beginner map, 4 players: value of each second settlement (first: the own "
+                   "choice)", kind="second"),
+        Figure("beginner4_spread", lambda r: _plots().spread_figure(
+            r["values.beginner4.arms"], r["values.beginner4_second.arms"], n_players=4)),
+        _placement("beginner4_second", "the strategy's own second settlement among the nodes "
+                   "free at its turn, as above"),
+        Each(_pair_figures),
+        Table("beginner4_pairs_top", "values.beginner4_pairs.arms",
+              "the best forced pairs per seat (first node, second node), all pairs in the CSV",
+              view=lambda a, r: _best_pairs(a)[
+                  ["seat", "node", "node_2", "n", "win_rate", "win_ci_low", "win_ci_high",
+                   "diff", "ci_low", "ci_high", "p_adjusted"]],
+              csv=lambda r: r["values.beginner4_pairs.arms"][ARM_CSV])))
+
+BEGINNER3 = Part(
+    "beginner3", "Beginner map, three players",
+    "As for four players: 1 + 3 x 54 variants; the seats are blue, white and orange (the "
+    "beginner set-up leaves red out with three players).", (
+        _value_map("beginner3_value_map", "beginner3", 3,
+                   "Beginner map, 3 players: value of each first settlement"),
+        _placement("beginner3", "as for four players"),
+        _top_table("beginner3", "the 10 best per seat; all in the CSV")))
+
+_MAPS = ("beginner4", "beginner3")
+
+
+def seat_interaction(r) -> pd.DataFrame | None:
+    """The node x seat test of each beginner map that has one, by map; None if none."""
+    tests = [r[f"seats.{m}.test"].reset_index().assign(map=m) for m in _MAPS
+             if len(r[f"seats.{m}.test"])]
+    return pd.concat(tests, ignore_index=True).set_index("map") if tests else None
+
+
+def _seat_tables(r) -> list[Table]:
+    """Per beginner map with a correlation: its seats' rank correlations and best nodes."""
+    out = []
+    for m in _MAPS:
+        if len(r[f"seats.{m}.correlation"]):
+            out += [Table(f"{m}_seat_correlation", f"seats.{m}.correlation",
+                          f"{m}: Spearman rho of the nodes' paired values between seats; n = "
+                          "nodes"),
+                    Table(f"{m}_seat_best", f"seats.{m}.by_seat",
+                          f"{m}: each seat's best node and the spread of its node values")]
+    return out
+
+
+def boards_interaction_text(r) -> str:
+    bi = r["board_interaction"]
+    return _p(f"Variable boards: the interaction is significant after Holm correction on "
+              f"{int(bi['significant'].sum())} of {len(bi)} boards; median fitted size "
+              f"{100 * bi['interaction_sd'].median():.1f} points, of which sampling noise (80 "
+              f"games a cell) is most: net of its expected share "
+              f"{100 * bi['interaction_sd_net'].median():.1f} points; median Spearman rho "
+              f"between the seats' maps {bi['rho_mean'].median():.2f} (seat 0 against the "
+              f"last seat {bi['rho_0_last'].median():.2f}).")
+
+
+def _any_boards(r) -> bool:
+    return len(r["board_interaction"]) > 0
+
+
+SEATS = Part(
+    "seats", "Does a node's value depend on the seat that takes it?",
+    "A binomial GLM of the forced seat's wins with node and seat effects, with and without "
+    "their interaction (statsmodels); the likelihood-ratio test says whether the value of a "
+    "node changes with the seat beyond a seat's own advantage, interaction_sd how much "
+    "(points of win probability). Spearman rank correlations of the seats' value maps "
+    "(scipy). On the variable boards the test is run per board and Holm-corrected across "
+    "boards.", (
+        Figure("beginner4_seat_values", lambda r: _plots().seat_values_figure(
+            r["values.beginner4.arms"], n_players=4)),
+        Table("seat_interaction", seat_interaction, "likelihood-ratio test of node x seat on "
+              "the forced seat's wins; n = seat_games",
+              when=lambda r: seat_interaction(r) is not None),
+        Each(_seat_tables),
+        Text(boards_interaction_text, when=_any_boards),
+        Table("boards_seat_interaction", lambda r: r["board_interaction"].set_index("board"),
+              "per board: the test and the rank correlations (the first boards; all in the "
+              "CSV)", view=lambda t, r: t[
+                  ["lr", "df", "p_value", "p_adjusted", "significant", "interaction_sd",
+                   "interaction_sd_net", "rho_mean", "rho_0_last", "seat_games"]].head(12),
+              when=_any_boards)))
+
+
+def board_place(r) -> pd.DataFrame:
+    """Every board's placement, with the summary over boards the gain figure draws."""
+    bplace = r["board_place"].copy()
+    bplace.attrs["summary"] = r["board_summary"].rename(columns={"mean_gain": "mean"}).rename(
         columns={"gain_ci_low": "ci_low", "gain_ci_high": "ci_high"})
-    s = Section("boards", f"{len(res['board_values'])} variable boards: where the scripted "
-                          "placement ranks",
-                "Each board variable:k is its own experiment: 1 + 4 x 54 variants of the same "
-                "games. Per board and seat: the own choice's rank among the nodes free at its "
-                "turn, the nodes significantly better (Benjamini-Hochberg over the seat's "
-                "nodes), and the gain of a data-driven choice (the node that looks best on the "
-                "even games measured on the odd ones and vice versa). Across boards: means with "
-                "t intervals (boards as replicates), shares of boards with Wilson intervals.")
-    s.figure("boards_gain", PO.gain_figure(bplace, n_players=4))
-    s.table("boards_summary", bsum.drop(columns="method"), "per seat over the boards",
-            bsum)
-    s.table("boards_placement", bplace.set_index(["board", "seat"])[PLACE_SHOW].head(40),
-            "per board and seat (the first boards; all in the CSV)",
-            bplace.set_index(["board", "seat"]))
-    gains = bplace.groupby("board")["gain"].mean()
+    return bplace
+
+
+def _extreme_boards(r) -> list[Figure]:
+    """The value maps of the boards with the largest and the smallest mean gain."""
+    gains = board_place(r).groupby("board")["gain"].mean()
+    out = []
     for label, k in (("largest", int(gains.idxmax())), ("smallest", int(gains.idxmin()))):
-        arms = res["board_values"][k]["arms"]
-        s.figure(f"board{k:03d}_value_map", PO.value_map_figure(
-            arms, make_board("variable", k), choice=_choice(res["board_values"][k]),
-            title=f"Board variable:{k}, the {label} mean gain over the own choice",
-            n_players=4))
-    allb = []
-    for k, v in res["board_values"].items():
-        allb.append(v["arms"][["seat", "node", "n", "win_rate", "win_ci_low", "win_ci_high",
-                               "diff", "ci_low", "ci_high", "p_adjusted", "legal_share",
-                               "chosen_share"]].assign(board=k))
+        v = r.data["board_values"][k]
+        out.append(Figure(f"board{k:03d}_value_map",
+                          lambda r, v=v, k=k, label=label: _plots().value_map_figure(
+                              v["arms"], make_board("variable", k), choice=_choice(v),
+                              title=f"Board variable:{k}, the {label} mean gain over the own "
+                                    "choice", n_players=4)))
+    return out
+
+
+def board_value_maps(r) -> pd.DataFrame:
+    """Every board's value map, one row per board, seat and node."""
+    allb = [v["arms"][["seat", "node", "n", "win_rate", "win_ci_low", "win_ci_high", "diff",
+                       "ci_low", "ci_high", "p_adjusted", "legal_share", "chosen_share"]]
+            .assign(board=k) for k, v in r.data["board_values"].items()]
     # rounded: 21,700 rows, committed (5 decimals are far below the intervals' width)
-    allb = pd.concat(allb).reset_index(drop=True).set_index(["board", "seat", "node"]).round(5)
-    s.text(_p(f"The value maps of all {len(res['board_values'])} boards are in "
-              "tables/boards_value_maps.csv (one row per board, seat and node); "
-              "`catansim openings --layout variable --seed K` draws any of them."))
-    s.table("boards_value_maps", allb.head(0), "every board's map", allb)
-    secs.append(s)
+    return pd.concat(allb).reset_index(drop=True).set_index(["board", "seat", "node"]).round(5)
 
-    # --- the win model ------------------------------------------------------------------------
-    m = res["model"]
-    coef = m["coefficients"]
-    s = Section("model", "What makes a good opening",
-                "A logistic regression of winning on the opening's features (binomial GLM on "
-                "the seat-games of every (variant, seat, opening) of the variable boards: "
-                "forced and free openings), intervals cluster-robust by board; beside it the "
-                "same terms as a linear probability model (points of win probability per unit). "
-                f"Fitted on the boards k with k % {res['held_out_every']} != 0, checked on the "
-                "others (held out): "
-                "Brier score against predicting the base rate, reliability by decile of the "
-                "prediction (Wilson intervals).")
-    s.figure("model_coefficients", PO.coefficients_figure(coef))
-    s.table("model_coefficients", coef[["label", "coef", "ci_low", "ci_high", "p_value",
-                                        "odds_ratio", "per_sd", "lpm", "lpm_ci_low",
-                                        "lpm_ci_high", "n", "clusters"]],
-            "logistic coefficients (log odds per unit) with cluster-robust 95% intervals; lpm: "
-            "win probability per unit; n = seat-games of the training boards", coef)
-    pub = res["published"]
-    s.table("published_comparison", pub.drop(columns="source"),
-            f"our estimates beside {pub['source'].iloc[0] if len(pub) else 'the published fit'}"
-            " (its scale is not ours: compare signs and order)", pub)
-    cal = m["calibration"]
-    s.table("model_calibration", cal, "Brier score (lower is better), that of the training base "
-                                      "rate, skill = 1 - ratio; log loss", cal)
-    s.figure("model_reliability", reliability_figure(m["reliability"]))
-    mc = res.get("model_choice")
-    if mc is not None and len(mc):
-        s.text(_p("The model as a placement rule: on each held-out board it picks, per seat, the "
-                  "first settlement (or the strategy's own) with the highest fitted win "
-                  "probability, and the pick is scored by its paired difference on that board's "
-                  "games. " + " ".join(
-                      f"{_seat(seat, 4)}: {_pts(r['mean_diff'])} "
-                      f"{_ci(r['ci_low'], r['ci_high'])} points over {int(r['boards'])} boards;"
-                      for seat, r in mc.iterrows())))
-        s.table("model_choice", mc.drop(columns="method"),
-                "the win model as a placement rule on the held-out boards: mean paired "
-                "difference against the strategy's own choice (t interval over boards)", mc)
-        s.table("model_picks", res["model_picks"].set_index(["board", "seat"]).head(12),
-                "its pick per held-out board and seat (the first rows; all in the CSV)",
-                res["model_picks"].set_index(["board", "seat"]))
-    rc = res["model_resources"]["coefficients"]
-    s.table("model_resources", rc[["label", "coef", "ci_low", "ci_high", "lpm", "lpm_ci_low",
-                                   "lpm_ci_high"]],
-            "the same model with the pips of each resource in place of the total", rc)
-    secs.append(s)
 
-    # --- runs --------------------------------------------------------------------------------
-    runs = res["runs"]
-    s = Section("runs", "Runs",
-                "Games and time of every run (summed over the invocations of catansim study "
-                "that played games; a resumed run adds its time). The machine is a 2-core VM "
-                "shared with other jobs, so wall time depends on the load; CPU seconds are this "
-                "process's own.")
-    s.table("runs", runs, "games = variants x games per variant", runs)
-    secs.append(s)
-    return secs
+BOARDS = Part(
+    "boards", lambda r: f"{len(r['board_values'])} variable boards: where the scripted "
+                        "placement ranks",
+    "Each board variable:k is its own experiment: 1 + 4 x 54 variants of the same games. Per "
+    "board and seat: the own choice's rank among the nodes free at its turn, the nodes "
+    "significantly better (Benjamini-Hochberg over the seat's nodes), and the gain of a "
+    "data-driven choice (the node that looks best on the even games measured on the odd ones "
+    "and vice versa). Across boards: means with t intervals (boards as replicates), shares of "
+    "boards with Wilson intervals.", (
+        Figure("boards_gain", lambda r: _plots().gain_figure(board_place(r), n_players=4)),
+        Table("boards_summary", "board_summary", "per seat over the boards",
+              view=lambda t, r: t.drop(columns="method")),
+        Table("boards_placement", lambda r: board_place(r).set_index(["board", "seat"]),
+              "per board and seat (the first boards; all in the CSV)",
+              view=lambda t, r: t[PLACE_SHOW].head(40)),
+        Each(_extreme_boards),
+        Text(lambda r: _p(f"The value maps of all {len(r['board_values'])} boards are in "
+                          "tables/boards_value_maps.csv (one row per board, seat and node); "
+                          "`catansim openings --layout variable --seed K` draws any of "
+                          "them.")),
+        Table("boards_value_maps", board_value_maps, "every board's map",
+              view=lambda t, r: t.head(0))))
+
+
+def model_choice_text(r) -> str:
+    return _p("The model as a placement rule: on each held-out board it picks, per seat, the "
+              "first settlement (or the strategy's own) with the highest fitted win "
+              "probability, and the pick is scored by its paired difference on that board's "
+              "games. " + " ".join(
+                  f"{_seat(seat, 4)}: {_pts(x['mean_diff'])} {_ci(x['ci_low'], x['ci_high'])} "
+                  f"points over {int(x['boards'])} boards;"
+                  for seat, x in r["model_choice"].iterrows()))
+
+
+def _has_choice(r) -> bool:
+    mc = r.get("model_choice")
+    return mc is not None and len(mc) > 0
+
+
+def _model_note(r) -> str:
+    return ("A logistic regression of winning on the opening's features (binomial GLM on the "
+            "seat-games of every (variant, seat, opening) of the variable boards: forced and "
+            "free openings), intervals cluster-robust by board; beside it the same terms as a "
+            "linear probability model (points of win probability per unit). Fitted on the "
+            f"boards k with k % {r['held_out_every']} != 0, checked on the others (held out): "
+            "Brier score against predicting the base rate, reliability by decile of the "
+            "prediction (Wilson intervals).")
+
+
+def _published_caption(r) -> str:
+    pub = r["published"]
+    return (f"our estimates beside {pub['source'].iloc[0] if len(pub) else 'the published fit'}"
+            " (its scale is not ours: compare signs and order)")
+
+
+MODEL = Part("model", "What makes a good opening", _model_note, (
+    Figure("model_coefficients", lambda r: _plots().coefficients_figure(
+        r["model.coefficients"])),
+    Table("model_coefficients", "model.coefficients",
+          "logistic coefficients (log odds per unit) with cluster-robust 95% intervals; lpm: "
+          "win probability per unit; n = seat-games of the training boards",
+          view=lambda t, r: t[["label", "coef", "ci_low", "ci_high", "p_value", "odds_ratio",
+                               "per_sd", "lpm", "lpm_ci_low", "lpm_ci_high", "n",
+                               "clusters"]]),
+    Table("published_comparison", "published", _published_caption,
+          view=lambda t, r: t.drop(columns="source")),
+    Table("model_calibration", "model.calibration", "Brier score (lower is better), that of "
+          "the training base rate, skill = 1 - ratio; log loss"),
+    Figure("model_reliability", lambda r: _reliability(r["model.reliability"])),
+    Text(model_choice_text, when=_has_choice),
+    Table("model_choice", "model_choice", "the win model as a placement rule on the held-out "
+          "boards: mean paired difference against the strategy's own choice (t interval over "
+          "boards)", view=lambda t, r: t.drop(columns="method"), when=_has_choice),
+    Table("model_picks", lambda r: r["model_picks"].set_index(["board", "seat"]),
+          "its pick per held-out board and seat (the first rows; all in the CSV)",
+          view=lambda t, r: t.head(12), when=_has_choice),
+    Table("model_resources", "model_resources.coefficients",
+          "the same model with the pips of each resource in place of the total",
+          view=lambda t, r: t[["label", "coef", "ci_low", "ci_high", "lpm", "lpm_ci_low",
+                               "lpm_ci_high"]])))
+
+RUNS = Part(
+    "runs", "Runs",
+    "Games and time of every run (summed over the invocations of catansim study that played "
+    "games; a resumed run adds its time). The machine is a 2-core VM shared with other jobs, "
+    "so wall time depends on the load; CPU seconds are this process's own.", (
+        Table("runs", "runs", "games = variants x games per variant"),))
+
+REPORT = (QUESTION, BEGINNER4, SECOND, BEGINNER3, SEATS, BOARDS, MODEL, RUNS)
 
 
 def write(out: Path, res: dict, scale: str, items, title: str) -> Path:
     """Write report.html, tables, figures and README.md into ``out``; returns the report
     (``title``: the study's question)."""
-    sections = _sections(res, scale)
+    sections = sections_of(REPORT, Results(res, scale=scale, findings=findings(res)))
     runs = res["runs"]
     total = int(runs["games"].sum())
     items_ = [("question", title), ("command", "catansim study openings"

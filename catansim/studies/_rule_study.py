@@ -24,7 +24,7 @@ import pandas as pd
 from .. import __version__
 from ..analysis.contrasts import Plan
 from ..files import atomic_write_text
-from ..reports import Section, write_study_report
+from ..reports import Part, Results, Section, Table, Text, sections_of, write_study_report
 from ..results import dataset as D
 from ..runs.experiment import Experiment, load_experiment
 from ..runs.runner import plan, run_experiment
@@ -120,16 +120,21 @@ def engine_of(root: Path) -> str:
 class RuleStudy:
     """A study of rule variants as data: its experiment files (``experiments/<name>/``),
     the analyses of each dataset (``plan``: a ``contrasts.Plan``) and what is derived from
-    their results (``finish``: dataset name, results -> results), the report's sections
-    with the answer (``sections``), the README's power lines and budget, and its
-    notebook. ``build``, one for every such study, plays, analyses and writes."""
+    their results (``finish``: dataset name, results -> results), the answer (``answer``:
+    its lines, HTML, from the ``Results``) and the note on how it is computed, the
+    report's sections between the answer and the runs (``report``, a spec of
+    ``reports.Part``s over the results by dataset name), the README's power lines and
+    budget, and its notebook. ``build``, one for every such study, plays, analyses and
+    writes."""
 
     name: str
     title: str
     question: str
     notebook: str
     plan: Callable[[Dataset], Plan]
-    sections: Callable[[dict, dict, str], tuple[list[Section], list[str]]]
+    answer: Callable[[Results], list[str]]
+    answer_note: str
+    report: tuple[Part, ...]
     power_lines: Callable[[dict, dict], list[str]]
     budget: tuple[str, ...] = ()
     finish: Callable[[str, dict], dict] | None = None
@@ -144,11 +149,14 @@ class RuleStudy:
         for name, ds in datasets.items():
             r = self.plan(ds).run(ds.path, scheduler=scheduler, progress=progress)
             res[name] = self.finish(name, r) if self.finish is not None else r
-        sections, answer = self.sections(res, datasets, scale)
+        results = Results(res, datasets=datasets, scale=scale, question=self.question,
+                          power=self.power_lines(res, datasets))
+        results.answer = self.answer(results)
+        sections = sections_of((answer_part(self.answer_note), *self.report, RUNS), results)
         seconds = time.perf_counter() - t0
         path = write_report(out, self.title, self.question, sections, datasets, scale, seconds)
-        write_readme(out, self.name, self.title, self.question, answer, sections, datasets,
-                     scale, self.power_lines(res, datasets),
+        write_readme(out, self.name, self.title, self.question, results.answer, sections,
+                     datasets, scale, results.power,
                      list(self.budget) if scale == "full" else [], self.notebook)
         return path
 
@@ -305,22 +313,21 @@ def select(table: pd.DataFrame, arms, outcomes=None) -> pd.DataFrame:
 # --- report and README ----------------------------------------------------------------
 
 
-def answer_section(question: str, answer: list[str], note: str) -> Section:
-    s = Section("answer", "The question and the answer", note)
-    s.text(f"<p><b>Question.</b> {html.escape(question)}</p>")
-    s.text("<ul>" + "".join(f"<li>{a}</li>" for a in answer) + "</ul>")
-    return s
+def answer_part(note: str) -> Part:
+    """The first section of a rule study: the question and the answer's lines."""
+    return Part("answer", "The question and the answer", note, (
+        Text(lambda r: f"<p><b>Question.</b> {html.escape(r.question)}</p>"),
+        Text(lambda r: "<ul>" + "".join(f"<li>{a}</li>" for a in r.answer) + "</ul>")))
 
 
-def runs_section(datasets: dict[str, Dataset], scale: str, extra: list[str] = ()) -> Section:
-    s = Section("runs", "Runs, sample sizes and power",
-                "Every arm of a dataset plays the same game seeds (common random numbers). "
-                "Seconds are the playing time (Parquet written), summed over the sessions "
-                "that played the dataset, on a shared 2-core machine.")
-    s.table("runs", runs_frame(datasets), f"scale {scale}; games per arm and in all")
-    for e in extra:
-        s.text(e)
-    return s
+RUNS = Part("runs", "Runs, sample sizes and power",
+            "Every arm of a dataset plays the same game seeds (common random numbers). "
+            "Seconds are the playing time (Parquet written), summed over the sessions "
+            "that played the dataset, on a shared 2-core machine.", (
+                Table("runs", lambda r: runs_frame(r.datasets),
+                      lambda r: f"scale {r.scale}; games per arm and in all"),
+                Text(lambda r: "\n".join(f"<p class='power'>{x}</p>" for x in r.power),
+                     when=lambda r: bool(r.power))))
 
 
 def runs_frame(datasets: dict[str, Dataset]) -> pd.DataFrame:

@@ -25,7 +25,7 @@ from ..analysis import contrasts as C
 from ..analysis import robber as R
 from ..analysis import seats as SE
 from ..analysis import stats as ST
-from ..reports import Section
+from ..reports import Figure, Part, Table
 from . import _rule_study as U
 
 TITLE = "The robber: catch-up or a longer game?"
@@ -355,272 +355,277 @@ def _mean(arms, v, o, scale=1.0):
     return U.ci_text(r["mean"], r["ci_low"], r["ci_high"], scale, 2)
 
 
-def make_sections(res: dict, datasets: dict, scale: str) -> tuple[list[Section], list[str]]:
-    from .. import plotting as P  # noqa: PLC0415  matplotlib: seconds to import
+def _plots():
     from ..plotting import rule_effects as PR  # noqa: PLC0415  matplotlib: seconds to import
 
-    answer = make_answer(res)
-    secs = [U.answer_section(QUESTION, answer,
-                             "Computed from the tables below: rates with 95% Wilson intervals "
-                             "and their n; differences game by game on common seeds with 95% "
-                             "paired t intervals (McNemar's test for 0/1 outcomes), "
-                             "Holm-corrected within each dataset (* in the tables: "
-                             "significant after correction). 'Leading alone' means strictly "
-                             "the most visible VP (hidden VP cards do not count), after the "
-                             "turn named.")]
-    t = CATCH_TURN
+    return PR
 
-    # --- the headline: the switch ---------------------------------------------------
-    if "switch" in res:
-        secs.append(_switch_section(res))
 
-    # --- whole games -----------------------------------------------------------------
-    rule = res["rule"]
-    c, arms = rule["contrasts"], rule["arms"]
-    s = Section("rule", "The robber rule over whole games",
-                "Dataset rule: four default players, robber official (baseline), off and "
-                "friendly from the first turn on the same seeds. Arm means with 95% t "
-                "intervals (rates: Wilson); differences per game of whole-game outcomes with "
-                "paired t intervals, McNemar's test for 0/1 outcomes, Holm over the "
-                "dataset's table.")
-    variants = datasets["rule"].variants
-    labels = ARM_LABELS["rule"]
-    s.table("rule_arms", U.arm_cells(arms, variants, labels, _ARM_OUTCOMES),
-            "per game in each arm, mean [95% CI] (rates in %); n = games", arms)
-    s.table("rule_contrasts", U.contrast_cells(c, _arms("rule")),
-            "paired differences against the official robber, diff [95% CI]; rates in "
-            "percentage points; * significant after Holm over the whole table", c)
-    s.figure("rule_effects", PR.contrast_forest(
-        c, _arms("rule"), [
-            ("Game length and spread", "difference per game (turns, VP)",
-             ["turns", "vp_spread", "winner_margin"], 1.0),
-            ("Cards per game (all seats)", "difference per game (cards)",
-             ["stolen", "blocked", "discarded", "produced"], 1.0),
-            ("Seats", "difference (percentage points)",
-             [f"win_seat_{k}" for k in range(4)], 100.0)],
-        "What the robber changes over a whole game: each arm against the official robber"),
-        "differences game by game against the official robber on the same seeds")
-    s.table("rule_shares", _share_cells(rule["shares"], labels),
-            "whom the robber hits: share of robber moves [95% CI]; n = robber moves",
-            rule["shares"])
-    secs.append(s)
+def _win_rates_figure(table: pd.DataFrame, by: str, labels: dict):
+    from .. import plotting as P  # noqa: PLC0415  matplotlib: seconds to import
 
-    # --- catch-up --------------------------------------------------------------------
-    s = Section("catch_up", "Who wins from where, over whole games",
-                "For each checkpoint turn, the games still going after it with one player "
-                "leading alone in visible VP: that leader's win rate, and the win rate of "
-                "the player alone in last place, with 95% Wilson intervals; fair share = 1 / "
-                "players. Each arm's rate is over its own leaders: the standing at the turn "
-                "is one the arm reached its own way (without the robber more games have a "
-                "sole leader, with larger leads), so the arms are described side by side, "
-                "not compared game by game; the switch above gives the robber's effect on "
-                "the same leaders.")
-    catch = rule["catch"]["catch_up"]
-    s.figure("catch_up_rule", PR.catch_up_figure(catch, variants, labels,
-                                                 "Who wins from where: the robber rule"))
-    s.figure("lead_size", PR.lead_figure(rule["catch"]["lead"], t, variants, labels,
-                                         fair=0.25))
-    s.table("catch_up_rule", _catch_cells(catch, labels),
-            "win rate [95% CI] of the sole leader and the sole last after each turn; n = "
-            "games with a sole leader (last)", catch)
-    s.table("lead_size", _lead_cells(rule["catch"]["lead"], labels),
-            "the sole leader's win rate by the size of the lead; n = games",
-            rule["catch"]["lead"])
-    s.figure("equal_standing", PR.stage_figure(rule["stage"], t, variants, labels),
-             "the same standing after the same turn in each arm's own games; at the same "
-             "standing a longer game also leaves the others more turns, so the gap mixes the "
-             "game's length with whom the robber hits")
-    effects = stage_effects(res)
-    s.table("equal_standing", _stage_cells(effects),
-            f"after turn {t}: the sole leader's win rate in each arm and the Mantel-Haenszel "
-            "odds ratio (arm vs reference) at equal standing, pooled over the leader's VP and "
-            "lead; * significant after Holm over every contrast and checkpoint (all in the "
-            "CSV)", effects)
-    if "policy" in res:
-        pol = res["policy"]
-        pv = ["baseline", "all_production", "all_random"]
-        s.figure("catch_up_policy", PR.catch_up_figure(
-            pol["catch"]["catch_up"], pv, ARM_LABELS["policy"],
-            "Who wins from where: whom the robber hits"))
-        s.table("catch_up_policy", _catch_cells(pol["catch"]["catch_up"].loc[pv],
-                                                ARM_LABELS["policy"]),
+    return P.win_rates_figure(table.rename(index=labels, level="variant"), by, fair=0.25)
+
+
+def _variants(r, name: str) -> list[str]:
+    return r.datasets[name].variants
+
+
+ANSWER_NOTE = ("Computed from the tables below: rates with 95% Wilson intervals and their n; "
+               "differences game by game on common seeds with 95% paired t intervals "
+               "(McNemar's test for 0/1 outcomes), Holm-corrected within each dataset (* in "
+               "the tables: significant after correction). 'Leading alone' means strictly "
+               "the most visible VP (hidden VP cards do not count), after the turn named.")
+_ARMS_CAPTION = "per game in each arm, mean [95% CI] (rates in %); n = games"
+_SHARES_CAPTION = "whom the robber hits: share of robber moves [95% CI]; n = robber moves"
+_PCT_SEATS = ("Seats", "difference (percentage points)", [f"win_seat_{k}" for k in range(4)],
+              100.0)
+
+SWITCH = Part(
+    "switch", "The robber from turn T + 1 on, on the same games (headline)",
+    "Dataset switch: four default players play each game alike up to the end of turn T "
+    "(official robber), then on from that state with the robber kept or off, on the same "
+    "dice; T = 20 and 40. The same at tables of random robbers (every seat puts the robber "
+    "on a random hex and robs a random victim). The standing at T, and so its sole leader "
+    "and sole last, is the same in both arms: each difference is the robber's effect from "
+    "T + 1 on, game by game (95% paired intervals, McNemar's test, Holm over the table).", (
+        Table("switch_effects", "switch.contrasts",
+                "the robber off from turn T + 1 against kept, on the same games: each arm's "
+                "rate and the difference kept - off [95% CI]; n = games with a sole leader "
+                "(last) after turn T, or still going; * significant after Holm",
+                view=lambda c, r: _switch_cells(c, ARM_LABELS["switch"])),
+        Figure("switch_effects", lambda r: _switch_figure(r["switch.contrasts"]),
+                 "the same games up to turn T, then the robber kept or off; leader robbers "
+                 "aim at the leader, random robbers rob a random victim"),
+        Table("switch_catch_up", "switch.catch.catch_up",
+                "each arm's win rate [95% CI] of the sole leader and the sole last after "
+                "each turn; up to T the arms of a pair are the same games",
+                view=lambda t, r: _catch_cells(t, ARM_LABELS["switch"])),
+        Table("switch_shares", "switch.shares", _SHARES_CAPTION,
+                view=lambda t, r: _share_cells(t, ARM_LABELS["switch"]))),
+    of="switch")
+
+RULE = Part(
+    "rule", "The robber rule over whole games",
+    "Dataset rule: four default players, robber official (baseline), off and friendly from "
+    "the first turn on the same seeds. Arm means with 95% t intervals (rates: Wilson); "
+    "differences per game of whole-game outcomes with paired t intervals, McNemar's test "
+    "for 0/1 outcomes, Holm over the dataset's table.", (
+        Table("rule_arms", "rule.arms", _ARMS_CAPTION,
+                view=lambda t, r: U.arm_cells(t, _variants(r, "rule"), ARM_LABELS["rule"],
+                                              _ARM_OUTCOMES)),
+        Table("rule_contrasts", "rule.contrasts",
+                "paired differences against the official robber, diff [95% CI]; rates in "
+                "percentage points; * significant after Holm over the whole table",
+                view=lambda c, r: U.contrast_cells(c, _arms("rule"))),
+        Figure("rule_effects", lambda r: _plots().contrast_forest(
+            r["rule.contrasts"], _arms("rule"), [
+                ("Game length and spread", "difference per game (turns, VP)",
+                 ["turns", "vp_spread", "winner_margin"], 1.0),
+                ("Cards per game (all seats)", "difference per game (cards)",
+                 ["stolen", "blocked", "discarded", "produced"], 1.0), _PCT_SEATS],
+            "What the robber changes over a whole game: each arm against the official robber"),
+            "differences game by game against the official robber on the same seeds"),
+        Table("rule_shares", "rule.shares", _SHARES_CAPTION,
+                view=lambda t, r: _share_cells(t, ARM_LABELS["rule"]))))
+
+_POLICY_ARMS = ["baseline", "all_production", "all_random"]  # whole tables
+
+CATCH_UP = Part(
+    "catch_up", "Who wins from where, over whole games",
+    "For each checkpoint turn, the games still going after it with one player leading alone "
+    "in visible VP: that leader's win rate, and the win rate of the player alone in last "
+    "place, with 95% Wilson intervals; fair share = 1 / players. Each arm's rate is over "
+    "its own leaders: the standing at the turn is one the arm reached its own way (without "
+    "the robber more games have a sole leader, with larger leads), so the arms are "
+    "described side by side, not compared game by game; the switch above gives the "
+    "robber's effect on the same leaders.", (
+        Figure("catch_up_rule", lambda r: _plots().catch_up_figure(
+            r["rule.catch.catch_up"], _variants(r, "rule"), ARM_LABELS["rule"],
+            "Who wins from where: the robber rule")),
+        Figure("lead_size", lambda r: _plots().lead_figure(
+            r["rule.catch.lead"], CATCH_TURN, _variants(r, "rule"), ARM_LABELS["rule"],
+            fair=0.25)),
+        Table("catch_up_rule", "rule.catch.catch_up",
+                "win rate [95% CI] of the sole leader and the sole last after each turn; n "
+                "= games with a sole leader (last)",
+                view=lambda t, r: _catch_cells(t, ARM_LABELS["rule"])),
+        Table("lead_size", "rule.catch.lead",
+                "the sole leader's win rate by the size of the lead; n = games",
+                view=lambda t, r: _lead_cells(t, ARM_LABELS["rule"])),
+        Figure("equal_standing", lambda r: _plots().stage_figure(
+            r["rule.stage"], CATCH_TURN, _variants(r, "rule"), ARM_LABELS["rule"]),
+            "the same standing after the same turn in each arm's own games; at the same "
+            "standing a longer game also leaves the others more turns, so the gap mixes the "
+            "game's length with whom the robber hits"),
+        Table("equal_standing", lambda r: stage_effects(r.data),
+                f"after turn {CATCH_TURN}: the sole leader's win rate in each arm and the "
+                "Mantel-Haenszel odds ratio (arm vs reference) at equal standing, pooled over "
+                "the leader's VP and lead; * significant after Holm over every contrast and "
+                "checkpoint (all in the CSV)", view=lambda t, r: _stage_cells(t)),
+        Figure("catch_up_policy", lambda r: _plots().catch_up_figure(
+            r["policy.catch.catch_up"], _POLICY_ARMS, ARM_LABELS["policy"],
+            "Who wins from where: whom the robber hits"), of="policy"),
+        Table("catch_up_policy", "policy.catch.catch_up",
                 "as above, for the robber and victim policies of whole tables",
-                pol["catch"]["catch_up"])
-    secs.append(s)
+                view=lambda t, r: _catch_cells(t.loc[_POLICY_ARMS], ARM_LABELS["policy"]))))
 
-    # --- policies --------------------------------------------------------------------
-    if "policy" in res:
-        pol = res["policy"]
-        pc = pol["contrasts"]
-        plab = ARM_LABELS["policy"]
-        s = Section("policy", "Whom the robber hits: the robber and victim policies",
-                    "Dataset policy: four default players whose robber_policy is leader "
-                    "(baseline: the hex where the leader produces most, robbing the leader), "
-                    "production (most opponent production, the largest hand) or random; "
-                    "whole tables, and one seat (rotated through every seat) against three "
-                    "others. For one seat the win is compared with the same seat in the "
-                    "reference table, game by game. Shares: ratio of totals with a "
-                    "sandwich interval, games as units.")
-        rows = []
-        for name, v in (("rule", "baseline"), ("rule", "friendly"), ("policy", "all_production"),
-                        ("policy", "all_random")):
-            sh = res[name]["shares"]
-            if (v, "hit_leader") in sh.index:
-                r = sh.loc[(v, "hit_leader")].copy()
-                r["label"] = f"{_lab(name, v)} robber" + (" (rule)" if name == "rule" else "")
-                rows.append(r)
-        if rows:
-            frame = pd.DataFrame(rows)
-            s.figure("hit_leader", PR.share_bars(
-                frame, "share", "When an opponent leads alone, how often the robber robs them",
-                "share of robber moves made while an opponent led alone (%)",
-                reference=(THESIS_HIT_LEADER, "knowledge-based bot, 2025 thesis: 92%"),
-                n_unit="robber moves"))
-        s.table("policy_shares", _share_cells(pol["shares"], plab),
-                "share of robber moves [95% CI]; n = robber moves", pol["shares"])
-        whole = [a for a in _arms("policy") if a[0].startswith("all_")]
-        lone = [a for a in _arms("policy") if a[0].startswith("lone_")]
-        s.table("policy_contrasts", U.contrast_cells(pc, whole),
+
+def _policy_arms(kind: str) -> list[tuple[str, str, str]]:
+    """The policy dataset's contrasts of whole tables (``"all_"``) or one seat (``"lone_"``)."""
+    return [a for a in _arms("policy") if a[0].startswith(kind)]
+
+
+_LONE_ROWS = [f"win_strategy_{x}" for x in ("default_production", "default_random", "default")]
+
+POLICY = Part(
+    "policy", "Whom the robber hits: the robber and victim policies",
+    "Dataset policy: four default players whose robber_policy is leader (baseline: the hex "
+    "where the leader produces most, robbing the leader), production (most opponent "
+    "production, the largest hand) or random; whole tables, and one seat (rotated through "
+    "every seat) against three others. For one seat the win is compared with the same seat "
+    "in the reference table, game by game. Shares: ratio of totals with a sandwich "
+    "interval, games as units.", (
+        Figure("hit_leader", lambda r: _hit_leader_figure(r.data)),
+        Table("policy_shares", "policy.shares",
+                "share of robber moves [95% CI]; n = robber moves",
+                view=lambda t, r: _share_cells(t, ARM_LABELS["policy"])),
+        Table("policy_contrasts", "policy.contrasts",
                 "whole tables against the leader policy, paired per game; * significant "
-                "after Holm", U.select(pc, whole))
-        lone_rows = [f"win_strategy_{x}" for x in ("default_production", "default_random",
-                                                   "default")]
-        picked = _picked([("policy", v, ref, f"win_strategy_{LONE[v]}",
-                           f"{_lab('policy', v)} among three "
-                           + ("random" if v == "lone_leader" else "leader") + " robbers", False)
-                          for v, ref, _ in lone], res)
-        if picked is not None:
-            s.figure("lone_seat", PR.contrast_forest(
-                picked, [("x", "y", "lone seat - same seat in the reference table")],
-                [("The lone seat's win rate", "difference (percentage points)",
-                  list(picked.index.get_level_values(2)), 100.0)],
-                "One seat changes its robber policy: its wins against the same seat unchanged",
-                correction=pc["correction"].iloc[0]),
-                "paired per game: the seat that plays the lone policy against the same seat "
-                "playing the table's policy")
-        s.table("lone_seat", U.contrast_cells(pc, lone, lone_rows + ["turns"]),
-                "the lone seat's wins against the same seat in the reference table "
-                "(three leader robbers; for 'one leader seat': three random robbers)",
-                U.select(pc, lone))
-        if "strategies" in pol:
-            s.table("policy_win_rates", _win_cells(pol["strategies"], plab),
-                    "win rate per seat-game of each strategy in each arm [95% Wilson CI]",
-                    pol["strategies"])
-        secs.append(s)
+                "after Holm", view=lambda c, r: U.contrast_cells(c, _policy_arms("all_")),
+                csv=lambda r: U.select(r["policy.contrasts"], _policy_arms("all_"))),
+        Figure("lone_seat", lambda r: _lone_seat_figure(r.data),
+                 "paired per game: the seat that plays the lone policy against the same seat "
+                 "playing the table's policy"),
+        Table("lone_seat", "policy.contrasts",
+                "the lone seat's wins against the same seat in the reference table (three "
+                "leader robbers; for 'one leader seat': three random robbers)",
+                view=lambda c, r: U.contrast_cells(c, _policy_arms("lone_"),
+                                                   _LONE_ROWS + ["turns"]),
+                csv=lambda r: U.select(r["policy.contrasts"], _policy_arms("lone_"))),
+        Table("policy_win_rates", "policy.strategies",
+                "win rate per seat-game of each strategy in each arm [95% Wilson CI]",
+                view=lambda t, r: _win_cells(t, ARM_LABELS["policy"]))),
+    of="policy")
 
-    # --- discard limit ---------------------------------------------------------------
-    if "discard" in res:
-        d = res["discard"]
-        dl = _arms("discard")
-        s = Section("discard", "The discard limit on a 7",
-                    "Dataset discard: four default players, players holding more than 7 "
-                    "(official), 9, or any number of cards (no limit) discard half on a 7. "
-                    "Paired per game against the limit 7.")
-        s.table("discard_arms", U.arm_cells(d["arms"], datasets["discard"].variants,
-                                            ARM_LABELS["discard"], _ARM_OUTCOMES),
-                "per game in each arm, mean [95% CI]; n = games", d["arms"])
-        s.table("discard_contrasts", U.contrast_cells(d["contrasts"], dl),
+DISCARD = Part(
+    "discard", "The discard limit on a 7",
+    "Dataset discard: four default players, players holding more than 7 (official), 9, or "
+    "any number of cards (no limit) discard half on a 7. Paired per game against the limit "
+    "7.", (
+        Table("discard_arms", "discard.arms", "per game in each arm, mean [95% CI]; n = games",
+                view=lambda t, r: U.arm_cells(t, _variants(r, "discard"),
+                                              ARM_LABELS["discard"], _ARM_OUTCOMES)),
+        Table("discard_contrasts", "discard.contrasts",
                 "paired differences against the limit 7; * significant after Holm",
-                d["contrasts"])
-        s.figure("discard_effects", PR.contrast_forest(
-            d["contrasts"], dl, [
+                view=lambda c, r: U.contrast_cells(c, _arms("discard"))),
+        Figure("discard_effects", lambda r: _plots().contrast_forest(
+            r["discard.contrasts"], _arms("discard"), [
                 ("Game length and spread", "difference per game (turns, VP)",
                  ["turns", "vp_spread"], 1.0),
                 ("Cards per game", "difference per game (cards)",
                  ["discarded", "stolen", "produced"], 1.0)],
-            "The discard limit against the official 7, game by game"))
-        secs.append(s)
-
-    # --- other tables ----------------------------------------------------------------
-    s = Section("tables", "Other tables: three players, a mixed table, each preset",
-                "The robber rule (off and friendly against official) at three default "
-                "players (dataset three), at a mixed table of builder, city, expander and "
-                "army with rotated seats (mixed), and at tables of four copies of each preset "
-                "(presets), each paired game by game within its own table.")
-    across = _across(res)
-    if len(across):
-        s.table("across_tables", across, "official robber's effect by table: off - official "
-                "and friendly - official per game [95% CI]; * significant after Holm within "
-                "its dataset",
-                pd.concat({k: res[k]["contrasts"] for k in ("rule", "three", "mixed",
-                                                             "presets") if k in res},
-                          names=["dataset"]))
-        fig = _across_figure(res)
-        if fig is not None:
-            s.figure("across_tables", fig, "the robber's effect (official - off) at each "
-                     "table; presets: tables of four copies of the preset")
-    if "mixed" in res:
-        mx = res["mixed"]
-        if "strategies" in mx:
-            s.figure("mixed_strategies", P.win_rates_figure(mx["strategies"].rename(
-                index=ARM_LABELS["mixed"], level="variant"), "strategy", fair=0.25))
-            s.table("mixed_strategies", _win_cells(mx["strategies"], ARM_LABELS["mixed"]),
-                    "mixed table: win rate per seat-game of each strategy [95% Wilson CI]",
-                    mx["strategies"])
-        strat_rows = [o for o in dict.fromkeys(mx["contrasts"].index.get_level_values(2))
-                      if o.startswith("win_strategy_")]
-        s.table("mixed_strategy_contrasts", U.contrast_cells(mx["contrasts"], _arms("mixed"),
-                                                             strat_rows),
-                "mixed table: each strategy's wins against the official robber, paired "
-                "per game", U.select(mx["contrasts"], _arms("mixed"), strat_rows))
-    if "three" in res:
-        s.figure("catch_up_three", PR.catch_up_figure(
-            res["three"]["catch"]["catch_up"], datasets["three"].variants, ARM_LABELS["three"],
-            "Who wins from where: three players"))
-    secs.append(s)
-
-    # --- seats -----------------------------------------------------------------------
-    s = Section("seats", "Seats",
-                "Win rate of each seat with 95% Wilson intervals (n = games) per arm of the "
-                "headline dataset; the paired seat differences are in the headline's "
-                "contrasts table.")
-    seats = rule["seats"].rename(index=labels, level="variant")
-    s.figure("rule_seats", P.win_rates_figure(seats, "seat", fair=0.25))
-    s.table("rule_seats", _win_cells(rule["seats"], labels, by="seat"),
-            "win rate per seat [95% Wilson CI]; n = games", rule["seats"])
-    secs.append(s)
-    secs.append(U.runs_section(datasets, scale, [f"<p class='power'>{x}</p>" for x in
-                                                 power_lines(res, datasets)]))
-    return secs, answer
+            "The discard limit against the official 7, game by game"))),
+    of="discard")
 
 
-def _switch_section(res: dict) -> Section:
-    from ..plotting import rule_effects as PR  # noqa: PLC0415  matplotlib: seconds to import
+def _strategy_rows(c: pd.DataFrame) -> list[str]:
+    """The per-strategy win outcomes of a contrasts table."""
+    return [o for o in dict.fromkeys(c.index.get_level_values(2))
+            if o.startswith("win_strategy_")]
 
-    sw = res["switch"]
-    c = sw["contrasts"]
-    labels = ARM_LABELS["switch"]
-    s = Section("switch", "The robber from turn T + 1 on, on the same games (headline)",
-                "Dataset switch: four default players play each game alike up to the end of "
-                "turn T (official robber), then on from that state with the robber kept or "
-                "off, on the same dice; T = 20 and 40. The same at tables of random robbers "
-                "(every seat puts the robber on a random hex and robs a random victim). The "
-                "standing at T, and so its sole leader and sole last, is the same in both "
-                "arms: each difference is the robber's effect from T + 1 on, game by game "
-                "(95% paired intervals, McNemar's test, Holm over the table).")
+
+_TABLES = ("rule", "three", "mixed", "presets")
+
+TABLES = Part(
+    "tables", "Other tables: three players, a mixed table, each preset",
+    "The robber rule (off and friendly against official) at three default players "
+    "(dataset three), at a mixed table of builder, city, expander and army with rotated "
+    "seats (mixed), and at tables of four copies of each preset (presets), each paired game "
+    "by game within its own table.", (
+        Table("across_tables", lambda r: _across(r.data),
+                "official robber's effect by table: off - official and friendly - official "
+                "per game [95% CI]; * significant after Holm within its dataset",
+                csv=lambda r: pd.concat({k: r[f"{k}.contrasts"] for k in _TABLES if k in r},
+                                        names=["dataset"]),
+                when=lambda r: len(_across(r.data)) > 0),
+        Figure("across_tables", lambda r: _across_figure(r.data),
+                 "the robber's effect (official - off) at each table; presets: tables of "
+                 "four copies of the preset", when=lambda r: len(_across(r.data)) > 0),
+        Figure("mixed_strategies", lambda r: _win_rates_figure(
+            r["mixed.strategies"], "strategy", ARM_LABELS["mixed"]), of="mixed.strategies"),
+        Table("mixed_strategies", "mixed.strategies",
+                "mixed table: win rate per seat-game of each strategy [95% Wilson CI]",
+                view=lambda t, r: _win_cells(t, ARM_LABELS["mixed"])),
+        Table("mixed_strategy_contrasts", "mixed.contrasts",
+                "mixed table: each strategy's wins against the official robber, paired per "
+                "game", view=lambda c, r: U.contrast_cells(c, _arms("mixed"), _strategy_rows(c)),
+                csv=lambda r: U.select(r["mixed.contrasts"], _arms("mixed"),
+                                       _strategy_rows(r["mixed.contrasts"]))),
+        Figure("catch_up_three", lambda r: _plots().catch_up_figure(
+            r["three.catch.catch_up"], _variants(r, "three"), ARM_LABELS["three"],
+            "Who wins from where: three players"), of="three")))
+
+SEATS = Part(
+    "seats", "Seats",
+    "Win rate of each seat with 95% Wilson intervals (n = games) per arm of the headline "
+    "dataset; the paired seat differences are in the headline's contrasts table.", (
+        Figure("rule_seats", lambda r: _win_rates_figure(r["rule.seats"], "seat",
+                                                           ARM_LABELS["rule"])),
+        Table("rule_seats", "rule.seats", "win rate per seat [95% Wilson CI]; n = games",
+                view=lambda t, r: _win_cells(t, ARM_LABELS["rule"], by="seat"))))
+
+REPORT = (SWITCH, RULE, CATCH_UP, POLICY, DISCARD, TABLES, SEATS)
+
+
+def _switch_figure(c: pd.DataFrame):
+    """The switch contrasts as kept - off, leader and last wins and the turns after T."""
     arms = [(v, ref, f"{policy} robbers, after turn {T}")
             for T in SWITCH_TURNS for v, ref, policy in SWITCH_PAIRS[T]]
-    s.table("switch_effects", _switch_cells(c, labels),
-            "the robber off from turn T + 1 against kept, on the same games: each arm's rate "
-            "and the difference kept - off [95% CI]; n = games with a sole leader (last) "
-            "after turn T, or still going; * significant after Holm", c)
     outcomes = [f"{o}_{T}" for T in SWITCH_TURNS for o in ("leader_won", "last_won")]
-    s.figure("switch_effects", PR.contrast_forest(
+    return _plots().contrast_forest(
         _neg(c), arms,
         [("Who wins: the sole leader (last) after turn T", "kept - off (percentage points)",
           outcomes, 100.0),
          ("Turns played after turn T", "kept - off (turns per game)",
           [f"turns_after_{T}" for T in SWITCH_TURNS], 1.0)],
-        "The robber from turn T + 1 on: kept against off, on the same games"),
-        "the same games up to turn T, then the robber kept or off; leader robbers aim at "
-        "the leader, random robbers rob a random victim")
-    s.table("switch_catch_up", _catch_cells(sw["catch"]["catch_up"], labels),
-            "each arm's win rate [95% CI] of the sole leader and the sole last after each "
-            "turn; up to T the arms of a pair are the same games", sw["catch"]["catch_up"])
-    s.table("switch_shares", _share_cells(sw["shares"], labels),
-            "whom the robber hits: share of robber moves [95% CI]; n = robber moves",
-            sw["shares"])
-    return s
+        "The robber from turn T + 1 on: kept against off, on the same games")
+
+
+def _hit_leader_figure(res: dict):
+    """How often the robber robs the sole leader, by rule and policy, against the thesis's
+    knowledge-based bot; None without robber moves against a sole leader."""
+    rows = []
+    for name, v in (("rule", "baseline"), ("rule", "friendly"), ("policy", "all_production"),
+                    ("policy", "all_random")):
+        sh = res[name]["shares"]
+        if (v, "hit_leader") in sh.index:
+            r = sh.loc[(v, "hit_leader")].copy()
+            r["label"] = f"{_lab(name, v)} robber" + (" (rule)" if name == "rule" else "")
+            rows.append(r)
+    if not rows:
+        return None
+    return _plots().share_bars(
+        pd.DataFrame(rows), "share", "When an opponent leads alone, how often the robber robs "
+        "them", "share of robber moves made while an opponent led alone (%)",
+        reference=(THESIS_HIT_LEADER, "knowledge-based bot, 2025 thesis: 92%"),
+        n_unit="robber moves")
+
+
+def _lone_seat_figure(res: dict):
+    """One seat's change of robber policy against the same seat unchanged, game by game."""
+    picked = _picked([("policy", v, ref, f"win_strategy_{LONE[v]}",
+                       f"{_lab('policy', v)} among three "
+                       + ("random" if v == "lone_leader" else "leader") + " robbers", False)
+                      for v, ref, _ in _policy_arms("lone_")], res)
+    if picked is None:
+        return None
+    return _plots().contrast_forest(
+        picked, [("x", "y", "lone seat - same seat in the reference table")],
+        [("The lone seat's win rate", "difference (percentage points)",
+          list(picked.index.get_level_values(2)), 100.0)],
+        "One seat changes its robber policy: its wins against the same seat unchanged",
+        correction=res["policy"]["contrasts"]["correction"].iloc[0])
 
 
 def _switch_cells(c: pd.DataFrame, labels: dict) -> pd.DataFrame:
@@ -749,8 +754,6 @@ def _picked(rows, res, flip_all: bool = False) -> pd.DataFrame | None:
 def _across_figure(res: dict):
     """The robber's effect (official - off) on game length and on the sole leader's
     chance, one row per table, each paired within its own dataset."""
-    from ..plotting import rule_effects as PR  # noqa: PLC0415  matplotlib: seconds to import
-
     rows = []
     for name in ("rule", "three", "mixed", "presets"):
         for v, ref, _ in _arms(name) if name in res else []:
@@ -762,7 +765,7 @@ def _across_figure(res: dict):
     if table is None:
         return None
     outcomes = list(table.index.get_level_values(2))
-    return PR.contrast_forest(
+    return _plots().contrast_forest(
         table, [("x", "y", "official - off")],
         [("Game length", "official - off (turns per game)",
           [o for o in outcomes if o.startswith("turns|")], 1.0),
@@ -842,7 +845,8 @@ def power_lines(res: dict, datasets: dict) -> list[str]:
 
 
 SPEC = U.RuleStudy(name="robber", title=TITLE, question=QUESTION, notebook="04-robber",
-                   plan=plan_for, finish=finish, sections=make_sections,
+                   plan=plan_for, finish=finish, answer=lambda r: make_answer(r.data),
+                   answer_note=ANSWER_NOTE, report=REPORT,
                    power_lines=power_lines, budget=tuple(BUDGET))
 STUDY = SPEC.study("the robber rule, its policies and the discard limit, paired on "
                   "common random numbers")

@@ -19,7 +19,7 @@ from ..analysis import contrasts as C
 from ..analysis import shortages as SH
 from ..analysis import stats as ST
 from ..analysis.measures import RES
-from ..reports import Section
+from ..reports import Figure, Part, Table
 from . import _rule_study as U
 
 TITLE = "The supply-shortage rule: when it matters and whom it hurts"
@@ -262,136 +262,130 @@ def _who(res: dict) -> str:
     return "<b>Who it hurts.</b> " + "; ".join(parts) + "."
 
 
-def make_sections(res: dict, datasets: dict, scale: str):
+def _plots():
     from ..plotting import rule_effects as PR  # noqa: PLC0415  matplotlib: seconds to import
 
-    answer = make_answer(res, datasets)
-    secs = [U.answer_section(QUESTION, answer,
-                             "Computed from the tables below: rates with 95% Wilson intervals "
-                             "and their n; differences paired game by game on common seeds "
-                             "(95% paired t intervals, McNemar for 0/1 outcomes), Holm within "
-                             "each dataset (* in the tables); shares are ratios of totals with "
-                             "sandwich intervals. A shortage: a roll on which the supply could "
-                             "not pay everyone owed a resource in full. Games that "
-                             "differ: the share of common-seed games whose result differs "
-                             "between two rules in any seat's production, any seat's final "
-                             "VP, the winner or the length (Wilson intervals). "
-                             + U.HOW_OFTEN_NOTE)]
+    return PR
 
-    # --- the official supply ------------------------------------------------------------
-    r19 = res["rule19"]
-    lab = ARM_LABELS["rule19"]
-    s = Section("rule19", "The rules at the official supply (19 per resource)",
-                "Dataset rule19: four default players with 19 cards per resource under the "
-                "official rule (baseline), the strict rule (nobody paid) and an unlimited "
-                "bank, on the same games (the supply paying in turn order, off, is in the "
-                "small-supply section). Arm figures "
-                "with 95% intervals (rates: Wilson; means: t); paired differences against "
-                "the official rule, Holm over the dataset's table.")
-    v19 = datasets["rule19"].variants
-    s.table("rule19_arms", U.arm_cells(r19["arms"], v19, lab, _ARM_OUTCOMES),
-            "per game in each arm, mean [95% CI] (rates in %); n = games", r19["arms"])
-    s.table("rule19_contrasts", U.contrast_cells(r19["contrasts"], _arms("rule19")),
-            "paired differences against the official rule, diff [95% CI]; discordant games "
-            "in the CSV; * significant after Holm", r19["contrasts"])
-    s.table("rule19_differ", U.differ_cells(r19["differ"], _arms("rule19")),
-            "share of games whose result differs from the official rule's [95% Wilson CI] "
-            "(games), by part of the result and in any; n = pairs of games", r19["differ"])
-    s.figure("rule19_effects", PR.contrast_forest(
-        r19["contrasts"], _arms("rule19"), [
+
+def _arm_table(name: str, caption: str) -> Table:
+    """The arms table of dataset ``name``: per game in each arm, mean [95% CI]."""
+    return Table(f"{name}_arms", f"{name}.arms", caption,
+                 view=lambda t, r: U.arm_cells(t, r.datasets[name].variants, ARM_LABELS[name],
+                                               _ARM_OUTCOMES))
+
+
+def _contrast_table(name: str, caption: str, outcomes=None) -> Table:
+    """The contrasts table of dataset ``name``, all its pairs (``outcomes``: its rows)."""
+    return Table(f"{name}_contrasts", f"{name}.contrasts", caption,
+                 view=lambda c, r: U.contrast_cells(c, _arms(name), outcomes))
+
+
+def _differ_table(name: str, caption: str) -> Table:
+    return Table(f"{name}_differ", f"{name}.differ", caption,
+                 view=lambda t, r: U.differ_cells(t, _arms(name)))
+
+
+def _effects_figure(name: str, panels, title: str) -> Figure:
+    return Figure(f"{name}_effects", lambda r: _plots().contrast_forest(
+        r[f"{name}.contrasts"], _arms(name), panels, title))
+
+
+_SEATS_PANEL = ("Seats", "difference (percentage points)", [f"win_seat_{k}" for k in range(4)],
+                100.0)
+_ARMS_CAPTION = "per game in each arm, mean [95% CI] (rates in %); n = games"
+
+ANSWER_NOTE = ("Computed from the tables below: rates with 95% Wilson intervals and their n; "
+               "differences paired game by game on common seeds (95% paired t intervals, "
+               "McNemar for 0/1 outcomes), Holm within each dataset (* in the tables); shares "
+               "are ratios of totals with sandwich intervals. A shortage: a roll on which the "
+               "supply could not pay everyone owed a resource in full. Games that differ: the "
+               "share of common-seed games whose result differs between two rules in any "
+               "seat's production, any seat's final VP, the winner or the length (Wilson "
+               "intervals). " + U.HOW_OFTEN_NOTE)
+
+RULE19 = Part(
+    "rule19", "The rules at the official supply (19 per resource)",
+    "Dataset rule19: four default players with 19 cards per resource under the official "
+    "rule (baseline), the strict rule (nobody paid) and an unlimited bank, on the same games "
+    "(the supply paying in turn order, off, is in the small-supply section). Arm figures "
+    "with 95% intervals (rates: Wilson; means: t); paired differences against the official "
+    "rule, Holm over the dataset's table.", (
+        _arm_table("rule19", _ARMS_CAPTION),
+        _contrast_table("rule19", "paired differences against the official rule, diff [95% "
+                        "CI]; discordant games in the CSV; * significant after Holm"),
+        _differ_table("rule19", "share of games whose result differs from the official "
+                      "rule's [95% Wilson CI] (games), by part of the result and in any; n = "
+                      "pairs of games"),
+        _effects_figure("rule19", [
             ("Game length", "difference per game (turns)", ["turns"], 1.0),
             ("Cards per game", "difference per game (cards)", ["withheld", "produced"], 1.0),
-            ("Seats", "difference (percentage points)",
-             [f"win_seat_{k}" for k in range(4)], 100.0)],
-        "The shortage rules against the official one, 19 per resource"))
-    s.table("rule19_shares", _share_cells(r19["shares"], lab),
-            "of the short rolls, those with one player alone owed the resource; of the "
-            "withheld cards, those of the sole leader [95% CI]", r19["shares"])
-    secs.append(s)
+            _SEATS_PANEL], "The shortage rules against the official one, 19 per resource"),
+        Table("rule19_shares", "rule19.shares",
+              "of the short rolls, those with one player alone owed the resource; of the "
+              "withheld cards, those of the sole leader [95% CI]",
+              view=lambda t, r: _share_cells(t, ARM_LABELS["rule19"]))))
 
-    # --- when and what ------------------------------------------------------------------
-    s = Section("when", "When the supply runs short, and of what",
-                "The turn of the first roll the supply could not pay in full, per resource "
-                "('any': the first of any), over the games that had one (t interval of the "
-                "mean, quantiles), and the share of games that had one (Wilson); the curves "
-                "are the cumulative share of all games short by each turn.")
-    t19 = r19["timing"]
-    s.table("timing_rule19", _timing_cells(t19, lab), "official supply: share of games with "
-            "a shortage [95% CI] and the turn of the first; n = games", t19)
-    if "supply" in res:
-        sup = res["supply"]
-        arms_sup = [supply_arm("official", x) for x in SUPPLIES]
-        s.figure("first_shortage", PR.curve_figure(
-            sup["curve"], "any", arms_sup, ARM_LABELS["supply"],
-            "When the supply first runs short, by its size (official rule)"))
-    if "rule9" in res:
-        s.table("timing_rule9", _timing_cells(res["rule9"]["timing"], ARM_LABELS["rule9"]),
-                "9 per resource: as above", res["rule9"]["timing"])
-    secs.append(s)
+WHEN = Part(
+    "when", "When the supply runs short, and of what",
+    "The turn of the first roll the supply could not pay in full, per resource ('any': the "
+    "first of any), over the games that had one (t interval of the mean, quantiles), and the "
+    "share of games that had one (Wilson); the curves are the cumulative share of all games "
+    "short by each turn.", (
+        Table("timing_rule19", "rule19.timing", "official supply: share of games with a "
+              "shortage [95% CI] and the turn of the first; n = games",
+              view=lambda t, r: _timing_cells(t, ARM_LABELS["rule19"])),
+        Figure("first_shortage", lambda r: _plots().curve_figure(
+            r["supply.curve"], "any", [supply_arm("official", x) for x in SUPPLIES],
+            ARM_LABELS["supply"], "When the supply first runs short, by its size (official "
+            "rule)"), of="supply"),
+        Table("timing_rule9", "rule9.timing", "9 per resource: as above",
+              view=lambda t, r: _timing_cells(t, ARM_LABELS["rule9"]))))
 
-    # --- the supply's size ----------------------------------------------------------------
-    if "supply" in res:
-        sup = res["supply"]
-        s = Section("supply", "The supply's size: when the rule starts to matter",
-                    "Dataset supply: four default players with 19, 15, 12 and 9 cards per "
-                    "resource under the official and the strict rule, and an unlimited bank, "
-                    "on the same games. Each official arm is paired with the unlimited bank "
-                    "(what the shortages cost), each strict arm with the official arm of the "
-                    "same supply (what the exception changes).")
-        s.figure("supply_by_resource", PR.sweep_figure(
-            _by_resource(sup["arms"]), "supply", "resource",
+SUPPLY = Part(
+    "supply", "The supply's size: when the rule starts to matter",
+    "Dataset supply: four default players with 19, 15, 12 and 9 cards per resource under the "
+    "official and the strict rule, and an unlimited bank, on the same games. Each official "
+    "arm is paired with the unlimited bank (what the shortages cost), each strict arm with "
+    "the official arm of the same supply (what the exception changes).", (
+        Figure("supply_by_resource", lambda r: _plots().sweep_figure(
+            _by_resource(r["supply.arms"]), "supply", "resource",
             "Games with a shortage, by the supply's size", "cards per resource in the supply",
             "games with at least one shortage (%)", log=True,
-            note="official rule; log scale"))
-        s.figure("supply_effects", supply_effects_figure(sup["contrasts"]))
-        s.table("supply_arms", U.arm_cells(sup["arms"], datasets["supply"].variants,
-                                           ARM_LABELS["supply"], _ARM_OUTCOMES),
-                "per game in each arm, mean [95% CI] (rates in %); n = games", sup["arms"])
-        s.table("supply_contrasts", U.contrast_cells(sup["contrasts"], _arms("supply")),
-                "each official supply against the unlimited bank, each strict arm against "
-                "the official one of its supply; * significant after Holm", sup["contrasts"])
-        s.table("supply_shares", _share_cells(sup["shares"], ARM_LABELS["supply"]),
-                "shares per arm [95% CI]", sup["shares"])
-        secs.append(s)
+            note="official rule; log scale")),
+        Figure("supply_effects", lambda r: supply_effects_figure(r["supply.contrasts"])),
+        _arm_table("supply", _ARMS_CAPTION),
+        _contrast_table("supply", "each official supply against the unlimited bank, each "
+                        "strict arm against the official one of its supply; * significant "
+                        "after Holm"),
+        Table("supply_shares", "supply.shares", "shares per arm [95% CI]",
+              view=lambda t, r: _share_cells(t, ARM_LABELS["supply"]))),
+    of="supply")
 
-    # --- the small supply ------------------------------------------------------------------
-    if "rule9" in res:
-        r9 = res["rule9"]
-        s = Section("rule9", "The rules with a small supply (9 per resource)",
-                    "Dataset rule9: four default players with 9 cards per resource under the "
-                    "official, strict and off rules, on the same games; paired against the "
-                    "official rule.")
-        s.table("rule9_arms", U.arm_cells(r9["arms"], datasets["rule9"].variants,
-                                          ARM_LABELS["rule9"], _ARM_OUTCOMES),
-                "per game in each arm, mean [95% CI] (rates in %); n = games", r9["arms"])
-        s.table("rule9_differ", U.differ_cells(r9["differ"], _arms("rule9")),
-                "share of games whose result differs from the official rule's [95% Wilson "
-                "CI] (games); n = pairs of games", r9["differ"])
-        s.table("rule9_contrasts", U.contrast_cells(r9["contrasts"], _arms("rule9")),
-                "paired differences against the official rule; * significant after Holm",
-                r9["contrasts"])
-        s.figure("rule9_effects", PR.contrast_forest(
-            r9["contrasts"], _arms("rule9"), [
-                ("Game length and spread", "difference per game (turns, VP)",
-                 ["turns", "vp_spread"], 1.0),
-                ("Cards per game", "difference per game (cards)", ["withheld", "produced"],
-                 1.0),
-                ("Seats", "difference (percentage points)",
-                 [f"win_seat_{k}" for k in range(4)], 100.0)],
-            "The shortage rules against the official one, 9 per resource"))
-        secs.append(s)
+RULE9 = Part(
+    "rule9", "The rules with a small supply (9 per resource)",
+    "Dataset rule9: four default players with 9 cards per resource under the official, "
+    "strict and off rules, on the same games; paired against the official rule.", (
+        _arm_table("rule9", _ARMS_CAPTION),
+        _differ_table("rule9", "share of games whose result differs from the official rule's "
+                      "[95% Wilson CI] (games); n = pairs of games"),
+        _contrast_table("rule9", "paired differences against the official rule; * "
+                        "significant after Holm"),
+        _effects_figure("rule9", [
+            ("Game length and spread", "difference per game (turns, VP)",
+             ["turns", "vp_spread"], 1.0),
+            ("Cards per game", "difference per game (cards)", ["withheld", "produced"], 1.0),
+            _SEATS_PANEL], "The shortage rules against the official one, 9 per resource")),
+    of="rule9")
 
-    # --- who loses ---------------------------------------------------------------------
-    s = Section("who", "Who loses the withheld cards",
-                "Per seat-game: cards withheld and the share of the cards owed to the seat "
-                "that it did not get (withheld / (withheld + produced), ratio of totals with "
-                "a sandwich interval, seat-games as units), by final standing (the winner, "
-                "the others) and by strategy. The share of withheld cards taken from the "
-                "player leading alone in visible VP at the roll comes from a per-game "
-                "counter (fair share of the cards: 1 / players if shortages hit everyone "
-                "alike, but a leader is owed more cards).")
+_WHO = ("rule19", "rule9", "supply", "mixes")  # the datasets whose seats lose cards
+
+
+def who_loses_frame(res: dict, datasets: dict) -> pd.DataFrame | None:
+    """The share of owed cards withheld from the winner and the others, per arm of every
+    dataset where it is above 0 (index (arm, group)); None if there is none."""
     rows = []
-    for name in ("rule19", "rule9", "supply", "mixes"):
+    for name in _WHO:
         if name not in res:
             continue
         g = res[name]["seat_groups"]
@@ -401,13 +395,14 @@ def make_sections(res: dict, datasets: dict, scale: str):
                 if key in g.index and g.loc[key, "mean"] > 0:
                     rows.append({"arm": f"{name}: {_lab(name, v)}", "group": group,
                                  **g.loc[key].to_dict()})
-    if rows:
-        frame = pd.DataFrame(rows).set_index(["arm", "group"])
-        s.figure("who_loses", who_loses_figure(frame))
-        s.table("who_loses", _group_cells(frame), "share of owed cards withheld [95% CI] by "
-                "final standing; n = seat-games", frame)
-    lead_rows = []
-    for name in ("rule19", "rule9", "supply", "mixes"):
+    return pd.DataFrame(rows).set_index(["arm", "group"]) if rows else None
+
+
+def withheld_leader_frame(res: dict, datasets: dict) -> pd.DataFrame | None:
+    """Per arm with withheld cards: the share of them owed to the sole leader; None if no
+    arm withheld any."""
+    rows = []
+    for name in _WHO:
         if name not in res:
             continue
         sh = res[name]["shares"]
@@ -416,59 +411,87 @@ def make_sections(res: dict, datasets: dict, scale: str):
                                                                "denominator"]:
                 r = sh.loc[(v, "withheld_leader")].copy()
                 r["label"] = f"{name}: {_lab(name, v)}"
-                lead_rows.append(r)
-    if lead_rows:
-        frame = pd.DataFrame(lead_rows)
-        s.figure("withheld_leader", PR.share_bars(
-            frame, "share", "Of the withheld cards, the sole leader's share",
-            "share of the withheld cards owed to the player leading alone (%)",
-            reference=(0.25, "1 / players"), n_unit="withheld cards"))
-        s.table("withheld_leader", frame.set_index("label")[
-            ["games", "numerator", "denominator", "share", "ci_low", "ci_high"]],
-                "cards withheld from the sole leader / all withheld cards [95% CI]", frame)
-    if "mixes" in res:
-        g = res["mixes"]["seat_groups"]
-        strat = g[g.index.get_level_values("group_by") == "strategy"]
-        strat = strat[strat.index.get_level_values("measure") == "withheld_share"]
-        if len(strat):
-            s.table("who_by_strategy", _strategy_cells(strat),
-                    "mixes: share of owed cards withheld per strategy [95% CI]; n = "
-                    "seat-games", strat)
-    secs.append(s)
+                rows.append(r)
+    return pd.DataFrame(rows) if rows else None
 
-    # --- strategy mixes ---------------------------------------------------------------
-    if "mixes" in res:
-        mx = res["mixes"]
-        s = Section("mixes", "Strategy mixes: city tables to expander tables",
-                    "Dataset mixes: tables of four city players, two city and two expander "
-                    "players, one each of builder, city, expander and army (seats rotated), "
-                    "and four expander players, each under the official rule, the strict "
-                    "rule and an unlimited bank at 19 per resource; paired within each table.")
-        s.figure("mixes_by_resource", PR.sweep_figure(
-            _by_resource_tables(mx["arms"]), "table", "resource",
+
+def _withheld_by_strategy(g: pd.DataFrame) -> pd.DataFrame:
+    strat = g[g.index.get_level_values("group_by") == "strategy"]
+    return strat[strat.index.get_level_values("measure") == "withheld_share"]
+
+
+def _who_loses(r) -> pd.DataFrame | None:
+    return who_loses_frame(r.data, r.datasets)
+
+
+def _withheld_leader(r) -> pd.DataFrame | None:
+    return withheld_leader_frame(r.data, r.datasets)
+
+
+def _has(frame) -> bool:
+    return frame is not None and len(frame) > 0
+
+
+WHO = Part(
+    "who", "Who loses the withheld cards",
+    "Per seat-game: cards withheld and the share of the cards owed to the seat that it did "
+    "not get (withheld / (withheld + produced), ratio of totals with a sandwich interval, "
+    "seat-games as units), by final standing (the winner, the others) and by strategy. The "
+    "share of withheld cards taken from the player leading alone in visible VP at the roll "
+    "comes from a per-game counter (fair share of the cards: 1 / players if shortages hit "
+    "everyone alike, but a leader is owed more cards).", (
+        Figure("who_loses", lambda r: who_loses_figure(_who_loses(r)),
+               when=lambda r: _has(_who_loses(r))),
+        Table("who_loses", lambda r: _who_loses(r), "share of owed cards withheld [95% CI] by "
+              "final standing; n = seat-games", view=lambda t, r: _group_cells(t),
+              when=lambda r: _has(_who_loses(r))),
+        Figure("withheld_leader", lambda r: _plots().share_bars(
+            _withheld_leader(r), "share", "Of the withheld cards, the sole leader's share",
+            "share of the withheld cards owed to the player leading alone (%)",
+            reference=(0.25, "1 / players"), n_unit="withheld cards"),
+            when=lambda r: _has(_withheld_leader(r))),
+        Table("withheld_leader", lambda r: _withheld_leader(r),
+              "cards withheld from the sole leader / all withheld cards [95% CI]",
+              view=lambda t, r: t.set_index("label")[
+                  ["games", "numerator", "denominator", "share", "ci_low", "ci_high"]],
+              when=lambda r: _has(_withheld_leader(r))),
+        Table("who_by_strategy", lambda r: _withheld_by_strategy(r["mixes.seat_groups"]),
+              "mixes: share of owed cards withheld per strategy [95% CI]; n = seat-games",
+              view=lambda t, r: _strategy_cells(t),
+              when=lambda r: "mixes" in r and len(
+                  _withheld_by_strategy(r["mixes.seat_groups"])) > 0)))
+
+
+def _mixes_outcomes(c: pd.DataFrame) -> list[str]:
+    """The mixes contrasts shown: length, withheld cards, shortages, each strategy's wins."""
+    strat_rows = [o for o in dict.fromkeys(c.index.get_level_values(2))
+                  if o.startswith("win_strategy_")]
+    return ["turns", "withheld", "any_shortage", *strat_rows]
+
+
+MIXES = Part(
+    "mixes", "Strategy mixes: city tables to expander tables",
+    "Dataset mixes: tables of four city players, two city and two expander players, one each "
+    "of builder, city, expander and army (seats rotated), and four expander players, each "
+    "under the official rule, the strict rule and an unlimited bank at 19 per resource; "
+    "paired within each table.", (
+        Figure("mixes_by_resource", lambda r: _plots().sweep_figure(
+            _by_resource_tables(r["mixes.arms"]), "table", "resource",
             "Games with a shortage, by table", "table (official rule, 19 per resource)",
-            "games with at least one shortage (%)", order=list(RES)))
-        s.table("mixes_arms", U.arm_cells(mx["arms"], datasets["mixes"].variants,
-                                          ARM_LABELS["mixes"], _ARM_OUTCOMES),
-                "per game in each arm, mean [95% CI]; n = games", mx["arms"])
-        strat_rows = [o for o in dict.fromkeys(mx["contrasts"].index.get_level_values(2))
-                      if o.startswith("win_strategy_")]
-        s.table("mixes_contrasts", U.contrast_cells(
-            mx["contrasts"], _arms("mixes"), ["turns", "withheld", "any_shortage",
-                                              *strat_rows]),
-                "strict and unlimited against the official rule at each table; strategies' "
-                "wins at their seats; * significant after Holm", mx["contrasts"])
-        secs.append(s)
-    secs.append(U.runs_section(datasets, scale, [f"<p class='power'>{x}</p>" for x in
-                                                 power_lines(res, datasets)]))
-    return secs, answer
+            "games with at least one shortage (%)", order=list(RES))),
+        _arm_table("mixes", "per game in each arm, mean [95% CI]; n = games"),
+        Table("mixes_contrasts", "mixes.contrasts",
+              "strict and unlimited against the official rule at each table; strategies' "
+              "wins at their seats; * significant after Holm",
+              view=lambda c, r: U.contrast_cells(c, _arms("mixes"), _mixes_outcomes(c)))),
+    of="mixes")
+
+REPORT = (RULE19, WHEN, SUPPLY, RULE9, WHO, MIXES)
 
 
 def supply_effects_figure(contrasts: pd.DataFrame):
     """Each official supply against the unlimited bank (``supply_contrasts.csv``)."""
-    from ..plotting import rule_effects as PR  # noqa: PLC0415  matplotlib: seconds to import
-
-    return PR.contrast_forest(
+    return _plots().contrast_forest(
         contrasts, _arms("supply", [(supply_arm("official", x), "unlimited")
                                     for x in SUPPLIES]), [
             ("Game length", "difference per game (turns)", ["turns"], 1.0),
@@ -482,11 +505,9 @@ def who_loses_figure(frame: pd.DataFrame):
     """The share of owed cards withheld from the winner and the others, for the official
     supply, the small supply's rules and the supplies of 19 and 15 (``who_loses.csv``,
     index (arm, group)); a log scale, so 0.24% shows beside 18%."""
-    from ..plotting import rule_effects as PR  # noqa: PLC0415  matplotlib: seconds to import
-
     arms = [a for a in dict.fromkeys(frame.index.get_level_values(0))
             if a.startswith(("rule19: official", "rule9:", "supply: official"))]
-    return PR.group_bars(frame, ["winner", "others"], arms[:6],
+    return _plots().group_bars(frame, ["winner", "others"], arms[:6],
                          "Who loses the cards: the winner or the others",
                          "cards owed but withheld (%)", pct=True,
                          note="n = seat-games; values in %", log=True)
@@ -597,7 +618,8 @@ def power_lines(res: dict, datasets: dict) -> list[str]:
 
 
 SPEC = U.RuleStudy(name="shortages", title=TITLE, question=QUESTION, notebook="05-shortages",
-                   plan=plan_for, finish=finish, sections=make_sections,
-                   power_lines=power_lines, budget=tuple(BUDGET))
+                   plan=plan_for, finish=finish,
+                   answer=lambda r: make_answer(r.data, r.datasets), answer_note=ANSWER_NOTE,
+                   report=REPORT, power_lines=power_lines, budget=tuple(BUDGET))
 STUDY = SPEC.study("the supply-shortage rule, the supply's size and strategy mixes, "
                   "paired on common random numbers")
