@@ -3,6 +3,7 @@
 import pandas as pd
 import pytest
 
+from catansim.errors import CatansimError
 from catansim.reports import Figure, Part, Results, Table, Text, sections_of
 
 FRAME = pd.DataFrame({"x": [1, 2]})
@@ -16,7 +17,7 @@ def test_paths_resolve_through_nested_results():
     r = _results(rule={"catch": {"lead": FRAME}})
     assert r["rule.catch.lead"] is FRAME
     assert "rule.catch" in r and "rule.stage" not in r and "three" not in r
-    with pytest.raises(KeyError):
+    with pytest.raises(CatansimError, match="rule.stage"):
         r["rule.stage"]
     assert r.scale == "small"
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..errors import CatansimError
 from .build import Section
 
 _MISSING = object()
@@ -44,7 +45,8 @@ class Results:
     def __getitem__(self, path: str):
         value = self.get(path, _MISSING)
         if value is _MISSING:
-            raise KeyError(path)
+            raise CatansimError(f"report spec: no result at {path!r}; allowed: a path of "
+                                "the study's results, or an item with when= to leave it out")
         return value
 
     def __contains__(self, path: str) -> bool:
