@@ -218,6 +218,14 @@ def aim_words(leader, rand) -> str:
 
 
 def make_answer(res: dict) -> list[str]:
+    """The answers in plain words: the switch, the rule over whole games, the policy."""
+    out = [*_switch_answers(res), *_rule_answers(res), *_policy_answers(res)]
+    return [a for a in out if a]
+
+
+def _switch_answers(res: dict) -> list[str]:
+    """The robber switched off mid-game: the leader's and the last player's wins, the
+    length of the rest of the game, and the random robber beside the aimed one."""
     out = []
     T = SWITCH_TURNS[0]
     lw = _switch_row(res, T, "leader", "leader_won")
@@ -251,6 +259,13 @@ def make_answer(res: dict) -> list[str]:
                 + f"At tables whose players rob a random victim on a random hex, the same "
                 f"switch after turn {T}: " + _kept_off(rand, "the sole leader wins")
                 + f"; with the robber aimed at the leader the difference was {_pp(_neg(lw))}.")
+    return out
+
+
+def _rule_answers(res: dict) -> list[str]:
+    """The robber official or off over whole games: length, spread, the leaders' wins,
+    the friendly robber and the cards stolen."""
+    out = []
     rule = res.get("rule")
     if rule is not None:
         c, catch, arms = rule["contrasts"], rule["catch"]["catch_up"], rule["arms"]
@@ -290,6 +305,12 @@ def make_answer(res: dict) -> list[str]:
             f"Per game with the official robber: {_mean(arms, 'baseline', 'stolen')} cards "
             f"stolen, {_mean(arms, 'baseline', 'blocked')} blocked, "
             f"{_mean(arms, 'baseline', 'discarded')} discarded on 7s.")
+    return out
+
+
+def _policy_answers(res: dict) -> list[str]:
+    """Whom the robber hits, and what the choice of victim does for the player who chooses."""
+    out = []
     pol = res.get("policy")
     if pol is not None:
         pc, pcatch = pol["contrasts"], pol["catch"]["catch_up"]
@@ -315,7 +336,7 @@ def make_answer(res: dict) -> list[str]:
                 f"{lead1['base_mean'] * 100:.1f}% ({_pp(lead1)}, n = {int(lead1['n']):,}). "
                 f"(The thesis: a knowledge-based robber bot won 27.0% against 19.2% for a "
                 f"learned robber.)")
-    return [a for a in out if a]
+    return out
 
 
 def _verdict(lw, length) -> str:

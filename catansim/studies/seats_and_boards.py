@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +28,18 @@ from ..board.fairness import BALANCED_MAX_SPREAD, OPENING_FEATURES, balance_meas
 from ..board.fairness import coefficients as frozen_coefficients
 from ..engine import batch_seeds
 from ..files import atomic_path, atomic_write_text
-from ..reports import Section, caption, interval, show, write_study_report
+from ..reports import (
+    Figure,
+    Part,
+    Results,
+    Table,
+    Text,
+    caption,
+    interval,
+    sections_of,
+    show,
+    write_study_report,
+)
 from ..runs.experiment import load_experiment
 from ..runs.runner import run_experiment
 from . import Study
@@ -217,20 +229,35 @@ def _pts(x, lo, hi, digits=1) -> str:
     return f"{100 * x:+.{digits}f} points [{100 * lo:+.{digits}f}, {100 * hi:+.{digits}f}]"
 
 
-def answers(r: dict, book: dict) -> list[str]:
+def answers(r: dict) -> list[str]:
     """The findings in plain words, each with its interval and n."""
-    out = []
+    return [_seat_answer(r), _preset_answer(r), *(_order_answer(r[f"order_{n}p"], n)
+                                                  for n in (4, 3)),
+            _mixed_answer(r), _board_answer(r), DRAFTS,
+            *(_luck_answer(r[key], label) for label, key in (
+                ("a mixed table", "luck_mixed_won"), ("four default players",
+                                                      "luck_default_won"))),
+            _balance_answer(r), _index_answer(r), _balanced_answer(r)]
+
+
+def _seat_answer(r: dict) -> str:
+    """Each seat's win rate with four and with three default players."""
     s4 = r["seats_4p"].xs("baseline", level="variant")
     s3 = r["seats_3p"].xs("baseline", level="variant")
     n4 = int(s4["seat_games"].iloc[0])
     n3 = int(s3["seat_games"].iloc[0])
-    out.append(
+    return (
         f"Seat effect, four default players (n = {n4:,} games): seat 0 wins "
         f"{_pct(s4.loc[0, 'win_rate'], s4.loc[0, 'ci_low'], s4.loc[0, 'ci_high'])}, seats 1-3 "
         + ", ".join(_pct(s4.loc[k, 'win_rate']) for k in (1, 2, 3)) + " (fair 25%). Three "
         f"default players (n = {n3:,}): " + ", ".join(
             _pct(s3.loc[k, 'win_rate'], s3.loc[k, 'ci_low'], s3.loc[k, 'ci_high'])
             for k in range(3)) + " (fair 33.3%).")
+
+
+def _preset_answer(r: dict) -> str:
+    """How the seat advantage depends on the preset: random players and the scripted ones."""
+    n4 = int(r["seats_4p"].xs("baseline", level="variant")["seat_games"].iloc[0])
     t4 = r["seat_test_4p"]
     rnd = r["seats_4p"].xs("random", level="variant")
     scripted = [v for v in r["seats_4p"].index.unique("variant") if v != "random"]
@@ -239,39 +266,44 @@ def answers(r: dict, book: dict) -> list[str]:
     favour = ("every scripted preset favours seat 0" if len(best0) == len(scripted) else
               f"seat 0 is the best seat for {len(best0)} of the {len(scripted)} scripted "
               f"presets ({', '.join('default' if v == 'baseline' else v for v in best0)})")
-    out.append(
+    return (
         "The advantage depends on how the players play: four random players "
         f"{', '.join(_pct(v) for v in rnd['win_rate'])} (equal seats "
         f"{'rejected' if t4.loc['random', 'significant'] else 'not rejected'}, Holm "
         f"{format_p(t4.loc['random', 'p_adjusted'])}); {favour} "
         f"(gap best - worst seat {100 * t4.drop('random')['max_gap'].min():.1f} to "
         f"{100 * t4.drop('random')['max_gap'].max():.1f} points; n = {n4:,} games each).")
-    for n in (4, 3):
-        out.append(_order_answer(r[f"order_{n}p"], n))
+
+
+def _mixed_answer(r: dict) -> str:
+    """Each seat's win rate at the four-player mixed table, pooled over its rotations."""
     m4 = r["mixed_4p"]["seats"]
-    out.append(
+    return (
         f"At a mixed table (default, army, city, expander; all four rotations of "
         f"{int(m4['deals'].iloc[0]):,} deals) seat 0 wins "
         f"{_pct(m4.loc[0, 'win_rate'], m4.loc[0, 'ci_low'], m4.loc[0, 'ci_high'])}, the "
         f"others {', '.join(_pct(v) for v in m4['win_rate'].iloc[1:])} (Hotelling "
         f"{format_p(r['mixed_4p']['test']['p_value'].iloc[0])}).")
-    out.append(_board_answer(r))
-    out.append(DRAFTS)
-    for label, key in (("a mixed table", "luck_mixed_won"), ("four default players",
-                                                               "luck_default_won")):
-        lb = r[key]
-        parts = ", ".join(
-            f"{k} {_pct(lb.loc[k, 'share'], lb.loc[k, 'share_ci_low'], lb.loc[k, 'share_ci_high'])}"
-            for k in lb.index if lb.loc[k, "share"] > 0 or k in ("seat", "board"))
-        out.append(f"Luck budget of one seat's win, {label} ({int(lb['boards'].iloc[0])} boards "
-                   f"x {int(lb['seeds'].iloc[0])} game seeds; a seed sets the dice, the "
-                   f"deck, the steals and the decisions; board x game seed includes each "
-                   f"game's own noise): {parts}.")
+
+
+def _luck_answer(lb: pd.DataFrame, label: str) -> str:
+    """The luck budget of one seat's win at one kind of table (``label``)."""
+    parts = ", ".join(
+        f"{k} {_pct(lb.loc[k, 'share'], lb.loc[k, 'share_ci_low'], lb.loc[k, 'share_ci_high'])}"
+        for k in lb.index if lb.loc[k, "share"] > 0 or k in ("seat", "board"))
+    return (f"Luck budget of one seat's win, {label} ({int(lb['boards'].iloc[0])} boards "
+            f"x {int(lb['seeds'].iloc[0])} game seeds; a seed sets the dice, the "
+            f"deck, the steals and the decisions; board x game seed includes each "
+            f"game's own noise): {parts}.")
+
+
+def _balance_answer(r: dict) -> str:
+    """Whether the published balance measures predict a board's seat order."""
     reg = r["regression_4p"]["fit"]
     best_r2 = max(reg.loc["seat0_advantage", "r2_cv"], reg.loc["rms2", "r2_cv"])
     verdict = ("No." if best_r2 < 0.1 else "Only a little." if best_r2 < 0.3 else
                "Partly." if best_r2 < 0.6 else "Yes, largely.")
-    out.append(
+    return (
         f"Does a 'balanced' board predict a fair one? {verdict} The published balance measures "
         f"(pips per resource and their spread, 6/8 and same-number adjacency, clustering, "
         f"resource spread, hot intersections, harbors; {int(reg['features'].iloc[0])} "
@@ -282,13 +314,16 @@ def answers(r: dict, book: dict) -> list[str]:
         f"{_pct(reg.loc['rms2', 'reliability'], digits=0)} of those are real; they do predict "
         f"game length ({_pct(reg.loc['turns_mean', 'r2_cv'])} of "
         f"{_pct(reg.loc['turns_mean', 'reliability'], digits=0)}).")
-    out.append(_index_answer(r))
+
+
+def _balanced_answer(r: dict) -> str:
+    """What the balanced layout changes and what it costs."""
     bs = r["board_sets"]
     cost = r["balanced_cost"].iloc[0]
     var_sp = bs.loc[("variable", "spread (rms2)")]
     bal_sp = bs.loc[("balanced", "spread (rms2)")]
     bal_games = int(r["per_board_balanced_4p"]["games"].median())
-    out.append(
+    return (
         f"The balanced layout (variable boards with index <= {cost['threshold']:.2f}, "
         f"{_pct(cost['kept_share'], digits=0)} of them) moves the typical seat spread from "
         f"{100 * var_sp['spread']:.1f} to {100 * bal_sp['spread']:.1f} points (RMS; "
@@ -298,7 +333,6 @@ def answers(r: dict, book: dict) -> list[str]:
         f"{_pct(bs.loc[('balanced', 'seat_0'), 'mean'])}; it takes "
         f"{cost['draws_per_board']:.1f} draws, {cost['us_per_balanced_board']:.0f} µs per "
         "board. " + _balanced_verdict(bs))
-    return out
 
 
 DRAFTS = ("A board fixes the draft: the default players' placements are deterministic "
@@ -499,291 +533,351 @@ def published(r: dict) -> list[str]:
     ]
 
 
-def sections(r: dict, book: dict, scale: str):
+def _plots():
     from ..plotting import seats_boards as PL  # noqa: PLC0415  matplotlib: seconds to import
 
-    out = []
-    s = Section("answers", "The answers",
-                "Each answer with its 95% interval and n; the sections below hold the tables "
-                "and the method of each. Seats are 0-based: seat 0 places first in the set-up "
-                "(snake order) and, unless first_turn says otherwise, takes turn 1.")
-    s.text("<ul>" + "".join(f"<li>{a}</li>" for a in answers(r, book)) + "</ul>")
-    s.text("<p><b>Beside the published figures.</b></p><ul>"
-           + "".join(f"<li>{a}</li>" for a in published(r)) + "</ul>")
-    if scale == "small":
-        s.text("<p class='power'><b>Small scale:</b> a few games of each experiment (tests, "
-               "CI); the numbers are noise.</p>")
-    out.append(s)
+    return PL
 
-    # seats by preset
-    s = Section("presets", "The seat effect of each preset",
-                "One preset in every seat, the same boards and dice for every preset (common "
-                "random numbers). Win rate per seat with a Wilson interval (n = games); "
-                "chi-square test of equal seats over the decided games, Holm over the presets "
-                "of each player count; Cohen's w is its effect size.")
-    s.figure("seats_by_preset", PL.preset_seats_figure({4: r["seats_4p"], 3: r["seats_3p"]}))
-    for n in (4, 3):
-        t = r[f"seats_{n}p"].rename(index={"baseline": "default"}, level="variant")
-        s.table(f"seats_{n}p", _grid(t, "variant", "seat", "seat "),
-                f"{n} players: win rate [95% Wilson CI] per preset and seat; n = games per "
-                "preset", t)
-        test = r[f"seat_test_{n}p"].rename(index={"baseline": "default"})
-        s.table(f"seat_test_{n}p", show(test, ["n", "chi2", "p_adjusted", "significant",
-                                                "cohens_w", "max_gap", "games_for_w"]),
-                caption(test, f"{n} players; n = decided games"), test)
-    out.append(s)
 
-    # mixed tables
-    s = Section("mixed", "Mixed tables, every seating on the same deals",
-                "Four (three) archetypes at one table; each deal is played in every rotation, "
-                "so pooled over the rotations every strategy sits in every seat on every "
-                "deal. The seat's win rate is the mean over deals of its wins in the "
-                "rotations, with a t interval over deals; Hotelling's T² tests equal seats. "
-                "Each strategy in each seat: Wilson intervals (one game per deal).")
-    s.figure("mixed_tables", PL.rotation_figure({4: r["mixed_4p"], 3: r["mixed_3p"]}))
-    for n in (4, 3):
-        m = r[f"mixed_{n}p"]
-        s.table(f"mixed_seats_{n}p", show(m["seats"], ["deals", "seat_games", "win_rate",
-                                                        "ci_low", "ci_high", "advantage"]),
-                caption(m["seats"], f"{n} players; n = deals"), m["seats"])
-        s.table(f"mixed_test_{n}p", show(m["test"], ["n", "t2", "f", "df_num", "df_den",
-                                                      "p_value", "max_gap"], index=False),
-                caption(m["test"], "Hotelling's T² of equal seats"), m["test"])
-        s.table(f"mixed_cells_{n}p", _grid(m["cells"], "strategy", "seat", "seat "),
-                caption(m["cells"], "each strategy in each seat; n = deals"), m["cells"])
-    out.append(s)
+def _table(name: str, of: str, cols, extra: str | Callable[[Results], str] = "",
+           index: bool = True) -> Table:
+    """The frame at ``of`` shown by its columns ``cols``, captioned with ``extra`` (a string
+    or a function of the results) and the intervals its ``method`` column names."""
+    return Table(name, of, lambda r: caption(r[of], extra(r) if callable(extra) else extra),
+                 view=lambda t, r: show(t, cols, index))
 
-    # order
-    s = Section("order", "Seat index, set-up order or turn order?",
-                "The rule first_pick says which seat places first in the snake set-up, "
-                "first_turn which seat takes turn 1. Every deal is played with every pair "
-                "(first_pick, first_turn) on the same boards and dice (common random "
-                "numbers), so on every deal every seat holds every pick position with every "
-                "turn position: seat index, pick position and turn position are three crossed "
-                "factors. Effects are marginal win rates minus the mean cell, with t "
-                "intervals over deals (equal to a linear probability model with the three "
-                "factors, cluster-robust by deal), Holm over the rows; the standard game's "
-                "seat-0 advantage splits exactly into the three position-0 effects and their "
-                "interactions. The seat index is tested for equivalence to no effect within "
-                f"±{100 * EQUIVALENCE_MARGIN:.1f} points (two one-sided t tests, 90% "
-                "intervals). Hotelling's T² tests, Holm.")
-    s.figure("order_effects", PL.order_figure({4: r["order_4p"]["effects"],
-                                               3: r["order_3p"]["effects"]}))
-    for n in (4, 3):
-        o = r[f"order_{n}p"]
-        s.table(f"order_contrasts_{n}p", show(o["contrasts"], ["n", "estimate", "ci_low",
-                                                               "ci_high", "p_value"]),
-                caption(o["contrasts"], f"{n} players; n = deals; win-rate points as "
-                                         "fractions"), o["contrasts"])
-        s.table(f"order_effects_{n}p", show(o["effects"], ["n", "win_rate", "effect", "ci_low",
-                                                           "ci_high", "p_adjusted",
-                                                           "significant"]),
-                caption(o["effects"], f"{n} players"), o["effects"])
-        s.table(f"seat_equivalence_{n}p", show(o["equivalence"], [
-            "n", "estimate", "ci90_low", "ci90_high", "margin", "p_value", "equivalent"]),
-                caption(o["equivalence"], f"{n} players: each seat index's effect against "
-                                           "±margin; n = deals"), o["equivalence"])
-        s.table(f"order_tests_{n}p", show(o["tests"], ["n", "df_num", "f", "p_value",
-                                                       "p_adjusted", "significant"]),
-                caption(o["tests"], f"{n} players"), o["tests"])
-        s.table(f"order_cells_{n}p", show(o["cells"], ["games", "win_rate", "ci_low",
-                                                       "ci_high"]),
-                caption(o["cells"], f"{n} players: every seat, pick and turn position"),
-                o["cells"])
-    out.append(s)
 
-    # per board
-    s = Section("boards", "Each board's seat order",
-                "Board sets: every board played many times with independent dice, the same "
-                "four (three) default players. The between-board variance of a seat's win "
-                "rate is its observed variance over the boards minus the mean sampling "
-                "variance (one-way random effects, method of moments; percentile bootstrap "
-                "over boards); reliability = the share of a board's observed rate that is "
-                "real. Seat spread = the RMS distance of a board's seat rates from the fair "
-                "share (its square estimated without bias). A board is 'unfair' when the "
-                "chi-square test of equal seats rejects after Benjamini-Hochberg over the "
-                "boards. The default players place deterministically, so a board fixes "
-                "everyone's set-up; the dice decide the rest.")
-    s.figure("seat0_by_board", PL.spread_figure(r["distribution"]))
-    cols = ["boards", "games_per_board", "mean", "between_var", "between_ci_low",
-            "between_ci_high", "between_sd", "reliability", "games_for_reliability_90",
-            "board_share", "ci_low", "ci_high", "unfair_share"]
-    for key, label in (("boards_4p", "4 players"),
-                       ("boards_3p", "3 players"), ("boards_precise", "4 players, 2,000 "
-                                                                      "games per board"),
-                       ("index_preregistered", "4 players, 1,000 games per board")):
-        t = r[f"variance_{key}"]
-        s.table(f"board_variance_{key}", show(t, cols), caption(
-            t, f"{label}; seat rows: a seat's win rate; spread: mean = typical RMS spread; "
-               "turns: mean game length"), t)
-    s.table("board_power", show(r["power"], ["ci_half_width", "reliability", "power",
-                                             "cohens_w", "games_for_power_80"]),
-            caption(r["power"], _power_note(r["power"])), r["power"])
-    s.figure("precise_boards", PL.precise_boards_figure(r["per_board_boards_precise"]))
-    pbp = r["per_board_boards_precise"]
-    pcols = ["games"] + [c for c in pbp.columns if c.startswith(("win_rate_", "ci_"))] + [
+def _ul(lines) -> str:
+    return "<ul>" + "".join(f"<li>{a}</li>" for a in lines) + "</ul>"
+
+
+SMALL_NOTE = ("<p class='power'><b>Small scale:</b> a few games of each experiment (tests, "
+              "CI); the numbers are noise.</p>")
+
+ANSWERS = Part(
+    "answers", "The answers",
+    "Each answer with its 95% interval and n; the sections below hold the tables "
+    "and the method of each. Seats are 0-based: seat 0 places first in the set-up "
+    "(snake order) and, unless first_turn says otherwise, takes turn 1.", (
+        Text(lambda r: _ul(answers(r.data))),
+        Text(lambda r: "<p><b>Beside the published figures.</b></p>" + _ul(published(r.data))),
+        Text(SMALL_NOTE, when=lambda r: r.scale == "small")))
+
+
+def _preset_tables(n: int) -> tuple[Table, ...]:
+    def seats(r):
+        return r[f"seats_{n}p"].rename(index={"baseline": "default"}, level="variant")
+
+    def test(r):
+        return r[f"seat_test_{n}p"].rename(index={"baseline": "default"})
+
+    return (Table(f"seats_{n}p", seats, f"{n} players: win rate [95% Wilson CI] per preset "
+                  "and seat; n = games per preset",
+                  view=lambda t, r: _grid(t, "variant", "seat", "seat ")),
+            Table(f"seat_test_{n}p", test, lambda r: caption(test(r), f"{n} players; n = "
+                                                                     "decided games"),
+                  view=lambda t, r: show(t, ["n", "chi2", "p_adjusted", "significant",
+                                             "cohens_w", "max_gap", "games_for_w"])))
+
+
+PRESETS = Part(
+    "presets", "The seat effect of each preset",
+    "One preset in every seat, the same boards and dice for every preset (common "
+    "random numbers). Win rate per seat with a Wilson interval (n = games); "
+    "chi-square test of equal seats over the decided games, Holm over the presets "
+    "of each player count; Cohen's w is its effect size.", (
+        Figure("seats_by_preset", lambda r: _plots().preset_seats_figure(
+            {4: r["seats_4p"], 3: r["seats_3p"]})),
+        *(t for n in (4, 3) for t in _preset_tables(n))))
+
+
+def _mixed_tables(n: int) -> tuple[Table, ...]:
+    m = f"mixed_{n}p"
+    return (_table(f"mixed_seats_{n}p", f"{m}.seats", ["deals", "seat_games", "win_rate",
+                                                         "ci_low", "ci_high", "advantage"],
+                   f"{n} players; n = deals"),
+            _table(f"mixed_test_{n}p", f"{m}.test", ["n", "t2", "f", "df_num", "df_den",
+                                                       "p_value", "max_gap"],
+                   "Hotelling's T² of equal seats", index=False),
+            Table(f"mixed_cells_{n}p", f"{m}.cells",
+                  lambda r: caption(r[f"{m}.cells"], "each strategy in each seat; n = deals"),
+                  view=lambda t, r: _grid(t, "strategy", "seat", "seat ")))
+
+
+MIXED = Part(
+    "mixed", "Mixed tables, every seating on the same deals",
+    "Four (three) archetypes at one table; each deal is played in every rotation, "
+    "so pooled over the rotations every strategy sits in every seat on every "
+    "deal. The seat's win rate is the mean over deals of its wins in the "
+    "rotations, with a t interval over deals; Hotelling's T² tests equal seats. "
+    "Each strategy in each seat: Wilson intervals (one game per deal).", (
+        Figure("mixed_tables", lambda r: _plots().rotation_figure(
+            {4: r["mixed_4p"], 3: r["mixed_3p"]})),
+        *(t for n in (4, 3) for t in _mixed_tables(n))))
+
+
+def _order_tables(n: int) -> tuple[Table, ...]:
+    o = f"order_{n}p"
+    return (
+        _table(f"order_contrasts_{n}p", f"{o}.contrasts", ["n", "estimate", "ci_low",
+                                                            "ci_high", "p_value"],
+               f"{n} players; n = deals; win-rate points as fractions"),
+        _table(f"order_effects_{n}p", f"{o}.effects", ["n", "win_rate", "effect", "ci_low",
+                                                        "ci_high", "p_adjusted", "significant"],
+               f"{n} players"),
+        _table(f"seat_equivalence_{n}p", f"{o}.equivalence", [
+            "n", "estimate", "ci90_low", "ci90_high", "margin", "p_value", "equivalent"],
+               f"{n} players: each seat index's effect against ±margin; n = deals"),
+        _table(f"order_tests_{n}p", f"{o}.tests", ["n", "df_num", "f", "p_value",
+                                                    "p_adjusted", "significant"],
+               f"{n} players"),
+        _table(f"order_cells_{n}p", f"{o}.cells", ["games", "win_rate", "ci_low", "ci_high"],
+               f"{n} players: every seat, pick and turn position"))
+
+
+SEAT_ORDER = Part(
+    "order", "Seat index, set-up order or turn order?",
+    "The rule first_pick says which seat places first in the snake set-up, "
+    "first_turn which seat takes turn 1. Every deal is played with every pair "
+    "(first_pick, first_turn) on the same boards and dice (common random "
+    "numbers), so on every deal every seat holds every pick position with every "
+    "turn position: seat index, pick position and turn position are three crossed "
+    "factors. Effects are marginal win rates minus the mean cell, with t "
+    "intervals over deals (equal to a linear probability model with the three "
+    "factors, cluster-robust by deal), Holm over the rows; the standard game's "
+    "seat-0 advantage splits exactly into the three position-0 effects and their "
+    "interactions. The seat index is tested for equivalence to no effect within "
+    f"±{100 * EQUIVALENCE_MARGIN:.1f} points (two one-sided t tests, 90% "
+    "intervals). Hotelling's T² tests, Holm.", (
+        Figure("order_effects", lambda r: _plots().order_figure(
+            {4: r["order_4p.effects"], 3: r["order_3p.effects"]})),
+        *(t for n in (4, 3) for t in _order_tables(n))))
+
+_VARIANCE_COLS = ["boards", "games_per_board", "mean", "between_var", "between_ci_low",
+                  "between_ci_high", "between_sd", "reliability", "games_for_reliability_90",
+                  "board_share", "ci_low", "ci_high", "unfair_share"]
+_VARIANCE_SETS = (("boards_4p", "4 players"), ("boards_3p", "3 players"),
+                  ("boards_precise", "4 players, 2,000 games per board"),
+                  ("index_preregistered", "4 players, 1,000 games per board"))
+
+
+def _precise(r) -> pd.DataFrame:
+    return r["per_board_boards_precise"].droplevel("variant")
+
+
+def _precise_cols(t: pd.DataFrame) -> list[str]:
+    return ["games"] + [c for c in t.columns if c.startswith(("win_rate_", "ci_"))] + [
         "rms", "rms2", "p_adjusted", "unfair", "turns_mean"]
-    s.table("boards_precise", show(pbp.droplevel("variant"), pcols),
-            caption(pbp, "the 100 boards of boards-precise"), pbp.droplevel("variant"))
-    out.append(s)
 
-    # luck
-    s = Section("luck", "The luck budget",
-                "A crossed design: 400 boards, each played with the same 100 game seeds "
-                "(a game seed sets the dice, the deck, the steals and every random draw of "
-                "the decisions, so its component is more than the dice; the board is dealt "
-                "apart). A mixed table in its four rotations (every strategy in every seat "
-                "on every board and seed), and four default players. For each seat cell a "
-                "two-way ANOVA (board x game seed, one game each) gives the board's and the "
-                "seed's variance components (method of moments); seat and strategy are the "
-                "variance of the cell means; the rest, board x game seed, is what board and "
-                "seed do together and includes each game's own noise (one game per board "
-                "and seed cannot tell the two apart). Intervals: jackknife over boards plus "
-                "over seeds.")
-    s.figure("luck_budget", PL.luck_figure({
-        "mixed table, win": r["luck_mixed_won"], "mixed table, final VP": r["luck_mixed_vp"],
-        "4 default, win": r["luck_default_won"], "4 default, final VP": r["luck_default_vp"]}))
-    for key, label in (("luck_mixed_won", "mixed table, win"), ("luck_mixed_vp",
-                                                                "mixed table, final VP"),
-                       ("luck_default_won", "four default players, win"),
-                       ("luck_default_vp", "four default players, final VP")):
+
+BOARDS = Part(
+    "boards", "Each board's seat order",
+    "Board sets: every board played many times with independent dice, the same "
+    "four (three) default players. The between-board variance of a seat's win "
+    "rate is its observed variance over the boards minus the mean sampling "
+    "variance (one-way random effects, method of moments; percentile bootstrap "
+    "over boards); reliability = the share of a board's observed rate that is "
+    "real. Seat spread = the RMS distance of a board's seat rates from the fair "
+    "share (its square estimated without bias). A board is 'unfair' when the "
+    "chi-square test of equal seats rejects after Benjamini-Hochberg over the "
+    "boards. The default players place deterministically, so a board fixes "
+    "everyone's set-up; the dice decide the rest.", (
+        Figure("seat0_by_board", lambda r: _plots().spread_figure(r["distribution"])),
+        *(_table(f"board_variance_{key}", f"variance_{key}", _VARIANCE_COLS,
+                 f"{label}; seat rows: a seat's win rate; spread: mean = typical RMS spread; "
+                 "turns: mean game length") for key, label in _VARIANCE_SETS),
+        _table("board_power", "power", ["ci_half_width", "reliability", "power", "cohens_w",
+                                        "games_for_power_80"],
+               lambda r: _power_note(r["power"])),
+        Figure("precise_boards", lambda r: _plots().precise_boards_figure(
+            r["per_board_boards_precise"])),
+        Table("boards_precise", _precise,
+              lambda r: caption(_precise(r), "the 100 boards of boards-precise"),
+              view=lambda t, r: show(t, _precise_cols(t)))))
+
+_LUCK = (("luck_mixed_won", "mixed table, win"), ("luck_mixed_vp", "mixed table, final VP"),
+         ("luck_default_won", "four default players, win"),
+         ("luck_default_vp", "four default players, final VP"))
+
+
+def _luck_caption(key: str, label: str):
+    def text(r) -> str:
         t = r[key]
-        s.table(key, show(t, ["variance", "ci_low", "ci_high", "share", "share_ci_low",
-                               "share_ci_high"]),
-                caption(t, f"{label}; {int(t['boards'].iloc[0])} boards x "
-                            f"{int(t['seeds'].iloc[0])} game seeds, {int(t['cells'].iloc[0])} "
-                            "cells"),
-                t)
-    out.append(s)
+        return (f"{label}; {int(t['boards'].iloc[0])} boards x {int(t['seeds'].iloc[0])} game "
+                f"seeds, {int(t['cells'].iloc[0])} cells")
+    return text
 
-    # what makes a board unfair
-    reg4, reg3 = r["regression_4p"], r["regression_3p"]
-    s = Section("features", "What makes a board unfair?",
-                "Each board's seat-0 advantage, seat spread and game length regressed on its "
-                "features: the games table's (pips per resource and their spread, 6/8 and "
-                "same-number adjacency, same-terrain pairs, best intersections, desert, "
-                "harbors) and the published balance measures computed from the board "
-                "(resource distance, largest cluster, pip clustering, hot intersections, "
-                "reds on one resource, pips per hex). OLS on standardised features, HC3 "
-                "intervals, Benjamini-Hochberg per target; R² cross-validated by board (5 "
-                "folds) beside the split-half reliability of the target, the most any model "
-                "could explain.")
-    fits = {"balance measures, 4p": reg4["fit"], "balance measures, 3p": reg3["fit"]}
-    idx = {}
+
+LUCK = Part(
+    "luck", "The luck budget",
+    "A crossed design: 400 boards, each played with the same 100 game seeds "
+    "(a game seed sets the dice, the deck, the steals and every random draw of "
+    "the decisions, so its component is more than the dice; the board is dealt "
+    "apart). A mixed table in its four rotations (every strategy in every seat "
+    "on every board and seed), and four default players. For each seat cell a "
+    "two-way ANOVA (board x game seed, one game each) gives the board's and the "
+    "seed's variance components (method of moments); seat and strategy are the "
+    "variance of the cell means; the rest, board x game seed, is what board and "
+    "seed do together and includes each game's own noise (one game per board "
+    "and seed cannot tell the two apart). Intervals: jackknife over boards plus "
+    "over seeds.", (
+        Figure("luck_budget", lambda r: _plots().luck_figure({
+            "mixed table, win": r["luck_mixed_won"], "mixed table, final VP": r["luck_mixed_vp"],
+            "4 default, win": r["luck_default_won"],
+            "4 default, final VP": r["luck_default_vp"]})),
+        *(_table(key, key, ["variance", "ci_low", "ci_high", "share", "share_ci_low",
+                            "share_ci_high"], _luck_caption(key, label))
+          for key, label in _LUCK)))
+
+
+def _predictability(r) -> dict[str, pd.DataFrame]:
+    """The cross-validated R² of the balance measures and of the fairness index."""
+    fits = {"balance measures, 4p": r["regression_4p.fit"],
+            "balance measures, 3p": r["regression_3p.fit"]}
     for n in (4, 3):
-        sm = r[f"frozen_check_{n}p"]["summary"].iloc[0]
-        idx[f"fairness index, {n}p"] = pd.DataFrame([{
+        sm = r[f"frozen_check_{n}p.summary"].iloc[0]
+        fits[f"fairness index, {n}p"] = pd.DataFrame([{
             "r2_cv": sm["r2"], "r2_cv_ci_low": sm["r2_ci_low"], "r2_cv_ci_high": sm["r2_ci_high"],
             "reliability": sm["reliability"], "boards": sm["boards"]}], index=["seat_rates"])
-    s.figure("predictability", PL.predictability_figure({**fits, **idx}))
-    s.figure("seat0_coefficients", PL.coefficients_figure(reg4["coefficients"],
-                                                          "seat0_advantage"))
-    s.figure("length_coefficients", PL.coefficients_figure(reg4["coefficients"], "turns_mean"))
-    for n, reg in ((4, reg4), (3, reg3)):
-        s.table(f"regression_fit_{n}p", show(reg["fit"], ["boards", "features", "r2", "r2_cv",
-                                                          "r2_cv_ci_low", "r2_cv_ci_high",
-                                                          "reliability", "explained"]),
-                caption(reg["fit"], f"{n} players"), reg["fit"])
-        c = reg["coefficients"]
-        s.table(f"regression_coefficients_{n}p", show(c, ["coef", "ci_low", "ci_high",
-                                                           "p_adjusted", "significant", "sd"]),
-                caption(c, f"{n} players; coef per standard deviation of the feature"), c)
-    out.append(s)
+    return fits
 
-    # the index
 
-    s = Section("index", "A fairness index from the board alone",
-                "The index replays the set-up of default players on the board (the reference "
-                "draft: seat 0 first, snake order, the default preset's placement score, "
-                "the Distance Rule; it agrees with the engine's set-up on every board "
-                "checked), describes each seat's two settlements (pips by resource, distinct "
-                "resources and numbers, harbors, wood-brick and wheat-ore pairs, room to "
-                "expand) and predicts each seat's win rate with a linear model fitted on 4 of "
-                "every 5 boards of the board set (OLS, cluster-robust by board). The index is "
-                "the RMS distance of the predicted seat rates from the fair share. Checked on "
-                "the held-out fifth, on boards-precise (100 new boards x 2,000 games), on "
-                "index-preregistered (200 fresh boards x 1,000 games, its analysis fixed in "
-                "its experiment file before play) and on the balanced boards. The scalar "
-                "index alone is checked against each board's observed spread beside an "
-                "intercept-only baseline (index_fit). The coefficients in the engine "
-                "(core.board_nb) were fitted by this study with the players of that time; "
-                "index_model_* sets this run's refit beside them, and the engine keeps its "
-                "own so that balanced deals the same boards in every version.")
-    s.figure("index_calibration", PL.calibration_figure({
-        "held-out boards (4p)": r["frozen_check_4p"]["calibration"],
-        "held-out boards (3p)": r["frozen_check_3p"]["calibration"]}))
-    fit = r["index_fit"]
-    s.table("index_fit", show(fit, ["boards", "train_boards", "r", "r_ci_low", "r_ci_high",
-                                     "r2", "r2_ci_low", "r2_ci_high"]),
-            caption(fit, "the scalar index against each board's observed squared spread, "
-                          "out of sample, beside the intercept-only baseline; "
-                          "index-preregistered was fixed in its experiment file before play"),
-            fit)
-    bands = r["index_bands"]
-    s.table("index_bands", show(bands, ["boards", "games_per_board", "index", "spread",
-                                         "ci_low", "ci_high", "q10", "q50", "q90"]),
-            caption(bands, "what an index value delivers: boards-precise and "
-                            "index-preregistered (1,000-2,000 games per board) by band of "
-                            "the index"), bands)
-    checks = pd.concat({k: r[f"frozen_check_{k}"]["summary"] for k in
-                        ("4p", "3p", "boards_precise", "balanced_4p", "index_preregistered")}
-                       | {f"seat intercepts only, {n}p": r[f"intercepts_check_{n}p"]["summary"]
+def _regression_tables(n: int) -> tuple[Table, ...]:
+    g = f"regression_{n}p"
+    return (_table(f"regression_fit_{n}p", f"{g}.fit", ["boards", "features", "r2", "r2_cv",
+                                                         "r2_cv_ci_low", "r2_cv_ci_high",
+                                                         "reliability", "explained"],
+                   f"{n} players"),
+            _table(f"regression_coefficients_{n}p", f"{g}.coefficients", [
+                "coef", "ci_low", "ci_high", "p_adjusted", "significant", "sd"],
+                   f"{n} players; coef per standard deviation of the feature"))
+
+
+FEATURES = Part(
+    "features", "What makes a board unfair?",
+    "Each board's seat-0 advantage, seat spread and game length regressed on its "
+    "features: the games table's (pips per resource and their spread, 6/8 and "
+    "same-number adjacency, same-terrain pairs, best intersections, desert, "
+    "harbors) and the published balance measures computed from the board "
+    "(resource distance, largest cluster, pip clustering, hot intersections, "
+    "reds on one resource, pips per hex). OLS on standardised features, HC3 "
+    "intervals, Benjamini-Hochberg per target; R² cross-validated by board (5 "
+    "folds) beside the split-half reliability of the target, the most any model "
+    "could explain.", (
+        Figure("predictability", lambda r: _plots().predictability_figure(_predictability(r))),
+        Figure("seat0_coefficients", lambda r: _plots().coefficients_figure(
+            r["regression_4p.coefficients"], "seat0_advantage")),
+        Figure("length_coefficients", lambda r: _plots().coefficients_figure(
+            r["regression_4p.coefficients"], "turns_mean")),
+        *(t for n in (4, 3) for t in _regression_tables(n))))
+
+_CHECKS = ("4p", "3p", "boards_precise", "balanced_4p", "index_preregistered")
+
+
+def index_checks(r) -> pd.DataFrame:
+    """The per-seat model in the engine on every held-out board set, beside seat intercepts
+    alone, one row per check."""
+    checks = pd.concat({k: r[f"frozen_check_{k}.summary"] for k in _CHECKS}
+                       | {f"seat intercepts only, {n}p": r[f"intercepts_check_{n}p.summary"]
                           for n in (4, 3)}, names=["check"])
-    checks = checks.droplevel(1)
-    s.table("index_checks", show(checks, ["boards", "seat_rows", "r2", "r2_ci_low",
-                                           "r2_ci_high", "reliability", "explained",
-                                           "index_spread_corr", "mean_index",
-                                           "observed_spread"]),
-            caption(checks, "the index in the engine on boards it was not fitted on; "
-                             "r2 of the seat win rates"), checks)
-    for n in (4, 3):
-        c = r[f"seat_model_{n}p"]["coefficients"].copy()
-        c["in_engine"] = frozen_coefficients(n).reindex(c.index).to_numpy()
-        s.table(f"index_model_{n}p", show(c, ["coef", "ci_low", "ci_high", "in_engine",
-                                               "boards"]),
-                caption(c, f"{n} players: the model refitted on this run's training boards "
-                            "beside the coefficients in the engine"), c)
-        cal = r[f"frozen_check_{n}p"]["calibration"]
-        s.table(f"index_calibration_{n}p", show(cal, ["boards", "index", "spread", "ci_low",
-                                                       "ci_high"]),
-                caption(cal, f"{n} players, held-out boards by decile of the index"), cal)
-    out.append(s)
+    return checks.droplevel(1)
 
-    # balanced layout
-    bs = r["board_sets"]
-    cost = r["balanced_cost"]
-    s = Section("balanced", "The balanced layout",
-                "layout = \"balanced\": variable (A-R spiral) boards drawn until the "
-                "four-player fairness index is at most the threshold. Its boards played as "
-                "boards-4p plays variable ones (100 games per board, four default players). "
-                "Means over boards with t intervals; differences from the variable boards "
-                "with Welch intervals. The cost: the share of variable boards kept (of "
-                "boards-4p), the draws per board, and the time to deal a board.")
-    s.figure("balanced_boards", PL.board_sets_figure({
-        "variable": r["per_board_boards_4p"], "balanced": r["per_board_balanced_4p"]}))
-    s.table("balanced_vs_variable", show(bs, ["boards", "mean", "ci_low", "ci_high", "spread",
-                                               "spread_ci_low", "spread_ci_high", "diff",
-                                               "diff_ci_low", "diff_ci_high", "p_value"]),
-            caption(bs, "seat_<s>: mean win rate over boards; spread: sqrt of the mean "
-                         "unbiased rms2; turns: mean game length"), bs)
-    s.table("balanced_cost", show(cost, ["threshold", "variable_boards", "kept_share",
-                                          "draws_per_board", "us_per_balanced_board",
-                                          "us_per_variable_board"], index=False),
-            caption(cost), cost)
-    out.append(s)
 
-    # runs
-    s = Section("runs", "Runs",
-                "Every experiment file of catansim/studies/experiments/seats-and-boards/, "
-                "its games (all "
-                "variants) and the time it took to play (one 2-core machine shared with "
-                "other work; resumed runs add up).")
-    runs = runs_frame(book)
-    s.table("runs", runs, "games and seconds of each run", runs)
-    timing = pd.DataFrame({"seconds": r["timing"]}).rename_axis("analysis")
-    s.table("analysis_seconds", timing, "seconds of each analysis in this build", timing)
-    out.append(s)
-    return out
+def index_model(r, n: int) -> pd.DataFrame:
+    """This run's refit of the ``n``-player index model beside the coefficients in the
+    engine."""
+    c = r[f"seat_model_{n}p.coefficients"].copy()
+    c["in_engine"] = frozen_coefficients(n).reindex(c.index).to_numpy()
+    return c
+
+
+def _index_tables(n: int) -> tuple[Table, ...]:
+    def model(r):
+        return index_model(r, n)
+
+    return (Table(f"index_model_{n}p", model, lambda r: caption(
+        model(r), f"{n} players: the model refitted on this run's training boards beside the "
+                  "coefficients in the engine"),
+                  view=lambda t, r: show(t, ["coef", "ci_low", "ci_high", "in_engine",
+                                             "boards"])),
+            _table(f"index_calibration_{n}p", f"frozen_check_{n}p.calibration",
+                   ["boards", "index", "spread", "ci_low", "ci_high"],
+                   f"{n} players, held-out boards by decile of the index"))
+
+
+INDEX = Part(
+    "index", "A fairness index from the board alone",
+    "The index replays the set-up of default players on the board (the reference "
+    "draft: seat 0 first, snake order, the default preset's placement score, "
+    "the Distance Rule; it agrees with the engine's set-up on every board "
+    "checked), describes each seat's two settlements (pips by resource, distinct "
+    "resources and numbers, harbors, wood-brick and wheat-ore pairs, room to "
+    "expand) and predicts each seat's win rate with a linear model fitted on 4 of "
+    "every 5 boards of the board set (OLS, cluster-robust by board). The index is "
+    "the RMS distance of the predicted seat rates from the fair share. Checked on "
+    "the held-out fifth, on boards-precise (100 new boards x 2,000 games), on "
+    "index-preregistered (200 fresh boards x 1,000 games, its analysis fixed in "
+    "its experiment file before play) and on the balanced boards. The scalar "
+    "index alone is checked against each board's observed spread beside an "
+    "intercept-only baseline (index_fit). The coefficients in the engine "
+    "(core.board_nb) were fitted by this study with the players of that time; "
+    "index_model_* sets this run's refit beside them, and the engine keeps its "
+    "own so that balanced deals the same boards in every version.", (
+        Figure("index_calibration", lambda r: _plots().calibration_figure({
+            "held-out boards (4p)": r["frozen_check_4p.calibration"],
+            "held-out boards (3p)": r["frozen_check_3p.calibration"]})),
+        _table("index_fit", "index_fit", ["boards", "train_boards", "r", "r_ci_low",
+                                          "r_ci_high", "r2", "r2_ci_low", "r2_ci_high"],
+               "the scalar index against each board's observed squared spread, out of "
+               "sample, beside the intercept-only baseline; index-preregistered was fixed "
+               "in its experiment file before play"),
+        _table("index_bands", "index_bands", ["boards", "games_per_board", "index", "spread",
+                                              "ci_low", "ci_high", "q10", "q50", "q90"],
+               "what an index value delivers: boards-precise and index-preregistered "
+               "(1,000-2,000 games per board) by band of the index"),
+        Table("index_checks", index_checks, lambda r: caption(
+            index_checks(r), "the index in the engine on boards it was not fitted on; r2 of "
+                             "the seat win rates"),
+              view=lambda t, r: show(t, ["boards", "seat_rows", "r2", "r2_ci_low",
+                                         "r2_ci_high", "reliability", "explained",
+                                         "index_spread_corr", "mean_index",
+                                         "observed_spread"])),
+        *(t for n in (4, 3) for t in _index_tables(n))))
+
+BALANCED = Part(
+    "balanced", "The balanced layout",
+    "layout = \"balanced\": variable (A-R spiral) boards drawn until the "
+    "four-player fairness index is at most the threshold. Its boards played as "
+    "boards-4p plays variable ones (100 games per board, four default players). "
+    "Means over boards with t intervals; differences from the variable boards "
+    "with Welch intervals. The cost: the share of variable boards kept (of "
+    "boards-4p), the draws per board, and the time to deal a board.", (
+        Figure("balanced_boards", lambda r: _plots().board_sets_figure({
+            "variable": r["per_board_boards_4p"], "balanced": r["per_board_balanced_4p"]})),
+        _table("balanced_vs_variable", "board_sets", [
+            "boards", "mean", "ci_low", "ci_high", "spread", "spread_ci_low", "spread_ci_high",
+            "diff", "diff_ci_low", "diff_ci_high", "p_value"],
+               "seat_<s>: mean win rate over boards; spread: sqrt of the mean unbiased rms2; "
+               "turns: mean game length"),
+        _table("balanced_cost", "balanced_cost", [
+            "threshold", "variable_boards", "kept_share", "draws_per_board",
+            "us_per_balanced_board", "us_per_variable_board"], index=False)))
+
+
+def _analysis_seconds(r) -> pd.DataFrame:
+    return pd.DataFrame({"seconds": r["timing"]}).rename_axis("analysis")
+
+
+RUNS = Part(
+    "runs", "Runs",
+    "Every experiment file of catansim/studies/experiments/seats-and-boards/, "
+    "its games (all "
+    "variants) and the time it took to play (one 2-core machine shared with "
+    "other work; resumed runs add up).", (
+        Table("runs", lambda r: runs_frame(r.book), "games and seconds of each run"),
+        Table("analysis_seconds", _analysis_seconds, "seconds of each analysis in this build")))
+
+REPORT = (ANSWERS, PRESETS, MIXED, SEAT_ORDER, BOARDS, LUCK, FEATURES, INDEX, BALANCED, RUNS)
 
 
 def _grid(t: pd.DataFrame, rows: str, cols: str, prefix: str = "") -> pd.DataFrame:
@@ -833,7 +927,7 @@ def write_readme(out: Path, r: dict, book: dict, scale: str, report_seconds: flo
              "**Rebuild.** `" + COMMAND + "` (resumable: rerunning continues the runs and "
              "rebuilds the report). `--scale small` plays a few games of each experiment.",
              "", "## Answers", ""]
-    lines += [f"- {a}" for a in answers(r, book)]
+    lines += [f"- {a}" for a in answers(r)]
     lines += ["", "## Beside the published figures", ""]
     lines += [f"- {a}" for a in published(r)]
     lines += ["", "## Runs", "",
@@ -929,7 +1023,8 @@ def write_report(out: Path, r: dict, book: dict, scale: str) -> Path:
              ("scale", scale),
              *provenance({name: out / "data" / name for name in ORDER}),
              ("analyses", f"{sum(r['timing'].values()):.0f} s")]
-    return write_study_report(out, sections(r, book, scale), f"catansim study: {TITLE}", items)
+    sections = sections_of(REPORT, Results(r, book=book, scale=scale))
+    return write_study_report(out, sections, f"catansim study: {TITLE}", items)
 
 
 def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Path:
