@@ -19,7 +19,8 @@ offers ask on from the place its first offer drew, so there only the first side 
 checked.) Only those decisions may return more than one option, and they rarely do.
 
 The games: every scripted preset of ``PRESETS`` and a few variants (the robber on the
-most production or at random, omniscient players, a player that never trades), with
+most production or at random, omniscient players, a player that never trades, players
+asking more cards in their offers), with
 ``random`` seats among them (their decisions are not the scripted player's and are not
 compared), 3 and 4 players, several rule settings and layouts. ``-m slow`` plays a
 larger sweep.
@@ -48,6 +49,9 @@ STRATEGIES = PRESETS.with_definitions({
     "default_omniscient": {"base": "default", "information": "omniscient"},
     "trader_omniscient": {"base": "trader", "information": "omniscient"},
     "hermit": {"base": "city", "bank_trade": "never", "accept": 0, "offers": 0},
+    "haggler": {"base": "default", "offer_ask": 3, "offer_two": 1},
+    "haggler_omniscient": {"base": "trader", "offer_ask": 1, "offer_two": 1,
+                           "information": "omniscient"},
 })
 SCRIPTED = tuple(name for name, st in STRATEGIES.items() if st.sid != PRESETS["random"].sid)
 ROSTER = (*SCRIPTED, "random")

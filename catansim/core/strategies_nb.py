@@ -162,6 +162,12 @@ PARAM_FIELDS: tuple[tuple[str, float, float, str], ...] = (
      "starting settlements: 0 the best-scoring node; above 0 a node drawn with probability "
      "proportional to exp((score - best score) / temperature), from the player's own "
      "stream (a board then no longer fixes the draft)"),
+    ("offer_ask", 0.0, 3.0,
+     "player-trade offers: up to this many more cards asked beyond the one wanted, each "
+     "one the partner surely holds beyond its own next build"),
+    ("offer_two", 0.0, 1.0,
+     "player-trade offers: 1 offers two spare cards for the wanted one when no partner "
+     "lacks a spare card, 0 never"),
 )
 PARAM_INDEX = {name: i for i, (name, _, _, _) in enumerate(PARAM_FIELDS)}
 N_USED_PARAMS = len(PARAM_FIELDS)
@@ -190,6 +196,8 @@ P_ROUTE = 24
 P_ARMY = 25
 P_INFORMATION = 26
 P_PLACEMENT_TEMPERATURE = 27
+P_OFFER_ASK = 28
+P_OFFER_TWO = 29
 
 # Build kinds the planner ranks, and their costs (wood, brick, wool, wheat, ore).
 K_ROAD = BUILD_ROAD
@@ -849,6 +857,14 @@ def _offer_nb(prm, s, topo, rules, rng, p, kind, act, x):
     y = x[SCRATCH:]
     partner = -1
     give = -1
+    two = prm[P_OFFER_TWO] >= 0.5
+    spares = 0  # p's cards beyond ``kind``, ``want`` aside: two of them pay a 2-for-1
+    for r in range(5):
+        spares += max(s[S_HAND + 5 * p + r] - COST_TABLE[5 * kind + r], 0) if r != want else 0
+    two = two and spares >= 2
+    partner2 = -1  # the first partner of a 2-for-1, offered when no 1-for-1 is found
+    partner_k = -1
+    partner2_k = -1
     for i in range(n_cand):
         pick = start + i
         if pick >= n_cand:
@@ -863,7 +879,7 @@ def _offer_nb(prm, s, topo, rules, rng, p, kind, act, x):
         low = 0  # bit r: q may hold fewer of r than some build costs
         for r in range(5):
             low |= np.int64(s[hq + r] < MOST_COST_TABLE[r]) << r
-        if spare & low == 0:
+        if spare & low == 0 and not (two and partner2 < 0):
             continue
         qk = _plan_nb(s, topo, prm, q, y, hq, _held_knights_nb(prm, s, p, q))
         if qk < 0 or s[hq + want] <= COST_TABLE[5 * qk + want]:
@@ -877,16 +893,63 @@ def _offer_nb(prm, s, topo, rules, rng, p, kind, act, x):
             give = r if take else give
         if give >= 0:
             partner = q
+            partner_k = qk
             break
-    if partner < 0:
+        if two and partner2 < 0:
+            partner2 = q
+            partner2_k = qk
+    if partner < 0 and partner2 < 0:
         return False
     for i in range(ACT_SIZE):
         act[i] = 0
     act[ACT_KIND] = ACT_TRADE_PLAYER
-    act[ACT_A] = partner
-    act[ACT_GIVE + give] = 1
     act[ACT_RECEIVE + want] = 1
+    if partner < 0:
+        # Two spare cards for the wanted one: the partner keeps its next build as close
+        # and gets more cards than it pays, which a scripted partner accepts.
+        partner = partner2
+        partner_k = partner2_k
+        for _ in range(2):
+            give = -1
+            give_v = 0
+            for r in range(5):
+                surplus = s[S_HAND + 5 * p + r] - COST_TABLE[5 * kind + r] - act[ACT_GIVE + r]
+                take = (r != want) & (surplus > give_v)
+                give_v = surplus if take else give_v
+                give = r if take else give
+            act[ACT_GIVE + give] += 1
+    else:
+        act[ACT_GIVE + give] = 1
+    act[ACT_A] = partner
+    ask = int(prm[P_OFFER_ASK] + 0.5)
+    if ask > 0:
+        _ask_more_nb(prm, s, p, partner, partner_k, kind, ask, act)
     return True
+
+
+@inline_kernel
+def _ask_more_nb(prm, s, p, q, qk, kind, ask, act):
+    # Up to ``ask`` more cards asked of partner q, each one q surely holds beyond its own
+    # next build ``qk`` and the cards already asked: first those p still misses for
+    # ``kind``, then the resource p produces least (ties: the lower resource).
+    hq = _sure_hand_nb(prm, s, p, q)
+    for _ in range(ask):
+        best = -1
+        best_v = -1e18
+        for r in range(5):
+            if act[ACT_GIVE + r] > 0:
+                continue
+            extra = s[hq + r] - COST_TABLE[5 * qk + r] - act[ACT_RECEIVE + r]
+            if extra <= 0:
+                continue
+            need = COST_TABLE[5 * kind + r] - s[S_HAND + 5 * p + r] - act[ACT_RECEIVE + r]
+            v = 1000.0 * (need > 0) - s[S_PROD_PIPS + 5 * p + r]
+            if v > best_v:
+                best_v = v
+                best = r
+        if best < 0:
+            return
+        act[ACT_RECEIVE + best] += 1
 
 
 # --- development cards ---------------------------------------------------------------------

@@ -281,6 +281,11 @@ def trade_offers(obs: Observation, w: Weights, mine: Plan, offers_made: int,
     offered is the one with most to spare among those the partner lacks. At most
     ``offers`` offers a turn, and at most the engine's ``MAX_OFFERS``.
 
+    With ``offer_two`` on and at least two cards to spare (``want`` aside), when no
+    partner lacks a card offered, two spare cards (each the one with most left to spare)
+    go to a partner holding ``want`` beyond its own next build. With ``offer_ask`` k,
+    up to k more cards are asked (``ask_more``).
+
     The kernel asks the opponents in turn from a place drawn from the seat's own random
     stream, so any of these offers may be the one made: all are returned.
     """
@@ -293,7 +298,10 @@ def trade_offers(obs: Observation, w: Weights, mine: Plan, offers_made: int,
         return []
     want = _best(range(5), lambda r: lack[r])[0]
     spare = [hand[r] - cost[r] for r in range(5)]
-    out = []
+    ask = int(getattr(w, "offer_ask", 0.0) + 0.5)
+    two = getattr(w, "offer_two", 0.0) >= 0.5
+    two = two and sum(max(spare[r], 0) for r in range(5) if r != want) >= 2
+    out, out_two = [], []
     for q in range(obs.n_players):
         if q == obs.seat or not may_hold(obs, q, want, hidden):
             continue
@@ -310,8 +318,34 @@ def trade_offers(obs: Observation, w: Weights, mine: Plan, offers_made: int,
                  and COST[their.top][r] - theirs[r] > 0]
         if gives:
             give = _best(gives, lambda r: spare[r])[0]
-            out.append(Option("offer", q, give=_one(give), get=_one(want)))
-    return out
+            get = ask_more(obs, cost, theirs, COST[their.top], _one(give), _one(want), ask)
+            out.append(Option("offer", q, give=_one(give), get=get))
+        elif two:
+            given = [0] * 5
+            for _ in range(2):
+                left = [spare[r] - given[r] if r != want else 0 for r in range(5)]
+                given[_best(range(5), lambda r, left=left: left[r])[0]] += 1
+            get = ask_more(obs, cost, theirs, COST[their.top], tuple(given), _one(want), ask)
+            out_two.append(Option("offer", q, give=tuple(given), get=get))
+    return out or out_two
+
+
+def ask_more(obs: Observation, cost, theirs, their_cost, give: tuple, get: tuple,
+             ask: int) -> tuple:
+    """``get`` plus up to ``ask`` more cards, one at a time: a resource not offered that
+    the partner holds (``theirs``, as far as the observer knows) beyond its next build's
+    ``their_cost`` and the cards already asked; first one the observer still misses for
+    its build (``cost``), then the one it produces least (ties: the lower resource)."""
+    get = list(get)
+    own = production(obs, obs.seat)
+    hand = [int(x) for x in obs.hand]
+    for _ in range(ask):
+        options = [r for r in range(5)
+                   if give[r] == 0 and theirs[r] - their_cost[r] - get[r] > 0]
+        if not options:
+            break
+        get[_best(options, lambda r: 1000.0 * (cost[r] - hand[r] - get[r] > 0) - own[r])[0]] += 1
+    return tuple(get)
 
 
 def maritime_toward(obs: Observation, build: str, complete: bool) -> Option | None:
