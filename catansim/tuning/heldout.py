@@ -39,6 +39,7 @@ class Heldout:
     n_deals: int
     tuned: str
     start: str
+    n_players: int = 4
 
     def cell(self, strategy: str, opponent: str, seat: str = "all") -> pd.Series:
         return self.table.loc[(strategy, opponent, seat)]
@@ -121,7 +122,7 @@ def measure(spec: TuneSpec, params: dict[str, float], n_threads=None, client=Non
     paired = paired_differences(players, pairs, spec.name, spec.strategy, spec.n_players,
                                 opponents)
     n_deals = -(-spec.heldout_deals // len(spec.layouts)) * len(spec.layouts)
-    return Heldout(table, paired, n_deals, spec.name, spec.strategy)
+    return Heldout(table, paired, n_deals, spec.name, spec.strategy, spec.n_players)
 
 
 def win_interval(wins: int, games: int) -> tuple[float, float, float]:

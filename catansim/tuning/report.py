@@ -152,14 +152,17 @@ def matrix_figure(heldout):
     with styled():
         fig, ax = new_figure(0.5 * len(m) + 1.6)
         vals = m.to_numpy(dtype=float)
-        im = ax.imshow(vals, cmap="RdBu_r", vmin=0.1, vmax=0.4, aspect="auto")
+        fair = 1.0 / heldout.n_players  # the colour scale is centred on the fair share
+        im = ax.imshow(vals, cmap="RdBu_r", vmin=fair - 0.2, vmax=fair + 0.2, aspect="auto")
         ax.set_xticks(range(m.shape[1]), m.columns, rotation=30, ha="right")
         ax.set_yticks(range(m.shape[0]), m.index)
         ax.grid(False)
         for i in range(m.shape[0]):
             for j in range(m.shape[1]):
                 if np.isfinite(vals[i, j]):
-                    ax.text(j, i, f"{vals[i, j]:.3f}", ha="center", va="center", fontsize=8)
+                    dark = abs(vals[i, j] - fair) > 0.12  # white text on the deep colours
+                    ax.text(j, i, f"{vals[i, j]:.3f}", ha="center", va="center", fontsize=8,
+                            color="white" if dark else "black")
         fig.colorbar(im, ax=ax, label="win rate alone against copies")
         ax.set_xlabel("opponent (copies)")
         ax.set_ylabel("single strategy")
