@@ -323,7 +323,11 @@ class Observation:
 @runtime_checkable
 class Player(Protocol):
     """A player of your own: ``decide`` returns one of ``options`` (the legal choices of
-    the pending decision, ``Game.legal()``), or for an action any legal ``offer``."""
+    the pending decision, ``Game.legal()``), or for an action any legal ``offer``.
+
+    A player with a ``base_strategy`` attribute (a strategy name) may also return None:
+    its seat's compiled strategy, that one, then decides (``Game.suggest``), so a player
+    can decide some decisions itself and leave the rest to a preset."""
 
     def decide(self, observation: Observation, options: list[Option]) -> Option: ...
 
@@ -712,7 +716,8 @@ def play_settings(seed: int, settings: GameSettings, log: bool = True,
     """Play the game of ``seed`` under ``settings``: its Python players
     (``settings.players``) decide in Python, every other seat in the kernel. A player
     with a ``new_game(seed, seat)`` method is told of each game first (to seed itself:
-    then a game depends only on its seed and the settings)."""
+    then a game depends only on its seed and the settings); one with a ``base_strategy``
+    that returns None gets that strategy's choice."""
     players = dict(settings.players)
     for seat, player in players.items():
         start = getattr(player, "new_game", None)
@@ -722,6 +727,8 @@ def play_settings(seed: int, settings: GameSettings, log: bool = True,
     while not game.over:
         q = game.to_move
         choice = players[q].decide(game.observation(q), game.legal_options())
+        if choice is None and getattr(players[q], "base_strategy", None) is not None:
+            choice = game.suggest(q)  # left to the seat's compiled strategy
         try:
             game.step(choice)
         except CatansimError as e:

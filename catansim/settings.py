@@ -50,7 +50,9 @@ class GameSettings:
     strategies : tuple of str
         Strategy name of each seat, resolved in ``strategy_set``. A Python player
         (``catansim.game.Player``) is given as the object, or by its name
-        ``python:module:Class`` (``Class()`` makes it); either way its seat is named so.
+        ``python:module:Class`` (``Class()`` makes it); either way its seat is named so,
+        and carries the compiled row of the player's ``base_strategy`` (a strategy name,
+        for the decisions the player leaves to it), or of ``random`` without one.
     layout : str
         ``variable`` or ``random_numbers`` (a new board from each game's seed),
         ``beginner`` (the fixed map with its fixed starting pieces) or ``given``
@@ -105,6 +107,13 @@ class GameSettings:
         object.__setattr__(self, "players", tuple(
             (seat, objects[seat] if seat in objects else load_python_player(name, seat))
             for seat, name in enumerate(names) if is_python_player(name)))
+        for seat, player in self.players:
+            base = getattr(player, "base_strategy", None)
+            if base is not None and (not isinstance(base, str) or is_python_player(base)):
+                raise CatansimError(f"strategies[{seat}].base_strategy: {base!r} is not a "
+                                    f"compiled strategy; allowed: {self.strategy_set.allowed}")
+            if base is not None:
+                self.strategy_set.resolve(base, f"strategies[{seat}].base_strategy")
         if self.layout == "given":
             if self.board is None:
                 raise CatansimError("board: layout 'given' needs a board")
@@ -133,7 +142,10 @@ class GameSettings:
 
     @functools.cached_property
     def _kernel_args(self):
-        strat, params = self.strategy_set.seat_arrays(self.strategies)
+        names = list(self.strategies)
+        for seat, player in self.players:  # a Python seat carries its base strategy's row
+            names[seat] = getattr(player, "base_strategy", None) or names[seat]
+        strat, params = self.strategy_set.seat_arrays(names)
         board = (self.board.vector.astype(np.int32) if self.board is not None
                  else np.zeros(L.BOARD_SIZE, dtype=np.int32))
         return (self.n_players, self.layout_code, board, self.openings, TOPO,

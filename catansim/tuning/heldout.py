@@ -23,7 +23,9 @@ from statsmodels.stats.weightstats import DescrStatsW
 
 from ..analysis.crossplay import crossplay_table
 from ..analysis.stats import wilson_ci
+from ..rules import Rules
 from ..runs.tournament import Deals, pair_name, play_seatings
+from ..strategies import python_player_name
 from .arena import candidate_set
 from .spec import TuneSpec
 
@@ -123,6 +125,38 @@ def measure(spec: TuneSpec, params: dict[str, float], n_threads=None, client=Non
                                 opponents)
     n_deals = -(-spec.heldout_deals // len(spec.layouts)) * len(spec.layouts)
     return Heldout(table, paired, n_deals, spec.name, spec.strategy, spec.n_players)
+
+
+def measure_player(player, start: str, opponents, n_deals: int, seed: int, n_players: int = 4,
+                   layouts=("variable",), rules=None, n_threads=None) -> Heldout:
+    """Held-out games of a Python player (an object: a search player, say), as ``measure``
+    plays a tuned row's: alone against ``n_players - 1`` copies of each of ``opponents``,
+    and the compiled ``start`` alone against the same copies on the same deals, so that
+    ``player - start`` is paired deal by deal. ``n_deals`` deals per layout, from ``seed``
+    (plus the layout's index), every seat rotated."""
+    name = python_player_name(player)
+    pairs = {}
+    for o in opponents:
+        pairs[pair_name(name, o)] = (name, o)
+        pairs[pair_name(start, o)] = (start, o)
+    names = sorted({n for p in pairs.values() for n in p})
+    games, players, offset = [], [], 0
+    for li, layout in enumerate(layouts):
+        deals = Deals(n_deals, n_players, seed + li, rules or Rules(), layout,
+                      players=((name, player),))
+        for group, (a, b) in pairs.items():
+            seatings = [tuple(a if seat == r else b for seat in range(n_players))
+                        for r in range(n_players)]
+            g, p = play_seatings(deals, seatings, group, pairs, names, n_threads)
+            g["game"] += offset
+            p["game"] += offset
+            games.append(g)
+            players.append(p)
+        offset += n_deals * n_players
+    players_all = pd.concat(players, ignore_index=True)
+    table = crossplay_table((pd.concat(games, ignore_index=True), players_all))
+    paired = paired_differences(players_all, pairs, name, start, n_players, list(opponents))
+    return Heldout(table, paired, n_deals * len(layouts), name, start, n_players)
 
 
 def win_interval(wins: int, games: int) -> tuple[float, float, float]:

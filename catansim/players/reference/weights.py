@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import SimpleNamespace
 
+from ...errors import CatansimError
 from ...strategies import PARAM_WORDS, Strategy
 
 RESOURCE_TARGETS = ("wood_target", "brick_target", "wool_target", "wheat_target", "ore_target")
@@ -18,6 +19,9 @@ class Weights(SimpleNamespace):
 def weights(strategy: Strategy | Mapping[str, float]) -> Weights:
     """The parameters of ``strategy`` (a ``Strategy`` or a name -> value mapping; the
     words of ``PARAM_WORDS``, such as ``robber_policy = "production"``, are allowed)."""
+    if not isinstance(strategy, Strategy | Mapping):
+        raise CatansimError(f"strategy: {strategy!r} is not a Strategy or a mapping of "
+                            "parameters; allowed: PRESETS.resolve(name), or {name: value}")
     values = strategy.param_dict() if isinstance(strategy, Strategy) else dict(strategy)
     for name, words in PARAM_WORDS.items():
         if isinstance(values.get(name), str):
