@@ -240,6 +240,17 @@ BASE_STRIDE = 1 + BASE_KEY + 2 * N_NODES
 WORK_SIZE = W_BASE + BASE_STRIDE * MEMO_SLOTS
 
 
+@inline_kernel
+def reset_work_nb(x):
+    """Make the work array ``x`` as a new game finds it: every slot before the memos zero
+    and every memo empty. A memo's scores are read only once its key is set in this
+    game, so they need no zeroing (a new board must not reuse them)."""
+    for i in range(W_BASE):
+        x[i] = 0.0
+    for i in range(MEMO_SLOTS):
+        x[W_BASE + BASE_STRIDE * i] = 0.0
+
+
 # --- what p reads of another hand --------------------------------------------------------
 
 
