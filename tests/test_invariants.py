@@ -329,6 +329,20 @@ def test_single_game_equals_its_batch_row(n_players, layout, rules):
             assert np.array_equal(g.board.vector, batch.boards[i])
 
 
+def test_a_game_leaves_nothing_in_the_scratch_of_the_next():
+    """A batch reuses its scratch: between games the work array's memos (one a parameter
+    row) are only marked empty, and the fairness-index scratch is zeroed only for the
+    balanced layout, which reads it. Every game still equals itself played alone."""
+    settings = GameSettings(n_players=4, layout="balanced",
+                            strategies=("default", "expander", "city", "trader"))
+    seeds = batch_seeds(11, 8)
+    batch = play_batch(seeds, settings, n_threads=1)
+    for i, seed in enumerate(seeds):
+        g = play_game(int(seed), settings=settings, log=False)
+        assert np.array_equal(g.counters, batch.counters[i]), seed
+        assert np.array_equal(g.board.vector, batch.boards[i])
+
+
 # --- separate random streams ----------------------------------------------------------------
 
 

@@ -174,3 +174,31 @@ def test_route_after_each_new_road_matches_the_oracle():
             assert s[L.S_ROUTE_LEN] == oracle_route(mine, blocked), (mine, sorted(blocked))
             node = b if a == node else a
     assert pendant > 1000  # the single-search path ran many times
+
+
+def test_roads_that_never_meet_match_the_oracle_and_one_shared_node_does_not_shortcut():
+    """``route_length_nb`` answers 1 (0 without roads) without a search when no two of the
+    player's roads share a node, as after the usual set-up; with one shared node it
+    searches, and both agree with the oracle."""
+    rng = random.Random(33)
+    apart = 0
+    for _ in range(1000):
+        edge_owner = [-1] * 72
+        used = set()
+        for e in rng.sample(range(72), rng.randint(0, 6)):
+            a, b = EDGE_NODES[e]
+            if a not in used and b not in used:  # no shared node with the roads so far
+                edge_owner[e] = 0
+                used |= {a, b}
+        node_owner = [-1] * 54
+        for n in rng.sample(range(54), rng.randint(0, 6)):
+            node_owner[n] = rng.randrange(4)
+        check(edge_owner, node_owner, 1)
+        mine = [e for e in range(72) if edge_owner[e] == 0]
+        apart += len(mine) >= 2
+        if mine:
+            b = EDGE_NODES[mine[0]][1]
+            joined = [e for e in NODE_ADJ_EDGES[b] if edge_owner[e] < 0]
+            edge_owner[joined[0]] = 0  # a road sharing node b: lengths 2 and more
+            check(edge_owner, node_owner, 1)
+    assert apart > 300

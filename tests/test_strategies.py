@@ -471,6 +471,27 @@ def test_node_scores_match_the_formula_with_one_work_array_for_many_rows():
                 assert got == pytest.approx(_score_oracle(s, prm, p, n, in_game), rel=1e-12)
 
 
+def test_the_block_term_from_road_counts_equals_the_edge_by_edge_sum():
+    # _add_blocks_nb counts opponent roads from node_roads; the plain form adds block
+    # once per opponent edge in edge order. The same float, bit for bit, on positions
+    # with roads of every seat, for every node and seat.
+    from catansim.core.strategies_nb import _add_blocks_nb, add_blocks_by_edge_nb
+    from catansim.engine import play_game
+
+    seen = set()
+    for seed, turns in ((11, 40), (12, 80), (13, 200)):
+        s = play_game(seed, strategies=("default", "expander", "city", "army"),
+                      rules=Rules(max_turns=turns), log=False).state
+        for p in range(4):
+            for n in range(54):
+                for v in (0.0, 1.7, -0.3, 2.9124):
+                    for block in (0.3, 0.6, 5.0):
+                        want = add_blocks_by_edge_nb(s, TOPO, p, n, v, block)
+                        assert _add_blocks_nb(s, TOPO, p, n, v, block) == want, (p, n, v)
+                        seen.add(round((want - v) / block))
+    assert seen == {0, 1, 2, 3}
+
+
 def _midgame_state():
     from catansim.engine import play_game
 

@@ -112,6 +112,7 @@ from .layout import (
     EV_TRADE_PLAYER,
     EV_TURN_END,
     EV_TURN_START,
+    LAYOUT_BALANCED,
     LAYOUT_GIVEN,
     LOG_B,
     LOG_BANK_GET,
@@ -223,6 +224,7 @@ from .policy_nb import (
     choose_setup_road_nb,
     choose_setup_settlement_nb,
     choose_victim_nb,
+    reset_work_nb,
 )
 from .record_nb import (
     seen_clear_nb,
@@ -1288,7 +1290,9 @@ def new_scratch():
     """The scratch arrays ``play_batch_nb`` plays its games in, as one tuple.
 
     Compiled code never allocates (see ``core.jit``): whoever calls the kernel makes
-    these once, and the kernel zeroes them for every game. In order: the random
+    these once, and the kernel resets them for every game (zeroed, but for the work
+    array's memos, only marked empty, and the fairness-index scratch, zeroed only for
+    the balanced layout, the one that reads it). In order: the random
     streams (uint64[N_STREAMS]), the action (int32[ACT_SIZE]), the legal-action list
     (int32[MAX_LEGAL]), the node/edge/hex masks (uint8[N_EDGES]), the robber's victims
     (int32[MAX_PLAYERS]), a bundle of cards (int32[5]), the cards owed per seat by a
@@ -1317,17 +1321,19 @@ def new_scratch():
 @inline_kernel
 def start_game_nb(seed, n_players, layout, board, openings, topo, rules, s, rng, act, cand,
                   mask, victims, bundle, owed, work, board_x):
-    """Set up the game of ``seed`` in ``s`` with the scratch arrays given (zeroed
-    here): its random streams, its board (dealt unless the layout is given) and its
-    deck; the first placement is next. Keeps ``s``'s log switch and external seats."""
+    """Set up the game of ``seed`` in ``s`` with the scratch arrays given (reset here,
+    see ``new_scratch``): its random streams, its board (dealt unless the layout is
+    given) and its deck; the first placement is next. Keeps ``s``'s log switch and
+    external seats."""
     log_on = s[S_LOG_ON]
     external = 0
     for q in range(MAX_PLAYERS):
         external |= np.int64(s[S_EXTERNAL + q] != 0) << q
     seed_streams_nb(seed, rng)
-    if layout != LAYOUT_GIVEN:
+    if layout == LAYOUT_BALANCED:
         for i in range(board_x.size):
-            board_x[i] = 0.0  # the balanced layout's fairness index: fresh for each game
+            board_x[i] = 0.0  # the fairness index: fresh for each game (only it reads board_x)
+    if layout != LAYOUT_GIVEN:
         generate_board_nb(layout, rng, topo, board, board_x)
     init_state_nb(s, topo, rules, rng, n_players, board)
     s[S_LOG_ON] = log_on
@@ -1346,8 +1352,7 @@ def start_game_nb(seed, n_players, layout, board, openings, topo, rules, s, rng,
             owed[i, r] = 0
     for r in range(5):
         bundle[r] = 0
-    for i in range(WORK_SIZE):
-        work[i] = 0.0
+    reset_work_nb(work)
 
 
 @nb.njit(cache=True, nogil=True, _nrt=False)

@@ -45,6 +45,7 @@ from .strategies_nb import (
     setup_settlement_nb,
     victim_nb,
 )
+from .strategies_nb import reset_work_nb as reset_work_nb  # a new game's work array
 
 STRATEGY_RANDOM = 0
 STRATEGY_SCRIPTED = 1

@@ -536,7 +536,16 @@ def route_length_nb(s, topo, p):
     has a building (a trail starting at any other node could be extended backwards, or
     is closed and can start anywhere on it), so each of those nodes starts one search,
     plus one node of any ring that no search reached.
+
+    When no two of p's roads meet at a node (always so at the end of the usual set-up),
+    each road is a trail of its own and the length is 1 (0 without roads), without a
+    search: the most roads of p at a node, a loop LLVM turns into vector maxima.
     """
+    most = 0
+    for n in range(N_NODES):
+        most = max(most, roads_at_nb(s, p, n))
+    if most <= 1:
+        return most
     # The searches leave "in the current trail" clear; reset "ever used".
     for e in range(N_EDGES):
         s[S_ROUTE_MARKS + N_EDGES + e] = 0

@@ -84,6 +84,7 @@ from .layout import (
     S_NODE_LEVEL,
     S_NODE_OWNER,
     S_NODE_RESOURCES,
+    S_NODE_ROADS,
     S_OFFERS,
     S_OPEN_SPOTS,
     S_OWN_HEXES,
@@ -240,6 +241,17 @@ BASE_STRIDE = 1 + BASE_KEY + 2 * N_NODES
 WORK_SIZE = W_BASE + BASE_STRIDE * MEMO_SLOTS
 
 
+@inline_kernel
+def reset_work_nb(x):
+    """Make the work array ``x`` as a new game finds it: every slot before the memos zero
+    and every memo empty. A memo's scores are read only once its key is set in this
+    game, so they need no zeroing (a new board must not reuse them)."""
+    for i in range(W_BASE):
+        x[i] = 0.0
+    for i in range(MEMO_SLOTS):
+        x[W_BASE + BASE_STRIDE * i] = 0.0
+
+
 # --- what p reads of another hand --------------------------------------------------------
 
 
@@ -376,15 +388,29 @@ def locate_nb(s, topo, prm, p, x):
     x[X_BASE] = base
 
 
-@inline_kernel
-def _add_blocks_nb(s, topo, p, n, v, block):
-    # v plus ``block`` once per opponent road at node n, one addition per edge in edge
-    # order (adding 0.0 changes nothing): a product with the test, 0 or 1, not a
-    # branch on the board's state.
+@kernel
+def add_blocks_by_edge_nb(s, topo, p, n, v, block):
+    """v plus ``block`` once per opponent road at node n, one addition per edge in edge
+    order: the plain form of ``_add_blocks_nb`` (tests/test_strategies.py)."""
     for k in range(3):
         e = topo[T_NODE_EDGES + 3 * n + k]
-        q = s[S_EDGE_OWNER + max(e, 0)]  # e = -1 (no edge): masked below
-        v += block * ((e >= 0) & (q >= 0) & (q != p))
+        if e >= 0 and s[S_EDGE_OWNER + e] >= 0 and s[S_EDGE_OWNER + e] != p:
+            v += block
+    return v
+
+
+@inline_kernel
+def _add_blocks_nb(s, topo, p, n, v, block):
+    # ``add_blocks_by_edge_nb`` from the road counts: the opponent roads at n are all
+    # roads there less p's (``node_roads``, five reads, no edge to look up), and
+    # ``block`` is added once per opponent road by three products with 0 or 1 (adding
+    # 0.0 changes nothing, so the sums are the same), not a branch on the board.
+    k = -s[S_NODE_ROADS + N_NODES * p + n]
+    for q in range(MAX_PLAYERS):
+        k += s[S_NODE_ROADS + N_NODES * q + n]
+    v += block * (k >= 1)
+    v += block * (k >= 2)
+    v += block * (k >= 3)
     return v
 
 
