@@ -57,7 +57,7 @@ class RolloutOpener:
         Its last search: each shortlisted node's share of rollout games won.
     """
 
-    def __init__(self, candidates: int = 12, rollouts: int = 160, model: str = "default",
+    def __init__(self, candidates: int = 24, rollouts: int = 160, model: str = "default",
                  base_strategy: str = "default", seed: int = 0, n_threads: int | None = None,
                  strategy_set: StrategySet = PRESETS):
         self.candidates = check_int(candidates, "candidates", 1, 54)
