@@ -25,7 +25,7 @@ from catansim.core.engine_nb import count_violations_nb, play_batch_nb
 from catansim.core.rules_nb import derive_piece_fields_nb
 from catansim.engine import GameSettings, batch_seeds, play_batch, play_game
 from catansim.rules import Rules
-from catansim.topology import EDGE_NODES, NODE_HEXES, TOPO
+from catansim.topology import EDGE_NODES, NODE_EDGES, NODE_HEXES, TOPO
 
 DEV_COUNTS = (14, 5, 2, 2, 2)
 # name: (n_players, layout, rules, games)
@@ -200,7 +200,8 @@ def test_random_play_invariants(name):
 # --- fields derived from the pieces ----------------------------------------------------------
 
 
-DERIVED = ("node_open", "node_roads", "open_spots", "net_nodes", "prod_pips", "own_hexes")
+DERIVED = ("node_open", "node_roads", "node_free", "open_spots", "net_nodes", "prod_pips",
+           "own_hexes")
 
 
 def _field(s, name):
@@ -263,6 +264,12 @@ def reference_production(s, q) -> tuple[list[int], int]:
     return pips, sum(1 << h for h in hexes)
 
 
+def reference_node_free(s, n) -> int:
+    """Bit k set if node n's k-th edge exists and has no road."""
+    edge_owner = _field(s, "edge_owner")
+    return sum(1 << k for k, e in enumerate(NODE_EDGES[n]) if e >= 0 and edge_owner[e] < 0)
+
+
 def stored_net_nodes(s, q) -> int:
     words = _field(s, "net_nodes")
     assert 0 <= words[2 * q] < 1 << 27 and 0 <= words[2 * q + 1] < 1 << 27
@@ -281,12 +288,16 @@ def test_kept_fields_equal_a_python_recomputation_at_the_end_of_games(strategies
                 pips, hexes = reference_production(s, q)
                 assert list(_field(s, "prod_pips")[5 * q : 5 * q + 5]) == pips, (i, seed, q)
                 assert _field(s, "own_hexes")[q] == hexes, (i, seed, q)
+            free = _field(s, "node_free")
+            assert [int(free[n]) for n in range(54)] == [reference_node_free(s, n)
+                                                         for n in range(54)], (i, seed)
             games += 1
     assert games == 75 * len(REFERENCE_SETTINGS)
 
 
 @pytest.mark.parametrize("name, index, delta", [
-    ("node_open", 10, 1), ("node_roads", 54 + 7, 1), ("open_spots", 2, -1),
+    ("node_open", 10, 1), ("node_roads", 54 + 7, 1), ("node_free", 12, 1),
+    ("node_free", 40, -1), ("open_spots", 2, -1),
     ("net_nodes", 1, 1 << 5), ("net_nodes", 2, 1 << 27), ("prod_pips", 3, 1),
     ("prod_pips", 5 + 2, -1), ("own_hexes", 0, 1 << 18), ("own_hexes", 1, 1 << 3),
 ])

@@ -492,6 +492,36 @@ def test_the_block_term_from_road_counts_equals_the_edge_by_edge_sum():
     assert seen == {0, 1, 2, 3}
 
 
+def test_best_road_from_the_empty_edge_masks_equals_the_edge_by_edge_search():
+    # best_road_nb reads each node's empty edges from node_free; the plain form finds
+    # them from the edge owners. The same edge and the same float, for every seat, row
+    # and want_spot, on positions from the first roads to crowded boards.
+    from catansim.core.strategies_nb import (
+        WORK_SIZE,
+        best_road_by_edge_nb,
+        best_road_nb,
+        locate_nb,
+    )
+    from catansim.engine import play_game
+
+    rows = [resolve(n).params for n in ("default", "expander", "builder", "army")]
+    work = np.zeros(WORK_SIZE)
+    found = 0
+    for seed in range(12):
+        for turns in (1, 20, 60, 200):
+            s = play_game(seed, strategies=("default", "expander", "city", "army"),
+                          rules=Rules(max_turns=turns), log=False).state
+            for p in range(4):
+                for prm in rows:
+                    locate_nb(s, TOPO, prm, p, work)
+                    for want in (True, False):
+                        want_e, want_v = best_road_by_edge_nb(s, TOPO, prm, p, work, want)
+                        e, v = best_road_nb(s, TOPO, prm, p, work, want)
+                        assert (e, v) == (want_e, want_v), (seed, turns, p, want)
+                        found += e >= 0
+    assert found > 100
+
+
 def _midgame_state():
     from catansim.engine import play_game
 

@@ -187,6 +187,7 @@ from .layout import (
     S_LONGEST,
     S_N_PLAYERS,
     S_NET_NODES,
+    S_NODE_FREE,
     S_NODE_LEVEL,
     S_NODE_OPEN,
     S_NODE_OWNER,
@@ -522,7 +523,7 @@ def count_violations_nb(s, topo, rules):
     Conservation of every resource (supply + hands = supply size) and of the 25
     development cards; no negative hands or supply; piece counts within limits and
     equal to the pieces on the board; stored route lengths and the fields derived from
-    the pieces (``node_open``, ``node_roads``, ``open_spots``, ``net_nodes``,
+    the pieces (``node_open``, ``node_roads``, ``node_free``, ``open_spots``, ``net_nodes``,
     ``prod_pips``, ``own_hexes``) equal a recomputation; every observer's public record
     holds every true hand, and each player's record of its own hand is exact; the bonus
     tiles held only by qualifying players; while the game runs, the player whose turn it
@@ -596,6 +597,13 @@ def count_violations_nb(s, topo, rules):
                 if s[S_NODE_OWNER + m] >= 0:
                     bad += 1
         if s[S_NODE_OPEN + m] != (1 if is_open else 0):
+            bad += 1
+        free = 0
+        for k in range(3):
+            e = topo[T_NODE_EDGES + 3 * m + k]
+            if e >= 0 and s[S_EDGE_OWNER + e] < 0:
+                free |= 1 << k
+        if s[S_NODE_FREE + m] != free:
             bad += 1
         for q in range(MAX_PLAYERS):
             roads = 0

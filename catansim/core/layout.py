@@ -156,6 +156,9 @@ STATE_FIELDS: tuple[tuple[str, int, str], ...] = (
     # --- derived from the pieces, kept up to date by put_settlement_nb / put_road_nb ---
     ("node_open", N_NODES, "1 if the Distance Rule allows a settlement (all empty around)"),
     ("node_roads", P * N_NODES, "roads the player has at the node (0-3), seat-major"),
+    ("node_free", N_NODES,
+     "the node's empty edges: bit k set if its k-th edge (topology.NODE_EDGES[n, k]) "
+     "exists and has no road; 0 for none"),
     ("open_spots", P, "open nodes where the player has a road (settlement spots)"),
     ("net_nodes", P * 2,
      "nodes the player's network touches (a road of the player ends there or the player "
@@ -300,6 +303,7 @@ S_NODE_LEVEL = STATE_OFFSETS["node_level"]
 S_EDGE_OWNER = STATE_OFFSETS["edge_owner"]
 S_NODE_OPEN = STATE_OFFSETS["node_open"]
 S_NODE_ROADS = STATE_OFFSETS["node_roads"]
+S_NODE_FREE = STATE_OFFSETS["node_free"]
 S_OPEN_SPOTS = STATE_OFFSETS["open_spots"]
 S_NET_NODES = STATE_OFFSETS["net_nodes"]
 NET_WORD_BITS = 27  # nodes per word of ``net_nodes``

@@ -98,6 +98,7 @@ from .layout import (
     S_LONGEST,
     S_N_PLAYERS,
     S_NET_NODES,
+    S_NODE_FREE,
     S_NODE_HARBOR,
     S_NODE_LEVEL,
     S_NODE_OPEN,
@@ -411,13 +412,36 @@ def _close_node_nb(s, n):
 
 
 @kernel
+def empty_edges_nb(s, topo, n):
+    """Node n's empty edges from the edge owners: bit k set if its k-th edge exists and
+    has no road (what ``node_free`` keeps)."""
+    free = 0
+    for k in range(3):
+        e = topo[T_NODE_EDGES + 3 * n + k]
+        free |= np.int64((e >= 0) & (s[S_EDGE_OWNER + max(e, 0)] < 0)) << k
+    return free
+
+
+@inline_kernel
+def _take_edge_nb(s, topo, n, e):
+    # Clear edge e's bit in node n's empty edges (``node_free``).
+    used = 0
+    for k in range(3):
+        used |= np.int64(topo[T_NODE_EDGES + 3 * n + k] == e) << k
+    s[S_NODE_FREE + n] &= ~used
+
+
+@inline_kernel
 def put_road_nb(s, topo, p, e):
-    """Place a road (no payment, no event) and count it at both its ends."""
+    """Place a road (no payment, no event), count it at both its ends and clear its bit
+    in their empty edges. Inlined: with the empty edges LLVM kept it a call of its own,
+    and a call passes each array as seven machine words (700 instructions a game)."""
     s[S_EDGE_OWNER + e] = p
     s[S_ROADS_LEFT + p] -= 1
     for j in range(2):
         n = topo[T_EDGE_NODES + 2 * e + j]
         s[S_NODE_ROADS + N_NODES * p + n] += 1
+        _take_edge_nb(s, topo, n, e)
         _add_net_node_nb(s, p, n)
         if roads_at_nb(s, p, n) == 1 and s[S_NODE_OPEN + n]:
             s[S_OPEN_SPOTS + p] += 1
@@ -425,8 +449,12 @@ def put_road_nb(s, topo, p, e):
 
 @kernel
 def derive_piece_fields_nb(s, topo):
-    """Recompute ``node_open``, ``node_roads``, ``open_spots``, ``net_nodes``,
-    ``prod_pips`` and ``own_hexes`` from the pieces."""
+    """Recompute ``node_open``, ``node_roads``, ``node_free``, ``open_spots``,
+    ``net_nodes``, ``prod_pips`` and ``own_hexes`` from the pieces."""
+    for n in range(N_NODES):
+        # Every node has two or three edges, in slots 0, 1 (and 2): all empty, until
+        # the roads below take theirs.
+        s[S_NODE_FREE + n] = 3 | (np.int64(topo[T_NODE_EDGES + 3 * n + 2] >= 0) << 2)
     for n in range(N_NODES):
         s[S_NODE_OPEN + n] = 1 if s[S_NODE_OWNER + n] < 0 else 0
         for k in range(3):
@@ -443,7 +471,9 @@ def derive_piece_fields_nb(s, topo):
         q = s[S_EDGE_OWNER + e]
         if q >= 0:
             for j in range(2):
-                s[S_NODE_ROADS + N_NODES * q + topo[T_EDGE_NODES + 2 * e + j]] += 1
+                n = topo[T_EDGE_NODES + 2 * e + j]
+                s[S_NODE_ROADS + N_NODES * q + n] += 1
+                _take_edge_nb(s, topo, n, e)
     for q in range(MAX_PLAYERS):
         for n in range(N_NODES):
             if roads_at_nb(s, q, n) > 0 and s[S_NODE_OPEN + n]:

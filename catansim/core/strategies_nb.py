@@ -80,6 +80,7 @@ from .layout import (
     S_HEX_TERRAIN,
     S_KNIGHTS,
     S_N_PLAYERS,
+    S_NODE_FREE,
     S_NODE_HARBOR,
     S_NODE_LEVEL,
     S_NODE_OWNER,
@@ -101,6 +102,7 @@ from .rules_nb import (
     COST_TABLE,
     MOST_COST_TABLE,
     distance_ok_nb,
+    empty_edges_nb,
     hand_size_nb,
     invention_cards_nb,
     maritime_rate_nb,
@@ -610,8 +612,9 @@ def best_city_nb(s, topo, prm, p):
 
 
 @inline_kernel
-def _road_value_nb(s, topo, prm, p, x, e, near, far, want_spot):
-    # Value of a legal road e joining p's network at ``near`` and reaching ``far``.
+def _road_value_nb(s, topo, prm, p, x, near, far, far_free, want_spot):
+    # Value of a legal road joining p's network at ``near`` and reaching ``far``, whose
+    # empty edges are the bits of ``far_free`` (``node_free``).
     v = 0.0
     far_owner = s[S_NODE_OWNER + far]
     far_open = far_owner < 0 and roads_at_nb(s, p, far) == 0
@@ -621,13 +624,12 @@ def _road_value_nb(s, topo, prm, p, x, e, near, far, want_spot):
         else:
             # The open spots one empty edge further, as bits k of far's neighbours,
             # gathered without a branch per neighbour (measured: those branches
-            # mispredict often); then visited in k order. Neighbour -1 reads node 0
-            # and edge 0, which its bit ignores.
+            # mispredict often); then visited in k order. Neighbour -1 (no edge, its
+            # bit clear) reads node 0, which its bit ignores.
             spots = 0
             for k in range(3):
                 m2 = topo[T_NODE_NEIGHBOURS + 3 * far + k]
-                e2 = topo[T_NODE_EDGES + 3 * far + k]
-                ok = (m2 >= 0) & (m2 != near) & (s[S_EDGE_OWNER + max(e2, 0)] < 0)
+                ok = (((far_free >> k) & 1) != 0) & (m2 != near)
                 spots |= np.int64(ok & distance_ok_nb(s, max(m2, 0))) << k
             while spots != 0:
                 k = trailing_zeros(spots)
@@ -638,7 +640,7 @@ def _road_value_nb(s, topo, prm, p, x, e, near, far, want_spot):
         if s[S_NODE_OWNER + near] == p or roads_at_nb(s, p, near) <= 1:
             v += prm[P_ROUTE]
     if prm[P_BLOCK] > 0 and far_owner < 0:
-        v = _add_blocks_nb(s, topo, p, far, v, prm[P_BLOCK])  # e itself is empty
+        v = _add_blocks_nb(s, topo, p, far, v, prm[P_BLOCK])  # the road's edge is empty
     return v
 
 
@@ -649,7 +651,8 @@ def best_road_nb(s, topo, prm, p, x, want_spot):
     An edge is worth the best settlement spot it opens (the node at its far end, or at
     0.7 the nodes one more edge away) when ``want_spot``, plus ``route_weight`` if it
     extends an end of p's roads and ``block_weight`` per opponent road at its far end.
-    Only the empty edges at the ends of p's roads and buildings are looked at.
+    Only the empty edges at the ends of p's roads and buildings are looked at, read
+    from ``node_free``; ``best_road_by_edge_nb`` is the plain form.
     """
     best = -1
     best_v = -1e18
@@ -662,18 +665,40 @@ def best_road_nb(s, topo, prm, p, x, want_spot):
         owner = s[S_NODE_OWNER + n]
         if owner >= 0 and owner != p:
             continue  # roads never continue through an opponent's building
-        # n's empty edges as bits k, without a branch per edge (edge -1 reads edge 0,
-        # which its bit ignores), then visited in k order.
-        free = 0
-        for k in range(3):
-            e = topo[T_NODE_EDGES + 3 * n + k]
-            free |= np.int64((e >= 0) & (s[S_EDGE_OWNER + max(e, 0)] < 0)) << k
+        free = np.int64(s[S_NODE_FREE + n])  # n's empty edges, visited in k order
         while free != 0:
             k = trailing_zeros(free)
             free &= free - 1
-            e = topo[T_NODE_EDGES + 3 * n + k]
             far = topo[T_NODE_NEIGHBOURS + 3 * n + k]
-            v = _road_value_nb(s, topo, prm, p, x, e, n, far, want_spot)
+            v = _road_value_nb(s, topo, prm, p, x, n, far, s[S_NODE_FREE + far], want_spot)
+            if v > best_v:
+                best_v = v
+                best = topo[T_NODE_EDGES + 3 * n + k]
+    return best, best_v
+
+
+@kernel
+def best_road_by_edge_nb(s, topo, prm, p, x, want_spot):
+    """``best_road_nb`` with each node's empty edges found from the edge owners
+    (``empty_edges_nb``) instead of ``node_free``: its plain form (tests/test_strategies.py)."""
+    best = -1
+    best_v = -1e18
+    if s[S_ROADS_LEFT + p] <= 0:
+        return best, best_v
+    m = net_nodes_nb(s, p)
+    while m != 0:
+        n = trailing_zeros(m)
+        m &= m - 1
+        owner = s[S_NODE_OWNER + n]
+        if owner >= 0 and owner != p:
+            continue
+        for k in range(3):
+            e = topo[T_NODE_EDGES + 3 * n + k]
+            if e < 0 or s[S_EDGE_OWNER + e] >= 0:
+                continue
+            far = topo[T_NODE_NEIGHBOURS + 3 * n + k]
+            v = _road_value_nb(s, topo, prm, p, x, n, far, empty_edges_nb(s, topo, far),
+                               want_spot)
             if v > best_v:
                 best_v = v
                 best = e
