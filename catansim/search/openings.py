@@ -50,6 +50,8 @@ class RolloutOpener:
         the seat, so a game depends only on its seed and settings.
     n_threads : int or None
         Threads the rollouts play on (``play_batch``; default all cores).
+    strategy_set : StrategySet
+        Where ``model`` and ``base_strategy`` are resolved (default the presets).
 
     Attributes
     ----------
