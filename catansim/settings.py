@@ -109,11 +109,8 @@ class GameSettings:
             for seat, name in enumerate(names) if is_python_player(name)))
         for seat, player in self.players:
             base = getattr(player, "base_strategy", None)
-            if base is not None and (not isinstance(base, str) or is_python_player(base)):
-                raise CatansimError(f"strategies[{seat}].base_strategy: {base!r} is not a "
-                                    f"compiled strategy; allowed: {self.strategy_set.allowed}")
             if base is not None:
-                self.strategy_set.resolve(base, f"strategies[{seat}].base_strategy")
+                self.strategy_set.compiled(base, f"strategies[{seat}].base_strategy")
         if self.layout == "given":
             if self.board is None:
                 raise CatansimError("board: layout 'given' needs a board")

@@ -218,6 +218,14 @@ class StrategySet(Mapping):
                                 f", or {PYTHON_PREFIX}module:Class for a Python player")
         return self._by_name[name]
 
+    def compiled(self, name, field: str = "strategy") -> Strategy:
+        """The compiled strategy called ``name``; a Python player's name or a value that is
+        no name is a one-line CatansimError, as an unknown name is (``resolve``)."""
+        if not isinstance(name, str) or name.startswith(PYTHON_PREFIX):
+            raise CatansimError(f"{field}: {name!r} is not a compiled strategy; allowed: "
+                                f"{self.allowed}")
+        return self.resolve(name, field)
+
     def seat_names(self, names, n_players: int, field: str = "strategies") -> tuple[str, ...]:
         """Strategy names for the seats: one name for every seat, or one per seat.
 

@@ -8,13 +8,12 @@ from ..board import Board
 from ..checks import check_int
 from ..core import layout as L
 from ..engine import play_batch
-from ..errors import CatansimError
 from ..game import Observation, Option
 from ..kernels import OPENINGS_SIZE
 from ..players.reference.placement import node_score
 from ..players.reference.weights import weights
 from ..settings import GameSettings
-from ..strategies import PRESETS, StrategySet, is_python_player
+from ..strategies import PRESETS, StrategySet
 
 _WINNER = L.C_WINNER - L.S_COUNTERS  # the winner's column of a batch's counters
 
@@ -65,15 +64,12 @@ class RolloutOpener:
         self.candidates = check_int(candidates, "candidates", 1, 54)
         self.rollouts = check_int(rollouts, "rollouts", 1, 100_000)
         self.seed = check_int(seed, "seed", 0)
-        for field, name in (("model", model), ("base_strategy", base_strategy)):
-            if not isinstance(name, str) or is_python_player(name):
-                raise CatansimError(f"{field}: {name!r} is not a compiled strategy; allowed: "
-                                    f"{strategy_set.allowed}")
-            strategy_set.resolve(name, field)
+        strategy_set.compiled(model, "model")
+        base = strategy_set.compiled(base_strategy, "base_strategy")
         self.model, self.base_strategy = model, base_strategy
         self.n_threads = n_threads
         self.strategy_set = strategy_set
-        self._weights = weights(strategy_set.resolve(base_strategy))
+        self._weights = weights(base)
         self.rng = np.random.default_rng(self.seed)
         self.last_rollouts: dict[int, float] = {}
 

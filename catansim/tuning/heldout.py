@@ -64,28 +64,38 @@ def _pairs(tuned: str, start: str, presets) -> dict[str, tuple[str, str]]:
     return pairs
 
 
-def play_heldout(spec: TuneSpec, params: dict[str, float], n_threads=None):
-    """The held-out games: ``(games, players, pairs)`` standard tables, one variant per pair;
-    game ``deal * players + seat`` of each layout block (blocks offset by their deals)."""
-    tuned, start = spec.name, spec.strategy
-    strategy_set = candidate_set(spec.strategy_set, start, params, name=tuned)
-    pairs = _pairs(tuned, start, spec.heldout_presets)
+def play_pairs(pairs, deals_of, layouts, n_deals: int, n_players: int, n_threads=None):
+    """Each pair ``(a, b)`` of ``pairs`` played on every layout's deals (``deals_of(index,
+    layout)``: a ``Deals`` of ``n_deals``), ``a`` alone in each seat in turn against
+    copies of ``b``: ``(games, players)`` standard tables, one variant per pair; game
+    ``deal * players + seat`` of each layout block (blocks offset by their deals)."""
     names = sorted({n for p in pairs.values() for n in p})
-    per_layout = -(-spec.heldout_deals // len(spec.layouts))
     games, players, offset = [], [], 0
-    for li, layout in enumerate(spec.layouts):
-        deals = Deals(per_layout, spec.n_players, spec.heldout_seed + li, spec.rules, layout,
-                      strategy_set)
+    for li, layout in enumerate(layouts):
+        deals = deals_of(li, layout)
         for group, (a, b) in pairs.items():
-            seatings = [tuple(a if seat == r else b for seat in range(spec.n_players))
-                        for r in range(spec.n_players)]
+            seatings = [tuple(a if seat == r else b for seat in range(n_players))
+                        for r in range(n_players)]
             g, p = play_seatings(deals, seatings, group, pairs, names, n_threads)
             g["game"] += offset
             p["game"] += offset
             games.append(g)
             players.append(p)
-        offset += per_layout * spec.n_players
-    return pd.concat(games, ignore_index=True), pd.concat(players, ignore_index=True), pairs
+        offset += n_deals * n_players
+    return pd.concat(games, ignore_index=True), pd.concat(players, ignore_index=True)
+
+
+def play_heldout(spec: TuneSpec, params: dict[str, float], n_threads=None):
+    """The held-out games: ``(games, players, pairs)`` (``play_pairs``)."""
+    tuned, start = spec.name, spec.strategy
+    strategy_set = candidate_set(spec.strategy_set, start, params, name=tuned)
+    pairs = _pairs(tuned, start, spec.heldout_presets)
+    per_layout = -(-spec.heldout_deals // len(spec.layouts))
+    games, players = play_pairs(
+        pairs, lambda li, layout: Deals(per_layout, spec.n_players, spec.heldout_seed + li,
+                                        spec.rules, layout, strategy_set),
+        spec.layouts, per_layout, spec.n_players, n_threads)
+    return games, players, pairs
 
 
 def paired_differences(players: pd.DataFrame, pairs, tuned: str, start: str, n_players: int,
@@ -139,22 +149,11 @@ def measure_player(player, start: str, opponents, n_deals: int, seed: int, n_pla
     for o in opponents:
         pairs[pair_name(name, o)] = (name, o)
         pairs[pair_name(start, o)] = (start, o)
-    names = sorted({n for p in pairs.values() for n in p})
-    games, players, offset = [], [], 0
-    for li, layout in enumerate(layouts):
-        deals = Deals(n_deals, n_players, seed + li, rules or Rules(), layout,
-                      players=((name, player),))
-        for group, (a, b) in pairs.items():
-            seatings = [tuple(a if seat == r else b for seat in range(n_players))
-                        for r in range(n_players)]
-            g, p = play_seatings(deals, seatings, group, pairs, names, n_threads)
-            g["game"] += offset
-            p["game"] += offset
-            games.append(g)
-            players.append(p)
-        offset += n_deals * n_players
-    players_all = pd.concat(players, ignore_index=True)
-    table = crossplay_table((pd.concat(games, ignore_index=True), players_all))
+    games, players_all = play_pairs(
+        pairs, lambda li, layout: Deals(n_deals, n_players, seed + li, rules or Rules(),
+                                        layout, players=((name, player),)),
+        layouts, n_deals, n_players, n_threads)
+    table = crossplay_table((games, players_all))
     paired = paired_differences(players_all, pairs, name, start, n_players, list(opponents))
     return Heldout(table, paired, n_deals * len(layouts), name, start, n_players)
 
