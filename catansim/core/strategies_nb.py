@@ -930,7 +930,9 @@ def _offer_nb(prm, s, topo, rules, rng, p, kind, act, x):
         low = 0  # bit r: q may hold fewer of r than some build costs
         for r in range(5):
             low |= np.int64(s[hq + r] < MOST_COST_TABLE[r]) << r
-        if spare & low == 0 and not (two and partner2 < 0):
+        # A partner not surely holding the wanted card cannot hold it beyond any build
+        # (no cost is negative): skipped before its plan, as the test below would.
+        if s[hq + want] <= 0 or (spare & low == 0 and not (two and partner2 < 0)):
             continue
         qk = _plan_nb(s, topo, prm, q, y, hq, _held_knights_nb(prm, s, p, q))
         if qk < 0 or s[hq + want] <= COST_TABLE[5 * qk + want]:
