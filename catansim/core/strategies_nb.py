@@ -1078,6 +1078,14 @@ def pre_roll_nb(prm, s, topo, rules, p):
     return -1
 
 
+@inline_kernel
+def _exchange_nb(ki, ci, kj, cj):
+    """One compare-exchange of a selection sort by falling score: the kind scored
+    strictly higher takes the earlier place; as selects, not a branch."""
+    up = cj > ci
+    return (kj if up else ki), (cj if up else ci), (ki if up else kj), (ci if up else cj)
+
+
 @kernel
 def action_nb(prm, s, topo, rules, rng, p, act, x):
     """Fill ``act`` with p's next action-phase action.
@@ -1101,26 +1109,37 @@ def action_nb(prm, s, topo, rules, rng, p, act, x):
     if top < 0 or total < 2:
         _set_act_nb(act, ACT_END, 0, 0)
         return
-    # Kinds by falling score (four of them: a tiny selection sort).
-    for k in range(N_KINDS):
-        x[X_ORDER + k] = k
-    for i in range(N_KINDS):
-        for j in range(i + 1, N_KINDS):
-            if x[X_SCORE + int(x[X_ORDER + j])] > x[X_SCORE + int(x[X_ORDER + i])]:
-                t = x[X_ORDER + i]
-                x[X_ORDER + i] = x[X_ORDER + j]
-                x[X_ORDER + j] = t
+    # Kinds by falling score: a selection sort of the four, its six compare-exchanges
+    # on locals, each exchange a select (as branches on the scores they mispredict).
+    k0, c0 = np.int64(0), x[X_SCORE + 0]
+    k1, c1 = np.int64(1), x[X_SCORE + 1]
+    k2, c2 = np.int64(2), x[X_SCORE + 2]
+    k3, c3 = np.int64(3), x[X_SCORE + 3]
+    k0, c0, k1, c1 = _exchange_nb(k0, c0, k1, c1)
+    k0, c0, k2, c2 = _exchange_nb(k0, c0, k2, c2)
+    k0, c0, k3, c3 = _exchange_nb(k0, c0, k3, c3)
+    k1, c1, k2, c2 = _exchange_nb(k1, c1, k2, c2)
+    k1, c1, k3, c3 = _exchange_nb(k1, c1, k3, c3)
+    k2, c2, k3, c3 = _exchange_nb(k2, c2, k3, c3)
+    x[X_ORDER + 0] = k0
+    x[X_ORDER + 1] = k1
+    x[X_ORDER + 2] = k2
+    x[X_ORDER + 3] = k3
+    # The places i (bit i) of kinds worth building that p can pay from its whole hand
+    # (scores fall along the order, so a kind scored 0 ends the list). The first is
+    # the top build; while the top build lacks cards, a later kind must also leave
+    # the top build's cards (``_affordable_from_nb``), tested only for these few.
+    paid = (np.int64((c0 > 0) & (x[X_MISSING + k0] == 0))
+            | np.int64((c1 > 0) & (x[X_MISSING + k1] == 0)) << 1
+            | np.int64((c2 > 0) & (x[X_MISSING + k2] == 0)) << 2
+            | np.int64((c3 > 0) & (x[X_MISSING + k3] == 0)) << 3)
+    top_paid = x[X_MISSING + top] == 0
     located = False
-    for i in range(N_KINDS):
+    while paid != 0:
+        i = trailing_zeros(paid)
+        paid &= paid - 1
         k = int(x[X_ORDER + i])
-        if x[X_SCORE + k] <= 0:
-            break
-        # With nothing reserved, p can pay k exactly when the plan found no card
-        # missing for it (the same sum of cards short, of the same hand).
-        if i == 0 or x[X_MISSING + top] == 0:
-            if x[X_MISSING + k] != 0:
-                continue
-        elif not _affordable_from_nb(s, p, k, top):
+        if not top_paid and not _affordable_from_nb(s, p, k, top):
             continue
         if k == K_DEV:
             _set_act_nb(act, ACT_BUY_DEV, 0, 0)
