@@ -270,6 +270,15 @@ def _sure_hand_nb(prm, s, p, q):
 
 
 @inline_kernel
+def _sure_count_nb(prm, s, p, q, r):
+    """The cards of resource r that p knows seat q surely holds (``_sure_hand_nb``'s
+    count of r, without writing the view)."""
+    if prm[P_INFORMATION] >= 0.5:
+        return s[S_HAND + 5 * q + r]
+    return seen_low_nb(s, p, q, r)
+
+
+@inline_kernel
 def _may_hold_nb(prm, s, p, q, r):
     """Whether seat q may hold a card of resource r, as far as p can know."""
     if prm[P_INFORMATION] >= 0.5:
@@ -916,23 +925,27 @@ def _offer_nb(prm, s, topo, rules, rng, p, kind, act, x):
     partner2 = -1  # the first partner of a 2-for-1, offered when no 1-for-1 is found
     partner_k = -1
     partner2_k = -1
-    for i in range(n_cand):
-        pick = start + i
-        if pick >= n_cand:
-            pick -= n_cand
-        c = cands
-        for _ in range(pick):  # the pick-th candidate in seat order
-            c &= c - 1
-        q = trailing_zeros(c)
+    # The candidates in the order asked, as bits: from the start-th in seat order on
+    # (bits q), then those before it (bits MAX_PLAYERS + q). Of them, only those surely
+    # holding the wanted card: the others cannot hold it beyond any build (no cost is
+    # negative), so the test after their plans would pass over them.
+    after = cands
+    for _ in range(start):
+        after &= after - 1
+    sure = 0
+    for q in range(n):
+        sure |= np.int64(_sure_count_nb(prm, s, p, q, want) > 0) << q
+    order = (after | (cands ^ after) << MAX_PLAYERS) & (sure | sure << MAX_PLAYERS)
+    while order != 0:
+        q = trailing_zeros(order) % MAX_PLAYERS
+        order &= order - 1
         hq = _sure_hand_nb(prm, s, p, q)
         # Bits, not a chain of ``&`` and ``|`` on booleans, which LLVM splits back
         # into a branch each.
         low = 0  # bit r: q may hold fewer of r than some build costs
         for r in range(5):
             low |= np.int64(s[hq + r] < MOST_COST_TABLE[r]) << r
-        # A partner not surely holding the wanted card cannot hold it beyond any build
-        # (no cost is negative): skipped before its plan, as the test below would.
-        if s[hq + want] <= 0 or (spare & low == 0 and not (two and partner2 < 0)):
+        if spare & low == 0 and not (two and partner2 < 0):
             continue
         qk = _plan_nb(s, topo, prm, q, y, hq, _held_knights_nb(prm, s, p, q))
         if qk < 0 or s[hq + want] <= COST_TABLE[5 * qk + want]:
