@@ -527,3 +527,31 @@ def _midgame_state():
 
     return play_game(11, strategies=("default", "trader", "city", "army"),
                      rules=Rules(max_turns=40), log=False).state
+
+
+def _selection_sort_reference(scores):
+    """The plain selection sort the action decision's ordering must equal: for each
+    place i, a later place j with a strictly higher score swaps with it."""
+    order = list(range(len(scores)))
+    for i in range(len(order)):
+        for j in range(i + 1, len(order)):
+            if scores[order[j]] > scores[order[i]]:
+                order[i], order[j] = order[j], order[i]
+    return order
+
+
+def test_build_order_exchanges_match_the_plain_selection_sort():
+    # Every score vector over {0, 0.5, 1, 2}: ties everywhere, where an exchange's
+    # strictness decides the order.
+    import itertools
+
+    from catansim.core.strategies_nb import _exchange_nb
+
+    pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    for scores in itertools.product((0.0, 0.5, 1.0, 2.0), repeat=4):
+        k = list(range(4))
+        c = list(scores)
+        for i, j in pairs:
+            k[i], c[i], k[j], c[j] = _exchange_nb(k[i], c[i], k[j], c[j])
+        assert k == _selection_sort_reference(scores), scores
+        assert c == [scores[q] for q in k]
