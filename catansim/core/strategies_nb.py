@@ -1099,6 +1099,24 @@ def _exchange_nb(ki, ci, kj, cj):
     return (kj if up else ki), (cj if up else ci), (ki if up else kj), (ci if up else cj)
 
 
+@inline_kernel
+def _kinds_by_score_nb(x):
+    """The four build kinds by falling score ``x[X_SCORE + k]`` and their scores, as
+    ``(k0, k1, k2, k3, c0, c1, c2, c3)``: a selection sort's six compare-exchanges on
+    locals, each exchange a select (as branches on the scores they mispredict)."""
+    k0, c0 = np.int64(0), x[X_SCORE + 0]
+    k1, c1 = np.int64(1), x[X_SCORE + 1]
+    k2, c2 = np.int64(2), x[X_SCORE + 2]
+    k3, c3 = np.int64(3), x[X_SCORE + 3]
+    k0, c0, k1, c1 = _exchange_nb(k0, c0, k1, c1)
+    k0, c0, k2, c2 = _exchange_nb(k0, c0, k2, c2)
+    k0, c0, k3, c3 = _exchange_nb(k0, c0, k3, c3)
+    k1, c1, k2, c2 = _exchange_nb(k1, c1, k2, c2)
+    k1, c1, k3, c3 = _exchange_nb(k1, c1, k3, c3)
+    k2, c2, k3, c3 = _exchange_nb(k2, c2, k3, c3)
+    return k0, k1, k2, k3, c0, c1, c2, c3
+
+
 @kernel
 def action_nb(prm, s, topo, rules, rng, p, act, x):
     """Fill ``act`` with p's next action-phase action.
@@ -1122,18 +1140,7 @@ def action_nb(prm, s, topo, rules, rng, p, act, x):
     if top < 0 or total < 2:
         _set_act_nb(act, ACT_END, 0, 0)
         return
-    # Kinds by falling score: a selection sort of the four, its six compare-exchanges
-    # on locals, each exchange a select (as branches on the scores they mispredict).
-    k0, c0 = np.int64(0), x[X_SCORE + 0]
-    k1, c1 = np.int64(1), x[X_SCORE + 1]
-    k2, c2 = np.int64(2), x[X_SCORE + 2]
-    k3, c3 = np.int64(3), x[X_SCORE + 3]
-    k0, c0, k1, c1 = _exchange_nb(k0, c0, k1, c1)
-    k0, c0, k2, c2 = _exchange_nb(k0, c0, k2, c2)
-    k0, c0, k3, c3 = _exchange_nb(k0, c0, k3, c3)
-    k1, c1, k2, c2 = _exchange_nb(k1, c1, k2, c2)
-    k1, c1, k3, c3 = _exchange_nb(k1, c1, k3, c3)
-    k2, c2, k3, c3 = _exchange_nb(k2, c2, k3, c3)
+    k0, k1, k2, k3, c0, c1, c2, c3 = _kinds_by_score_nb(x)
     x[X_ORDER + 0] = k0
     x[X_ORDER + 1] = k1
     x[X_ORDER + 2] = k2
