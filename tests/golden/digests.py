@@ -196,7 +196,6 @@ def _rules(spec: dict):
 def counter_digests(fields) -> dict[str, str]:
     from catansim.core import layout as L
     from catansim.engine import GameSettings, batch_seeds, play_batch
-    from catansim.rules import Rules
 
     out = {}
     for i, (name, (n, strategies, layout, rules, openings, games)) in enumerate(
