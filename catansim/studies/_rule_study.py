@@ -109,11 +109,13 @@ def complete(exp: Experiment, root: Path) -> bool:
 
 
 def engine_of(root: Path) -> str:
-    """The catansim version (and engine fingerprint, where recorded) that made a dataset."""
+    """The catansim version, engine fingerprint and games digest (where recorded) that
+    made a dataset."""
     m = D.read_manifest(root)
-    fp = m.get("engine_fingerprint")
+    fp, digest = m.get("engine_fingerprint"), m.get("games_digest")
     return f"catansim {m.get('catansim_version')}" + (
-        f", engine {fp}" if fp else ", format 1 (no engine fingerprint recorded)")
+        f", engine {fp}" if fp else ", format 1 (no engine fingerprint recorded)") + (
+        f", games {digest}" if digest else "")
 
 
 @dataclass(frozen=True)
