@@ -346,3 +346,29 @@ def test_a_fork_turning_the_robber_off_rests_it_on_the_desert_and_not_mid_move()
     with pytest.raises(CatansimError, match="fork: rule robber: cannot turn off while") as e:
         moving.fork(rules=Rules(robber="off"))
     assert "\n" not in str(e.value)
+
+
+def test_a_lowered_target_is_won_at_the_start_of_the_holders_next_turn():
+    # vp_to_win lowered to 6 after turn 35: a player already at 6 (the checker's count,
+    # hidden VP cards included) wins at the start of their own next turn, before any
+    # other event of it, and nobody wins during another player's turn.
+    rules = Rules().switched(35, vp_to_win=6)
+    held = 0
+    for seed in [int(s) for s in batch_seeds(61, 40)]:
+        header, events = _log(seed, rules)
+        game = replay(header, events, check=True)
+        end = events[-1]
+        assert end["e"] == "game_end"
+        if game.turns <= 35:
+            continue
+        snap = next(s for s in game.snapshots if s["turn"] == 35)
+        holders = [q for q in range(4) if snap["vp"][q] >= 6]
+        assert end["reason"] == "win" and end["winner"] == _seat_of_turn(rules, 4, end["turn"])
+        if not holders:
+            continue
+        held += 1
+        first = min(holders, key=lambda q: (q - _seat_of_turn(rules, 4, 36)) % 4)
+        assert end["turn"] <= 36 + (first - _seat_of_turn(rules, 4, 36)) % 4
+        if end["winner"] in holders:
+            assert events[-2] == {"e": "turn_start", "p": end["winner"], "turn": end["turn"]}
+    assert held >= 10  # the case is exercised
