@@ -380,7 +380,10 @@ def write_readme(out: Path, name: str, title: str, question: str, answer: list[s
                      f"{d.total_games:,} | {d.seconds:,.0f} | {rate} | {engine_of(d.path)} |")
     total = sum(d.total_games for d in datasets.values())
     secs = sum(d.seconds for d in datasets.values())
-    lines += [f"| all | | | | | {total:,} | {secs:,.0f} | | |", ""]
+    lines += [f"| all | | | | | {total:,} | {secs:,.0f} | | |", "",
+              "Seconds are the wall time of the sessions that played each dataset, on a "
+              "2-core machine shared with other jobs; `catansim bench` measures the "
+              "engine alone.", ""]
     lines += list(notes)
     lines += list(power_lines)
     lines += ["", "## Tables (`tables/`)", ""]
