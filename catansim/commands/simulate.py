@@ -25,12 +25,9 @@ from . import _options as O
 def command(games, players, strategies, layout, board, rule_items, switch_turn, switch_items,
             rotate, seed, threads, debug):
     """Play --games games in memory and print win rates (95% Wilson CIs), length, VP sources."""
-    from ..analysis.summary import SUMMARY_COLUMNS, Summary, format_summary
-    from ..kernels import say_if_compiling
-    from ..runs.experiment import parse_experiment
-    from ..runs.runner import compute_task, plan
     from ..strategies import PRESETS
 
+    # the arguments are checked before the runner and the analyses are imported (seconds)
     data = {"name": "simulate", "games": games, "players": players, "seed": seed,
             "layout": layout, "rotate": rotate,
             **O.rules_data(O.parse_rules(rule_items, switch_turn, switch_items))}
@@ -38,6 +35,12 @@ def command(games, players, strategies, layout, board, rule_items, switch_turn, 
         data["strategies"] = list(PRESETS.seat_names(strategies, players, "--strategies"))
     if board is not None:
         data["board"] = board
+
+    from ..analysis.summary import SUMMARY_COLUMNS, Summary, format_summary
+    from ..kernels import say_if_compiling
+    from ..runs.experiment import parse_experiment
+    from ..runs.runner import compute_task, plan
+
     try:
         exp = parse_experiment(data)
     except CatansimError as exc:  # "board: ..." names the option it came from

@@ -39,8 +39,6 @@ def command(strategies, games, players, seed, layout, rule_items, switch_turn, s
     Every deal (board, dice, deck) is played once per seat rotation, so each strategy
     sits in every seat equally often on the same boards and dice.
     """
-    from ..kernels import say_if_compiling
-    from ..runs import tournament as T
     from ..settings import load_python_player
     from ..strategies import is_python_player
 
@@ -61,6 +59,9 @@ def command(strategies, games, players, seed, layout, rule_items, switch_turn, s
         raise CatansimError(f"--strategies: {len(names)} names for {players} players; allowed: "
                             f"exactly {players} (one per seat, seats rotated), or two or more "
                             "with --matrix (each against copies of the others)")
+    from ..kernels import say_if_compiling
+    from ..runs import tournament as T
+
     # counts accumulated as the games are played: memory flat in the number of games
     common = dict(n_players=players, seed=seed, rules=rules, layout=layout, n_threads=threads,
                   progress=not quiet, strategy_set=strategy_set, debug=debug, keep_games=False)
