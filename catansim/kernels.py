@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -194,9 +195,12 @@ class CompileProgress:
         self._lock = threading.Lock()
         self._closed = threading.Event()
         self._done: set[str] = set()
+        # a terminal that reports no size (0 x 0) would make tqdm hide the line
+        size = shutil.get_terminal_size((80, 24))
         self._bar = tqdm(total=N_KERNELS, file=self._file, desc="compiling the kernels",
                          bar_format="{desc}: {n}/{total} done, {elapsed} elapsed",
-                         mininterval=0.5 if tty else 10.0)
+                         mininterval=0.5 if tty else 10.0, ncols=size.columns,
+                         nrows=size.lines)
         # stays registered, inert once closed: unregistering inside Numba's broadcast
         # would skip the listener after it
         numba_event.register("numba:compile", _CompileEvents(self))
