@@ -160,10 +160,10 @@ def kernels_cached() -> bool:
         return True
 
 
-# Measured from an empty cache (docs/benchmarks.md, "first compile"): a fresh process's
-# import, compile and first game.
-COMPILING = ("compiling the kernels (once per machine: about 1 minute on two quiet cores, "
-             "2 minutes on one, more on a busy machine; cached afterwards)")
+# Measured from an empty cache (docs/benchmarks.md, "Start-up and the first hour"): 85 CPU
+# seconds for both processes, about a minute of wall time on two quiet cores.
+COMPILING = ("compiling the kernels (once per machine: about a minute on two quiet cores, "
+             "a minute and a half on one, several on a busy machine; cached afterwards)")
 
 
 def say_if_compiling() -> bool:
