@@ -32,7 +32,7 @@ def _rating(rating) -> str:
     r = rating.xs("tournament", level="variant")
     numbers = ["log_strength", "ci_low", "ci_high", "strength", "p_value"]
     strategies = r.xs("strategy", level="kind")[["games", "wins", *numbers]].astype(
-        {"games": "int64", "wins": "int64"})
+        {"games": "Int64", "wins": "Int64"})  # a strategy without decided games: <NA>
     strategies.index.name = "strategy"
     text = _fmt(strategies)
     if "seat" in r.index.get_level_values("kind"):
