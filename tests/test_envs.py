@@ -270,3 +270,37 @@ def test_the_docs_tables_are_generated_from_the_spaces():
     text = (Path(__file__).resolve().parents[1] / "docs" / "envs.md").read_text()
     assert actions_markdown() in text
     assert observation_markdown() in text
+
+
+def test_the_gymnasium_id_makes_a_catan_env_that_check_env_passes_as_it_is():
+    import gymnasium
+
+    from catansim import envs
+
+    assert envs.ENV_ID == "catansim/Catan-v0" and envs.ENV_ID in gymnasium.registry
+    env = gymnasium.make("catansim/Catan-v0")
+    assert isinstance(env.unwrapped, CatanEnv) and env.unwrapped.illegal == "lose"
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*(alternative render modes|render fps)")
+        check_env(env.unwrapped)
+    # keyword arguments reach CatanEnv; the same seed plays the same game as CatanEnv's
+    made = gymnasium.make("catansim/Catan-v0", seat=2, n_players=3, illegal="raise").unwrapped
+    assert (made.seat, made.settings.n_players, made.illegal) == (2, 3, "raise")
+    direct = CatanEnv(seat=2, n_players=3)
+    obs_made, _ = made.reset(seed=11)
+    obs_direct, _ = direct.reset(seed=11)
+    assert np.array_equal(obs_made["observation"], obs_direct["observation"])
+    assert np.array_equal(obs_made["action_mask"], obs_direct["action_mask"])
+    with pytest.raises(CatansimError, match="seat"):
+        gymnasium.make("catansim/Catan-v0", seat=7)
+
+
+def test_the_gymnasium_id_imports_catansim_envs_itself():
+    import subprocess
+
+    code = ("import gymnasium; env = gymnasium.make('catansim.envs:catansim/Catan-v0'); "
+            "print(type(env.unwrapped).__name__, env.unwrapped.illegal)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.split() == ["CatanEnv", "lose"]

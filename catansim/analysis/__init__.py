@@ -34,7 +34,9 @@ What lives here:
 - ``board_balance``: each board's seat effect, how much of it is real, and which
   board features predict it;
 - ``openings``: the value of starting positions: forced-opening arms against the
-  free-choice baseline, game by game.
+  free-choice baseline, game by game;
+- ``table``: ``ResultTable``, a result's DataFrame printed with its numbers first and
+  its constant words (method, correction) once below.
 
 May import: ``catansim.results`` (schema, dataset reader), ``constants``, ``errors``,
 ``topology`` and ``core.layout`` (a board vector's slices: the features of an opening),
