@@ -299,6 +299,23 @@ def test_a_trial_stopped_by_sigint_is_failed_with_the_games_it_played(tmp_path, 
     assert [t.state.name for t in result.study.trials] == ["COMPLETE", "FAIL", "COMPLETE"]
 
 
+def _kill_when(proc, ready):
+    """SIGKILL the tuning process ``proc`` once ``ready()`` (polled); returns it."""
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            time.sleep(0.2)
+            if ready():
+                break
+            assert proc.poll() is None, proc.communicate()
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return proc
+
+
 def _running_played(path) -> int:
     """Running trials of the database at ``path`` that have played a batch (read-only)."""
     try:
@@ -320,20 +337,9 @@ def test_a_trial_killed_mid_way_is_failed_and_counted_when_resumed(tmp_path):
     url = f"sqlite:///{tmp_path / 'kill.db'}"
     argv = ["tune", spec, "--out", tmp_path / "out", "--storage", url, "--threads", "1",
             "--no-heldout"]
-    proc = popen_cli([*argv, "--quiet"])
-    try:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            time.sleep(0.2)
-            if _finished_count(tmp_path / "kill.db") >= 2 and _running_played(
-                    tmp_path / "kill.db"):
-                break
-            assert proc.poll() is None, proc.communicate()
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    db = tmp_path / "kill.db"
+    _kill_when(popen_cli([*argv, "--quiet"]),
+               lambda: _finished_count(db) >= 2 and _running_played(db))
     killed = [t for t in optuna.load_study(study_name="kill", storage=url).trials
               if t.state.name == "RUNNING"]
     assert len(killed) == 1
@@ -358,19 +364,7 @@ def test_a_tuning_killed_with_sigkill_resumes(tmp_path):
     url = f"sqlite:///{tmp_path / 'kill.db'}"
     argv = ["tune", spec, "--out", tmp_path / "out", "--storage", url, "--threads", "1",
             "--no-heldout", "--quiet"]
-    proc = popen_cli(argv)
-    try:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            time.sleep(0.5)
-            if _finished_count(tmp_path / "kill.db") >= 3:
-                break
-            assert proc.poll() is None, proc.communicate()
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    proc = _kill_when(popen_cli(argv), lambda: _finished_count(tmp_path / "kill.db") >= 3)
     assert proc.returncode == -signal.SIGKILL
     before = {t.number: t.params for t in _finished(url)}
     assert 3 <= len(before) < 10
