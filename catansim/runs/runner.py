@@ -60,6 +60,7 @@ from ..errors import (
     os_reason,
     swallowed_interrupt,
 )
+from ..game import PlayerError
 from ..kernels import say_if_compiling
 from ..results import dataset as D
 from ..results import games_frame, games_table, players_frame, players_table
@@ -521,7 +522,9 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
     ------
     CatansimError
         Settings or an engine that differ from the dataset's, a folder that is not a
-        dataset, a worker running another engine (one line each).
+        dataset, a worker running another engine (one line each); a Python player
+        that raised (``catansim.game.PlayerError``: the game's seed, the seat, the
+        player, its exception and how many parts were kept).
     FaultError
         A full disk, an unwritable or read-only folder, a lost scheduler, too little
         memory: one line naming the path and how many parts were kept.
@@ -561,6 +564,8 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
         raise
     except _TaskFailed as exc:  # counted now that the part in flight has landed
         raise FaultError(f"{exc}; {root}: {state.text()}") from None
+    except PlayerError as exc:  # a Python player raised: the parts before it are kept
+        raise PlayerError(f"{exc}; {root}: {state.text()}") from exc.__cause__
     except FaultError:
         raise
     except OSError as exc:
