@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import json
 import math
 import random
 import re
@@ -139,12 +140,19 @@ def modules() -> types.SimpleNamespace:
 
 
 def _version() -> str:
+    """catanatron's version, and the commit when pip installed it from a repository."""
     from importlib import metadata  # noqa: PLC0415  (only with catanatron)
 
     try:
-        return metadata.version("catanatron")
+        dist = metadata.distribution("catanatron")
     except metadata.PackageNotFoundError:
         return "unknown"
+    try:
+        commit = json.loads(dist.read_text("direct_url.json") or "{}").get(
+            "vcs_info", {}).get("commit_id")
+    except ValueError:
+        commit = None
+    return dist.version + (f" (git {commit})" if commit else "")
 
 
 def available() -> bool:
@@ -536,7 +544,8 @@ class CatanatronPlayer:
         """The game this player plays in (it reads every seat's cards from it)."""
         self._game = game
 
-    def _make_bot(self):
+    def make_bot(self) -> None:
+        """Make the catanatron bot of this seat now (a bad argument is a one-line error)."""
         color = list(modules().Color)[self.seat]
         with python_random(self._next_seed()):
             try:
@@ -564,7 +573,7 @@ class CatanatronPlayer:
         if d == "Monopoly":
             return self._named(options, "monopoly", self._cards)
         if self.bot is None:
-            self._make_bot()
+            self.make_bot()
         if self._map is None:
             self._map = catan_map(observation.hex_terrain, observation.hex_number,
                                   observation.harbors)
