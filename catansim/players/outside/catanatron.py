@@ -475,8 +475,26 @@ def _mirror(game, seat, catanatron_players, cmap, played, seed):
                 for q in range(n)]
         st.discard_counts = [obs.due if q == seat else (int(hands[q].sum()) // 2 if over[q]
                                                         else 0) for q in range(n)]
-    refresh(cg)
+    if d == "Road Building road":
+        # the free roads left; the roads catanatron >= 3.3 lists then (3.2 lists them only
+        # to a seat that holds a road's price)
+        st.free_roads_available = free_roads_left(game, seat)
+        refresh(cg, [C.Action(colors[seat], C.ActionType.BUILD_ROAD, e)
+                     for e in b.buildable_edges(colors[seat])])
+    else:
+        refresh(cg)
     return cg
+
+
+def free_roads_left(game: Game, seat: int) -> int:
+    """Road Building's free roads ``seat`` has still to build (from the game's events)."""
+    left = 0
+    for e in game.events:
+        if e["e"] == "play_dev" and e["card"] == "road_building" and e["p"] == seat:
+            left = 2
+        elif e["e"] == "build_road" and e.get("free") and e["p"] == seat:
+            left -= 1
+    return max(left, 1)
 
 
 def refresh(cg, actions=None) -> None:
@@ -531,7 +549,6 @@ class CatanatronPlayer:
         self._played = PlayedCards()
         self._robbed: int | None = None   # the victim of the robber move just chosen
         self._cards: tuple | None = None  # Year of Plenty's cards, or Monopoly's resource
-        self._free_roads = 0
         self.bot = None
 
     def new_game(self, seed: int, seat: int) -> None:
@@ -590,18 +607,14 @@ class CatanatronPlayer:
                                     f"(turn {observation.turn})")
             refresh(cg, keep)
             action = self._ask(cg)
-        return self._chosen(action, d)
+        return self._chosen(action)
 
     def _mirror(self, game, observation, seed):
         C = modules()
         n = observation.n_players
         players = [self.bot if q == self.seat else C.player.RandomPlayer(list(C.Color)[q])
                    for q in range(n)]
-        cg = mirror(game, self.seat, players, self._map, self._played, seed)
-        if observation.decision == "Road Building road":
-            cg.state.free_roads_available = max(self._free_roads, 1)
-            refresh(cg)
-        return cg
+        return mirror(game, self.seat, players, self._map, self._played, seed)
 
     def _ask(self, cg):
         actions = cg.playable_actions
@@ -611,7 +624,7 @@ class CatanatronPlayer:
                                 f"{len(actions)} legal actions")
         return action
 
-    def _chosen(self, action, decision: str) -> Option:
+    def _chosen(self, action) -> Option:
         option = to_option(action)
         kind = action.action_type.name
         if kind == "MOVE_ROBBER":
@@ -620,10 +633,6 @@ class CatanatronPlayer:
             self._cards = _bundle(action.value)
         elif kind == "PLAY_MONOPOLY":
             self._cards = RESOURCES.index(action.value)
-        elif kind == "PLAY_ROAD_BUILDING":
-            self._free_roads = 2
-        if decision == "Road Building road":
-            self._free_roads -= 1
         return option
 
     def _victim(self, options) -> Option:
