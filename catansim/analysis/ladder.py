@@ -25,10 +25,15 @@ import pandas as pd
 
 from ..errors import CatansimError
 from .crossplay import crossplay_cells
+from .stats import wilson_ci
 from .strategies import fit_rating
 
 # The columns a ladder's games table must have beside ``seat_0 .. seat_{n-1}``.
 COLUMNS = ("winner", "strategy", "opponent", "single_seat")
+# A rating whose standard error is over this (log odds) is not bounded by the games: the
+# player never won (or always won) against a group of players it met, so the fit's
+# maximum is at infinity (quasi-separation) and the interval says nothing.
+UNBOUNDED_SE = 10.0
 
 
 def seat_columns(games: pd.DataFrame) -> list[str]:
@@ -83,15 +88,16 @@ def ladder_matrix(games: pd.DataFrame, correction: str = "holm") -> pd.DataFrame
 
 
 def ladder_table(rating: pd.DataFrame, matrix: pd.DataFrame) -> pd.DataFrame:
-    """One row per player, strongest first: its rating with the interval and n, and its
-    pooled win rate alone against the others (all opponents together) with the Wilson
-    interval of those games."""
-    from .stats import wilson_ci  # noqa: PLC0415  (statsmodels, already loaded by the fit)
-
+    """One row per player, strongest first: its rating with the interval and n (``games``,
+    the decided games it sat in), whether the games bound it (``bounded``: standard error
+    at most ``UNBOUNDED_SE``), and its pooled win rate alone against the others (all
+    opponents together) with the Wilson interval of those games."""
     r = rating.xs("ladder", level="variant").xs("strategy", level="kind")
     pooled = matrix.xs("all", level="seat").groupby(level="strategy")[["games", "wins"]].sum()
     out = pd.DataFrame({"log_strength": r["log_strength"], "ci_low": r["ci_low"],
-                        "ci_high": r["ci_high"], "games": r["games"], "wins": r["wins"]})
+                        "ci_high": r["ci_high"], "bounded": r["se"] <= UNBOUNDED_SE,
+                        "games": r["games"].astype(np.int64),
+                        "wins": r["wins"].astype(np.int64)})
     out = out.join(pooled.rename(columns={"games": "games_alone", "wins": "wins_alone"}))
     out["win_rate_alone"] = out["wins_alone"] / out["games_alone"]
     out["alone_low"], out["alone_high"] = wilson_ci(out["wins_alone"], out["games_alone"])

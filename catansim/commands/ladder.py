@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from ..errors import Interrupted
+from ..errors import CatansimError, Interrupted
 from . import _options as O
 
 
@@ -41,11 +41,16 @@ def command(field_, deals, out, seed, players, block, reference, workers, schedu
     from ..analysis.crossplay import format_crossplay
     from ..analysis.stats import with_p_text
     from ..ladders import ladder
+    from ..ladders.field import check_field
 
     strategy_set = O.strategy_set(config)
     rules = O.parse_rules(rule_items, switch_turn, switch_items)
+    names = check_field(field_, strategy_set, "--field")  # said in the options' words
+    if reference is not None and reference not in names:
+        raise CatansimError(f"--reference: {reference!r} is not in --field; allowed: "
+                            f"{', '.join(names)}")
     try:
-        res = ladder(field_, deals, out, seed=seed, n_players=players, block=block,
+        res = ladder(names, deals, out, seed=seed, n_players=players, block=block,
                      rules=rules, strategy_set=strategy_set, reference=reference,
                      workers=workers, scheduler=scheduler, progress=not quiet)
     except Interrupted as exc:

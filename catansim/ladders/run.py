@@ -19,7 +19,8 @@ from .. import __version__
 from ..analysis.ladder import ladder_matrix, ladder_rating, ladder_table
 from ..checks import check_int, check_players, check_scheduler, check_seed
 from ..errors import CatansimError, FaultError
-from ..plotting.figures import crossplay_heatmap, rating_figure
+from ..plotting.figures import crossplay_heatmap
+from ..plotting.ladder import ladder_figure
 from ..reports import Section, write_study_report
 from ..rules import Rules
 from ..strategies import PRESETS, StrategySet
@@ -143,7 +144,9 @@ METHOD_RATING = (
     "analysis.strategies.fit_rating: a conditional logit with seat effects, fitted as a "
     "Poisson GLM in statsmodels) on all the ladder's games: log_strength is the log odds "
     "of winning against the reference in the same seat, with its 95% Wald interval; "
-    "games is n, the decided games the player sat in.")
+    "games is n, the decided games the player sat in. A player that never beat (or always "
+    "beat) a group of players it met has no finite rating (quasi-separation): bounded is "
+    "false and its interval says nothing; the matrix still shows those games.")
 METHOD_MATRIX = (
     "Win rate of the row player alone against copies of the column player, all seats "
     "pooled, with its 95% Wilson interval and n; beats / loses to: the exact binomial test "
@@ -164,14 +167,20 @@ def write_report(result: LadderResult, spec: P.Spec) -> Path:
     rating = Section("rating", "Rating", METHOD_RATING)
     rating.table("ladder", result.table, "Players, strongest first: the rating with its "
                  "interval and n, and the win rate alone against all the others together.")
-    rating.figure("rating", rating_figure(result.rating), "Plackett-Luce rating, 95% Wald "
-                  "intervals.")
-    rating.table("rating", result.rating, "The fit: players and seat effects.")
+    reference = str(result.rating["reference"].iloc[0])
+    rating.figure("rating", ladder_figure(result.table, reference), "Plackett-Luce rating, "
+                  "95% Wald intervals, n decided games each.")
+    fit = result.rating.drop(columns=["method", "reference"])
+    rating.table("rating", fit, f"The fit: players and seat effects (relative to "
+                 f"{reference} and seat 0). Method: {result.rating['method'].iloc[0]}.",
+                 csv=result.rating)
     matrix = Section("matrix", "One against three" if spec.n_players == 4 else
                      "One against the rest", METHOD_MATRIX)
     matrix.figure("matrix", crossplay_heatmap(pooled, fair), "Pooled over the seats.")
-    matrix.table("matrix", result.matrix, "Every cell, pooled (seat all) and per seat of the "
-                 "single player.")
+    matrix.table("matrix", result.matrix.drop(columns=["method", "correction", "fair"]),
+                 f"Every cell, pooled (seat all) and per seat of the single player; fair share "
+                 f"{fair:.3f}; {result.matrix['correction'].iloc[0]} (pooled cells).",
+                 csv=result.matrix)
     games = Section("games", "Games", METHOD_BRIDGE if bots else
                     "Every game is played by catansim's engine through the step interface.")
     games.table("pairs", pairs_table(result.games), "Per ordered pair.")
