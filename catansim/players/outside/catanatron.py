@@ -69,7 +69,6 @@ from ...game import Game, Observation, Option
 from ...topology import (
     EDGE_BY_NODES,
     EDGE_NODES,
-    HARBOR_NODES,
     HARBOR_SLOT_HEXES,
     NODE_NEIGHBOURS,
     NODE_XY,
