@@ -8,7 +8,6 @@ part), and after each call ``report.html`` with ``tables/`` (``rating.csv``,
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,14 +16,14 @@ from tqdm.auto import tqdm
 
 from .. import __version__
 from ..analysis.ladder import ladder_matrix, ladder_rating, ladder_table
-from ..checks import check_int, check_players, check_scheduler, check_seed
-from ..errors import CatansimError, FaultError
+from ..checks import check_int, check_players, check_seed
+from ..errors import CatansimError
 from ..plotting.figures import crossplay_heatmap
 from ..plotting.ladder import ladder_figure
 from ..reports import Section, write_study_report
 from ..rules import Rules
+from ..runs.runner import dask_client
 from ..strategies import PRESETS, StrategySet
-from ..tunables import CONNECT_TIMEOUT
 from . import play as P
 from .field import check_field, is_catanatron
 
@@ -88,7 +87,8 @@ def ladder(field, deals: int, out, seed: int = 0, n_players: int = 4, block: int
     bar = (tqdm(total=sum(p.games(n_players) for p in todo), unit="game", desc="ladder",
                 leave=False) if progress and todo else None)
     try:
-        with _client(scheduler) as client:
+        with dask_client(scheduler, kept=f"{out}: the parts written are kept; rerun "
+                         "to resume") as client:
             played = P.play_parts(out, spec, todo, workers, client, bar)
     finally:
         if bar is not None:
@@ -100,31 +100,6 @@ def ladder(field, deals: int, out, seed: int = 0, n_players: int = 4, block: int
     result = LadderResult(games, rating, matrix, table, out, deals, played)
     write_report(result, spec)
     return result
-
-
-@contextlib.contextmanager
-def _client(address: str | None):
-    if address is None:
-        yield None
-        return
-    address = check_scheduler(address, "scheduler")
-    try:
-        from dask.distributed import Client  # noqa: PLC0415  (the dask extra)
-    except ImportError:
-        raise CatansimError("scheduler: dask.distributed is not installed; allowed: "
-                            "pip install 'catansim[dask]', or a local run") from None
-    from ..runs.runner import check_workers  # noqa: PLC0415  (only with a cluster)
-
-    try:
-        client = Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError) as exc:
-        raise FaultError(f"scheduler {address}: cannot connect ({exc})") from None
-    try:
-        check_workers(client, address)
-        yield client
-    finally:
-        with contextlib.suppress(Exception):
-            client.close(timeout=5)
 
 
 # --- the report -----------------------------------------------------------------------------
