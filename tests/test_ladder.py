@@ -173,3 +173,10 @@ def test_a_ladder_with_catanatron_bots(tmp_path):
     assert cell["games"] == 4
     assert ladder_matrix(res.games).equals(res.matrix)
     assert ladder_rating(res.games, "default").equals(res.rating)
+
+
+def test_catansim_ladder_is_the_ladder():
+    import catansim
+    import catansim.ladders
+
+    assert catansim.ladder is catansim.ladders.ladder
