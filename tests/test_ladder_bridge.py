@@ -221,6 +221,9 @@ def test_a_bad_bot_name_is_one_line(name, message):
 # --- whole games -------------------------------------------------------------------------------
 
 
+DECIDED: dict[str, int] = {}  # the decisions the bridge took in the whole games, by kind
+
+
 def _play(seed, seats):
     """A game with catanatron bots at ``seats`` (bot names by seat) and ``default`` at the
     others, logged."""
@@ -233,6 +236,7 @@ def _play(seed, seats):
         p.watch(game)
     while not game.over:
         q = game.to_move
+        DECIDED[game.decision] = DECIDED.get(game.decision, 0) + 1
         game.step(players[q].decide(game.observation(q), game.legal_options()))
     return game
 
@@ -245,6 +249,13 @@ def test_whole_games_finish_and_pass_the_log_checker(bot):
         res = game.result()
         assert game.winner is not None and max(game.vp) >= 10
         replay(res.header(), event_rows_to_dicts(res.events, 4))  # raises at a broken rule
+
+
+def test_the_whole_games_took_every_kind_of_decision():
+    if len(DECIDED) < 5:
+        for bot in BOTS:  # this test alone: play the games it looks at
+            test_whole_games_finish_and_pass_the_log_checker(bot)
+    assert set(DECIDED) == set(CB.PROMPTS) | {"trade answer", "Invention", "Monopoly"}, DECIDED
 
 
 def test_a_game_depends_only_on_its_seed():

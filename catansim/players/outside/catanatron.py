@@ -635,11 +635,12 @@ class CatanatronPlayer:
         return option
 
     def _victim(self, options) -> Option:
-        # the seat the robber move named; a seat with no card to steal (catanatron names
-        # none then): the first the game lists, since nothing can be stolen
-        want = Option("steal", self._robbed) if self._robbed is not None else None
-        self._robbed = None
-        return want if want in options else options[0]
+        # the seat the robber move named; where no seat there holds a card (catanatron
+        # names none then), the first the game lists: nothing can be stolen
+        robbed, self._robbed = self._robbed, None
+        if robbed is None:
+            return options[0]
+        return self._named(options, "steal", robbed)
 
     def _invention(self, options) -> Option:
         # Year of Plenty's cards; if the supply cannot give them all, the legal bundle
@@ -650,6 +651,7 @@ class CatanatronPlayer:
                                                                          strict=True)))
 
     def _named(self, options, kind: str, target) -> Option:
+        """``Option(kind, target)``, the second half of the bot's action; it must be legal."""
         self._cards = None
         want = Option(kind, -1 if target is None else int(target))
         if want not in options:
