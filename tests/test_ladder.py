@@ -118,13 +118,24 @@ def test_a_folder_of_another_ladder_is_refused(tmp_path):
         ladder(("default", "builder"), 1, out, seed=1)
 
 
-def test_worker_processes_play_the_same_games(tmp_path):
-    a = ladder(("default", "random"), 2, tmp_path / "a", seed=3, block=1)
-    b = ladder(("default", "random"), 2, tmp_path / "b", seed=3, block=1, workers=2)
+def _same_games(a, b):
     cols = [c for c in a.games.columns if c != "seconds"]
     key = ["pair", "deal", "single_seat"]
     pd.testing.assert_frame_equal(a.games[cols].sort_values(key).reset_index(drop=True),
                                   b.games[cols].sort_values(key).reset_index(drop=True))
+
+
+def test_worker_processes_and_a_dask_cluster_play_the_same_games(tmp_path):
+    field = ("default", "random")
+    a = ladder(field, 2, tmp_path / "a", seed=3, block=1)
+    _same_games(a, ladder(field, 2, tmp_path / "b", seed=3, block=1, workers=2))
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        c = ladder(field, 2, tmp_path / "c", seed=3, block=1,
+                   scheduler=cluster.scheduler_address)
+    assert c.played.parts == 4
+    _same_games(a, c)
 
 
 @pytest.mark.parametrize("names, message", [
