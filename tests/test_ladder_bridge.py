@@ -262,3 +262,29 @@ def test_a_game_depends_only_on_its_seed():
     a, b = _play(21, {0: "WeightedRandomPlayer", 2: "VictoryPointPlayer"}), \
         _play(21, {0: "WeightedRandomPlayer", 2: "VictoryPointPlayer"})
     assert a.events == b.events
+
+
+class Broken:
+    """A catanatron player whose code fails."""
+
+    def __init__(self, color):
+        self.color = color
+
+    def decide(self, game, playable_actions):
+        raise ZeroDivisionError("division by zero\nand more")
+
+
+def test_a_failing_bot_is_one_line():
+    p = CB.CatanatronPlayer("test_ladder_bridge:Broken")
+    with pytest.raises(CatansimError, match=r"the bot failed at turn 0 \(BUILD_INITIAL_SETTLEMENT"
+                                            r"\): ZeroDivisionError: division by zero$"):
+        _play_with(p, 4)
+
+
+def _play_with(p, seed):
+    p.new_game(seed, 0)
+    game = Game(seed, settings=GameSettings(strategies=(p, "default", "default", "default")),
+                log=True)
+    p.watch(game)
+    while not game.over:
+        game.step(p.decide(game.observation(0), game.legal_options()))

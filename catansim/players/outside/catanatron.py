@@ -617,7 +617,12 @@ class CatanatronPlayer:
 
     def _ask(self, cg):
         actions = cg.playable_actions
-        action = self.bot.decide(cg, actions)
+        try:
+            action = self.bot.decide(cg, actions)
+        except Exception as e:  # catanatron's own code: said in one line, where it was
+            raise CatansimError(f"{self.name}: the bot failed at turn {cg.state.num_turns} "
+                                f"({cg.state.current_prompt.name}): {type(e).__name__}: "
+                                f"{str(e).splitlines()[0] if str(e) else ''}") from None
         if action not in actions:
             raise CatansimError(f"{self.name}: the bot chose {action}, not one of its "
                                 f"{len(actions)} legal actions")
