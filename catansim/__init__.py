@@ -17,6 +17,7 @@ _LAZY = {
     "RandomPlayer": ("game", "RandomPlayer"),
     "Rules": ("rules", "Rules"),
     "tune": ("tuning", "tune"),
+    "ladder": ("ladders", "ladder"),
 }
 
 

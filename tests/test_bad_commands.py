@@ -8,7 +8,7 @@ path, with what is allowed (faults of the machine: with what state the data is i
 no traceback, and nothing written anywhere under the test's folder (a dataset used
 by a row is unchanged and still loads).
 
-BAD_COMMANDS (asserted below) counts the rows: 187.
+BAD_COMMANDS (asserted below) counts the rows: 195.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import catansim
 from catansim.runs.experiment import load_experiment
 from catansim.runs.runner import run_experiment
 
-BAD_COMMANDS = 187
+BAD_COMMANDS = 195
 
 # Placeholders: T the test's folder, BIN a binary file, DIR an empty folder, FILE a text
 # file ("x"), EMPTY an empty file, EXP a good experiment, LOG a good game log, TRUNC a
@@ -344,6 +344,24 @@ CASES = {
                             ["--png: o.svg: not a .png file name; allowed: a .png file path"]),
     "openings-csv-read-only": (["openings", "--csv", "RO/o.csv"],
                                ["--csv: RO/o.csv: folder RO is not writable (read-only"]),
+    # -- ladder
+    "ladder-no-field": (["ladder", "--out", "T/l"], ["--field: missing"]),
+    "ladder-one-player": (["ladder", "--field", "default", "--out", "T/l"],
+                          ["--field: 1 player given; allowed: two or more"]),
+    "ladder-twice": (["ladder", "--field", "default,default", "--out", "T/l"],
+                     ["--field: default is named twice; allowed: each player once"]),
+    "ladder-unknown": (["ladder", "--field", "default,buildr", "--out", "T/l"],
+                       ["--field[1]: unknown strategy 'buildr'; allowed: army, builder"]),
+    "ladder-bad-bot": (["ladder", "--field", "default,catanatron:Nope", "--out", "T/l"],
+                       ["--field[1]: catanatron:Nope: catanatron has no player 'Nope'",
+                        "allowed: RandomPlayer"]),
+    "ladder-reference": (["ladder", "--field", "default,builder", "--reference", "city",
+                          "--out", "T/l"],
+                         ["--reference: 'city' is not in --field; allowed: default, builder"]),
+    "ladder-out-file": (["ladder", "--field", "default,builder", "--out", "FILE"],
+                        ["--out: FILE: is a file, not a folder"]),
+    "ladder-deals-zero": (["ladder", "--field", "default,builder", "--deals", "0", "--out",
+                           "T/l"], ["--deals: 0 is not allowed; allowed: an integer >= 1"]),
     # -- tune (bad specs: tests/test_tune_errors.py)
     "tune-no-file": (["tune"], ["SPEC: missing; allowed: a TOML tuning spec"]),
     "tune-missing-file": (["tune", "NOWHERE/t.toml"], ["SPEC: NOWHERE/t.toml: file not found"]),

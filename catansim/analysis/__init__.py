@@ -20,6 +20,8 @@ What lives here:
 - ``strategies``: a Plackett-Luce (top-1) rating of strategies with CIs;
 - ``crossplay``: one strategy against copies of another, every cell with its CI,
   verdicts only where significant after correction;
+- ``ladder``: a ladder's games (``catansim.ladders``) as a rating for every player and
+  the one-against-the-rest matrix;
 - ``variants``: paired comparisons of every headline measure against the baseline;
 - ``position``: starting pips and nodes, a logistic regression with calibration;
 - ``summary``: the run summary printed by ``catansim run`` and ``catansim simulate``;

@@ -244,7 +244,9 @@ def crossplay_heatmap(table: pd.DataFrame, fair: float):
             if sig:
                 ax.add_patch(Rectangle((j - 0.47, i - 0.47), 0.94, 0.94, fill=False, lw=2.2,
                                        ec="#111111"))
-        ax.set_xticks(range(len(cols)), cols)
+        long = max(map(len, cols)) > 10  # long names lean, so that they do not overlap
+        ax.set_xticks(range(len(cols)), cols, rotation=30 if long else 0,
+                      ha="right" if long else "center")
         ax.set_yticks(range(len(rows)), rows)
         ax.set_xlabel("opponent (the other seats)")
         ax.set_ylabel("strategy (one seat)")

@@ -46,9 +46,8 @@ import sqlalchemy.exc
 from optuna.trial import TrialState
 
 from ..analysis.stats import wilson_ci
-from ..checks import check_scheduler
 from ..errors import CatansimError, FaultError, Interrupted
-from ..runs.runner import CONNECT_TIMEOUT, check_workers
+from ..runs.runner import dask_client as runner_client
 from .arena import play_deals
 from .spec import TuneSpec
 
@@ -394,30 +393,10 @@ def select(spec: TuneSpec, study, n_threads=None, client=None):
     return frame.sort_values("combined", ascending=False, kind="stable")
 
 
-@contextlib.contextmanager
 def dask_client(scheduler: str | None, client=None):
     """A Dask client: the one given, one of the scheduler at ``scheduler``, or None."""
-    if client is not None or scheduler is None:
-        yield client
-        return
-
-    address = check_scheduler(scheduler, "--scheduler")
-    try:
-        from dask.distributed import Client  # noqa: PLC0415  (the dask extra)
-    except ImportError:
-        raise CatansimError("--scheduler: dask.distributed is not installed; allowed: "
-                            "pip install 'catansim[dask]', or a local run") from None
-    try:
-        c = Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError) as exc:
-        raise FaultError(f"--scheduler {address}: cannot connect ({exc}); the study keeps "
-                         "what it finished; rerun to resume") from None
-    try:
-        check_workers(c, address)
-        yield c
-    finally:
-        with contextlib.suppress(Exception):
-            c.close(timeout=5)
+    return runner_client(scheduler, client, "the study keeps what it finished; rerun to "
+                         "resume")
 
 
 @dataclass
