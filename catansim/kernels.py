@@ -57,7 +57,7 @@ MAIN_PART = (
     ("engine_nb", "setup_edge_mask_nb", "s topo rules openings u8 int"),
     ("engine_nb", "setup_settlement_choice_nb", "s topo rules openings log u8 int"),
     ("engine_nb", "setup_road_choice_nb", "s topo rules openings log u8 int"),
-    ("strategies_nb", "action_nb", "prm s topo rules rng int act work"),
+    ("scripted.decisions_nb", "action_nb", "prm s topo rules rng int act work"),
     ("policy_nb", "random_action_nb", "s topo rules rng int act cand"),
 )
 HELPER_PART = (

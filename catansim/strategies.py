@@ -2,7 +2,7 @@
 
 The compiled core chooses a seat's decisions by its integer strategy id and a
 float64 parameter row (``core.policy_nb``). ``random`` is strategy 0; every
-other preset is the scripted player (``core.strategies_nb``) with its own row,
+other preset is the scripted player (``core.scripted``) with its own row,
 so new strategies need no compiled code: a base preset plus overrides, in
 Python or in a TOML file::
 
@@ -30,7 +30,7 @@ import numpy as np
 from .checks import parse_toml, read_text
 from .constants import MAX_PLAYERS
 from .core.policy_nb import N_PARAMS, STRATEGY_RANDOM, STRATEGY_SCRIPTED
-from .core.strategies_nb import PARAM_FIELDS, PARAM_INDEX
+from .core.scripted.weights_nb import PARAM_FIELDS, PARAM_INDEX
 from .errors import CatansimError
 
 # Parameters that also take words; the numbers are what the kernels see.

@@ -45,7 +45,7 @@ from catansim.core.rules_nb import (
     update_longest_route_nb,
     vp_nb,
 )
-from catansim.core.strategies_nb import WORK_SIZE
+from catansim.core.scripted.work_nb import WORK_SIZE
 from catansim.logs import event_rows_to_dicts
 from catansim.rules import Rules
 from catansim.strategies import seat_arrays

@@ -127,7 +127,7 @@ def broken_strategy():
     """A scripted row whose placement scores are all NaN: it can choose no node, so its
     setup settlements are illegal (-1) and the engine substitutes the first legal node.
     A strategy bug on purpose; make_strategy would refuse such a row."""
-    from catansim.core.strategies_nb import PARAM_INDEX
+    from catansim.core.scripted.weights_nb import PARAM_INDEX
     from catansim.strategies import PRESETS, Strategy, StrategySet
 
     row = PRESETS["default"].params.copy()

@@ -32,7 +32,7 @@ from catansim.core.policy_nb import (
     choose_victim_nb,
 )
 from catansim.core.rules_nb import node_pips_nb
-from catansim.core.strategies_nb import PARAM_FIELDS
+from catansim.core.scripted.weights_nb import PARAM_FIELDS
 from catansim.engine import GameSettings, batch_seeds, play_batch
 from catansim.errors import CatansimError
 from catansim.rules import Rules
@@ -159,7 +159,8 @@ def test_setup_road_points_at_the_best_next_spot():
         legal[e] = node in (a, b)
     e = choose_setup_road_nb(sid(), p, g.s, TOPO, g.rules, g.rng, g.work, 0, node, legal)
     assert legal[e]
-    from catansim.core.strategies_nb import WORK_SIZE, locate_nb, node_score_nb
+    from catansim.core.scripted.placement_nb import locate_nb, node_score_nb
+    from catansim.core.scripted.work_nb import WORK_SIZE
     from catansim.topology import NODE_NEIGHBOURS
 
     x = np.zeros(WORK_SIZE)
@@ -412,7 +413,7 @@ def test_config_file_errors(tmp_path):
 
 def _score_oracle(s, prm, p, n, in_game):
     """docs/strategies.md's node score, from the state alone (no memo, no scratch)."""
-    from catansim.core.strategies_nb import PARAM_INDEX as I
+    from catansim.core.scripted.weights_nb import PARAM_INDEX as I
     from catansim.topology import NODE_EDGES, NODE_HEXES
 
     def pips(num):
@@ -454,7 +455,8 @@ def _score_oracle(s, prm, p, n, in_game):
 def test_node_scores_match_the_formula_with_one_work_array_for_many_rows():
     # Six rows share one work array (more than its memo slots), in changing order, on
     # a position with buildings, harbors and roads: the memoised scores stay exact.
-    from catansim.core.strategies_nb import WORK_SIZE, locate_nb, node_score_nb
+    from catansim.core.scripted.placement_nb import locate_nb, node_score_nb
+    from catansim.core.scripted.work_nb import WORK_SIZE
 
     s = _midgame_state()
     rng = np.random.default_rng(5)
@@ -472,10 +474,10 @@ def test_node_scores_match_the_formula_with_one_work_array_for_many_rows():
 
 
 def test_the_block_term_from_road_counts_equals_the_edge_by_edge_sum():
-    # _add_blocks_nb counts opponent roads from node_roads; the plain form adds block
+    # add_blocks_nb counts opponent roads from node_roads; the plain form adds block
     # once per opponent edge in edge order. The same float, bit for bit, on positions
     # with roads of every seat, for every node and seat.
-    from catansim.core.strategies_nb import _add_blocks_nb, add_blocks_by_edge_nb
+    from catansim.core.scripted.placement_nb import add_blocks_by_edge_nb, add_blocks_nb
     from catansim.engine import play_game
 
     seen = set()
@@ -487,7 +489,7 @@ def test_the_block_term_from_road_counts_equals_the_edge_by_edge_sum():
                 for v in (0.0, 1.7, -0.3, 2.9124):
                     for block in (0.3, 0.6, 5.0):
                         want = add_blocks_by_edge_nb(s, TOPO, p, n, v, block)
-                        assert _add_blocks_nb(s, TOPO, p, n, v, block) == want, (p, n, v)
+                        assert add_blocks_nb(s, TOPO, p, n, v, block) == want, (p, n, v)
                         seen.add(round((want - v) / block))
     assert seen == {0, 1, 2, 3}
 
@@ -496,12 +498,12 @@ def test_best_road_from_the_empty_edge_masks_equals_the_edge_by_edge_search():
     # best_road_nb reads each node's empty edges from node_free; the plain form finds
     # them from the edge owners. The same edge and the same float, for every seat, row
     # and want_spot, on positions from the first roads to crowded boards.
-    from catansim.core.strategies_nb import (
-        WORK_SIZE,
+    from catansim.core.scripted.placement_nb import (
         best_road_by_edge_nb,
         best_road_nb,
         locate_nb,
     )
+    from catansim.core.scripted.work_nb import WORK_SIZE
     from catansim.engine import play_game
 
     rows = [resolve(n).params for n in ("default", "expander", "builder", "army")]
@@ -545,11 +547,12 @@ def test_build_order_matches_the_plain_selection_sort():
     # strictness decides the order.
     import itertools
 
-    from catansim.core.strategies_nb import X_SCORE, _kinds_by_score_nb
+    from catansim.core.scripted.plan_nb import ranked_nb
+    from catansim.core.scripted.work_nb import X_SCORE
 
     x = np.zeros(X_SCORE + 4)
     for scores in itertools.product((0.0, 0.5, 1.0, 2.0), repeat=4):
         x[X_SCORE:X_SCORE + 4] = scores
-        got = _kinds_by_score_nb(x)
+        got = ranked_nb(x)
         assert list(got[:4]) == _selection_sort_reference(scores), scores
         assert list(got[4:]) == [scores[q] for q in got[:4]]

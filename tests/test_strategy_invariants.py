@@ -2,7 +2,7 @@
 
 The random-play suite (``test_invariants.py``) covers the random player. Here the
 scripted player is swept over every value of every parameter that switches its
-behaviour (``strategies_nb.PARAM_FIELDS``):
+behaviour (``weights_nb.PARAM_FIELDS``):
 
 - every parameter at the low and the high end of its range, so every weight is also
   at 0, where ``harbor_weight``, ``block_weight``, ``route_weight``, ``army_weight``
@@ -46,7 +46,7 @@ from helpers import batch_scratch, play_one
 from catansim.core import layout as L
 from catansim.core.engine_nb import play_batch_nb
 from catansim.core.policy_nb import STRATEGY_RANDOM
-from catansim.core.strategies_nb import PARAM_FIELDS, PARAM_INDEX
+from catansim.core.scripted.weights_nb import PARAM_FIELDS, PARAM_INDEX
 from catansim.engine import GameSettings, batch_seeds, illegal_action_error
 from catansim.rules import Rules
 from catansim.strategies import (
