@@ -167,7 +167,7 @@ def play_batch(
         _play_parallel(seeds, settings.kernel_args(), counters, boards,
                        batch_threads(n_threads))
     if debug:
-        bad = np.flatnonzero(counters[:, L.C_ILLEGAL - L.S_COUNTERS])
+        bad = np.flatnonzero(L.counter(counters, "c_illegal"))
         if bad.size:
             play_game(int(seeds[bad[0]]), settings=settings, log=False, debug=True)
             raise RuntimeError(f"seed {seeds[bad[0]]}: illegal in the batch, legal alone")

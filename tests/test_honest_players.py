@@ -225,7 +225,7 @@ def _label_invariance(games):
         settings = GameSettings(n_players=4, strategies=("default",),
                                 rules=Rules(first_pick=pick))
         batch = play_batch(np.arange(games), settings)
-        w = batch.counters[:, L.C_WINNER - L.S_COUNTERS]
+        w = L.counter(batch.counters, "c_winner")
         w = w[w >= 0]
         decided[pick] = len(w)
         position = (w - pick) % 4

@@ -84,7 +84,7 @@ class Cols:
         self._c = counters
 
     def __getattr__(self, name):
-        off = L.STATE_OFFSETS["c_" + name] - L.S_COUNTERS
+        off = L.COUNTER_OFFSETS["c_" + name]
         k = L.STATE_LENGTHS["c_" + name]
         out = self._c[:, off : off + k]
         return out[:, 0] if k == 1 else out

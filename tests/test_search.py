@@ -149,7 +149,7 @@ def test_the_opener_is_named_like_any_python_player():
     res = catansim.play_game(6, 4, ["python:catansim.search:RolloutOpener", "default",
                                     "default", "default"], log=False)
     assert res.strategies[0] == "python:catansim.search:RolloutOpener"
-    assert res.counters[L.C_ILLEGAL - L.S_COUNTERS] == 0
+    assert L.counter(res.counters, "c_illegal") == 0
 
 
 def _opener_script():

@@ -110,7 +110,7 @@ def test_games_override_must_fit_the_board_set():
 def _engine_openings(board: Board, n: int) -> np.ndarray:
     res = play_batch(np.array([1]), GameSettings(n_players=n, strategies=("default",) * n,
                                                  layout="given", board=board))
-    nodes = res.counters[0, L.C_START_NODES - L.S_COUNTERS:][:2 * n]
+    nodes = L.counter(res.counters[0], "c_start_nodes")[:2 * n]
     return nodes.reshape(n, 2)
 
 

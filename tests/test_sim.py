@@ -187,7 +187,7 @@ def test_play_batch_debug_replays_the_first_game_with_an_illegal_action(broken_s
     settings = GameSettings(strategies=("random", "random", "random", "broken"),
                             strategy_set=broken_strategy)
     res = play_batch(seeds, settings)
-    assert (res.counters[:, L.C_ILLEGAL - L.S_COUNTERS] > 0).all()
+    assert (L.counter(res.counters, "c_illegal") > 0).all()
     with pytest.raises(IllegalActionError, match=f"seed {seeds[0]}, setup .*seat 3 .broken."):
         play_batch(seeds, settings, debug=True)
 

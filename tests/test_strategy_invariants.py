@@ -209,7 +209,7 @@ def play_and_check(setting, table, n_games, base_seed, user_toml) -> int:
                   boards, *batch_scratch())
 
     def col(name):
-        return counters[:, L.STATE_OFFSETS[name] - L.S_COUNTERS]
+        return counters[:, L.COUNTER_OFFSETS[name]]
 
     where = f"{setting} / {table} ({n} players)"
     bad = np.flatnonzero((col("c_illegal") > 0) | (col("c_violations") > 0))
@@ -218,7 +218,7 @@ def play_and_check(setting, table, n_games, base_seed, user_toml) -> int:
         pytest.fail(f"{where}: {bad.size} of {n_games} games with illegal actions or "
                     f"violations; first: {_first_illegal(int(seeds[g]), args, seats)}")
     turns, reason, winner = col("c_turns"), col("c_end_reason"), col("c_winner")
-    vp = counters[:, L.C_VP - L.S_COUNTERS : L.C_VP - L.S_COUNTERS + 4]
+    vp = L.counter(counters, "c_vp")
     win = reason == L.END_WIN
     cap = reason == L.END_TURN_LIMIT
     assert np.all(win | cap), where

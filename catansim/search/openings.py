@@ -15,8 +15,6 @@ from ..players.reference.weights import weights
 from ..settings import GameSettings
 from ..strategies import PRESETS, StrategySet
 
-_WINNER = L.C_WINNER - L.S_COUNTERS  # the winner's column of a batch's counters
-
 
 class RolloutOpener:
     """A player that chooses its first settlement by playing games, and leaves every
@@ -119,5 +117,5 @@ class RolloutOpener:
                                     layout="given", board=board, rules=obs.rules,
                                     openings=forced.copy(), strategy_set=self.strategy_set)
             batch = play_batch(seeds, settings, n_threads=self.n_threads)
-            wins[i] = int((batch.counters[:, _WINNER] == obs.seat).sum())
+            wins[i] = int((L.counter(batch.counters, "c_winner") == obs.seat).sum())
         return wins

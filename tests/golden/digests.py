@@ -186,7 +186,7 @@ def counter_digests(fields) -> dict[str, str]:
         res = play_batch(batch_seeds(900 + i, games), settings)
         chunks = [res.boards.tobytes()]
         for f in fields:
-            off = L.STATE_OFFSETS[f] - L.S_COUNTERS
+            off = L.COUNTER_OFFSETS[f]
             chunks += [f, np.ascontiguousarray(res.counters[:, off:off + L.STATE_LENGTHS[f]])
                        .tobytes()]
         out[name] = _sha(*chunks)
@@ -231,7 +231,7 @@ def stress_digests(fields) -> dict[str, str]:
         res = play_batch(batch_seeds(1900 + i, games), settings)
         chunks = [res.boards.tobytes()]
         for f in fields:
-            off = L.STATE_OFFSETS[f] - L.S_COUNTERS
+            off = L.COUNTER_OFFSETS[f]
             chunks += [f, np.ascontiguousarray(res.counters[:, off:off + L.STATE_LENGTHS[f]])
                        .tobytes()]
         out[f"stress:{name}"] = _sha(*chunks)
