@@ -344,7 +344,7 @@ def batch_scratch():
     """The (state, log, scratch) arguments ``play_batch_nb`` plays its games in (logging
     off)."""
     from catansim.core.engine_nb import new_scratch
-    from catansim.engine import game_arrays
+    from catansim.kernels import game_arrays
 
     return (*game_arrays(), new_scratch())
 

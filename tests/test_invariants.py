@@ -23,8 +23,9 @@ from catansim.constants import PIPS
 from catansim.core import layout as L
 from catansim.core.engine_nb import count_violations_nb, play_batch_nb
 from catansim.core.rules_nb import derive_piece_fields_nb
-from catansim.engine import GameSettings, batch_seeds, play_batch, play_game
+from catansim.engine import batch_seeds, play_batch, play_game
 from catansim.rules import Rules
+from catansim.settings import GameSettings
 from catansim.topology import EDGE_NODES, NODE_EDGES, NODE_HEXES, TOPO
 
 DEV_COUNTS = (14, 5, 2, 2, 2)

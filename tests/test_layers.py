@@ -66,6 +66,15 @@ BREACHES = {
                                          "The log checker knows the game only from the log"),
     "the state in a Python player": ("players/greedy.py", "from ..core import layout",
                                      "Python players see the game through their observation"),
+    "the viewer under the game": ("settings.py", "from . import viewer",
+                                  "A game and its log know nothing of their presentation"),
+    "the viewer in a log": ("logs/checker.py", "from ..viewer import inline_html",
+                            "A game and its log know nothing of their presentation"),
+    "the log writer in a result": ("settings.py", "from .logs import make_header",
+                                   "A game's settings and result are not the log writer"),
+    "a search player under the plain one": ("players/reference/plan.py",
+                                            "from ..search import openings",
+                                            "Search players stand on the plain players"),
 }
 
 

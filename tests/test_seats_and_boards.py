@@ -22,10 +22,11 @@ from catansim.board import fairness as F
 from catansim.board.metrics import hex_pairs, node_table
 from catansim.cli import main
 from catansim.core import layout as L
-from catansim.engine import GameSettings, batch_seeds, play_batch, play_game
+from catansim.engine import batch_seeds, play_batch, play_game
 from catansim.errors import CatansimError
 from catansim.runs.experiment import parse_experiment
 from catansim.runs.runner import run_experiment
+from catansim.settings import GameSettings
 
 BOARD_SET = {"name": "bs", "games": 120, "players": 4, "seed": 3, "batch_size": 50,
              "strategies": ["default", "army", "builder", "city"], "rotate": True,

@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-from catansim.engine import GameSettings, play_game
+from catansim.engine import play_game
 from catansim.errors import CatansimError
+from catansim.settings import GameSettings
 from catansim.topology import NODE_EDGES
 
 
@@ -113,7 +114,7 @@ def test_play_command_forces_openings(tmp_path):
     ],
 )
 def test_opening_strings_errors(items, message):
-    from catansim.engine import openings_from_strings
+    from catansim.settings import openings_from_strings
 
     with pytest.raises(CatansimError, match=message):
         openings_from_strings(items, 4)

@@ -33,9 +33,10 @@ from catansim.core.policy_nb import (
 )
 from catansim.core.rules_nb import node_pips_nb
 from catansim.core.scripted.weights_nb import PARAM_FIELDS
-from catansim.engine import GameSettings, batch_seeds, play_batch
+from catansim.engine import batch_seeds, play_batch
 from catansim.errors import CatansimError
 from catansim.rules import Rules
+from catansim.settings import GameSettings
 from catansim.strategies import (
     ARCHETYPES,
     PRESETS,

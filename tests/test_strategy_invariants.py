@@ -47,8 +47,9 @@ from catansim.core import layout as L
 from catansim.core.engine_nb import play_batch_nb
 from catansim.core.policy_nb import STRATEGY_RANDOM
 from catansim.core.scripted.weights_nb import PARAM_FIELDS, PARAM_INDEX
-from catansim.engine import GameSettings, batch_seeds, illegal_action_error
+from catansim.engine import batch_seeds, illegal_action_error
 from catansim.rules import Rules
+from catansim.settings import GameSettings
 from catansim.strategies import (
     ARCHETYPES,
     PARAM_WORDS,

@@ -15,8 +15,9 @@ import pytest
 from cli_harness import popen_cli, run_cli
 
 from catansim.core import layout as L
-from catansim.engine import GameSettings, batch_seeds, play_batch
+from catansim.engine import batch_seeds, play_batch
 from catansim.errors import CatansimError
+from catansim.settings import GameSettings
 from catansim.strategies import PRESETS
 
 optuna = pytest.importorskip("optuna")

@@ -105,7 +105,8 @@ def play_on_board(board, n_players: int = 4, strategies=("default",), games: int
 
     from ..analysis.board_balance import board_table
     from ..core import layout as L
-    from ..engine import GameSettings, batch_seeds, play_batch
+    from ..engine import batch_seeds, play_batch
+    from ..settings import GameSettings
 
     names = list(strategies)
     if len(names) == 1:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import layout as L
-from ..engine import GameSettings, batch_seeds, play_batch
+from ..engine import batch_seeds, play_batch
+from ..settings import GameSettings
 from ..strategies import StrategySet
 from .spec import BEST, CANDIDATE, TuneSpec
 

@@ -175,8 +175,9 @@ def counter_fields() -> list[str]:
 
 def counter_digests(fields) -> dict[str, str]:
     from catansim.core import layout as L
-    from catansim.engine import GameSettings, batch_seeds, play_batch
+    from catansim.engine import batch_seeds, play_batch
     from catansim.rules import Rules
+    from catansim.settings import GameSettings
 
     out = {}
     for i, (name, (n, strategies, layout, rules, openings, games)) in enumerate(
@@ -220,8 +221,9 @@ def stress_strategy_set():
 def stress_digests(fields) -> dict[str, str]:
     """Counters (field by field) and boards of the STRESS_SETS games."""
     from catansim.core import layout as L
-    from catansim.engine import GameSettings, batch_seeds, play_batch
+    from catansim.engine import batch_seeds, play_batch
     from catansim.rules import Rules
+    from catansim.settings import GameSettings
 
     strategies = stress_strategy_set()
     out = {}
@@ -240,8 +242,9 @@ def stress_digests(fields) -> dict[str, str]:
 
 def log_set_digests() -> dict[str, str]:
     """Every event and the final pieces, hands and supply of each LOG_SETS game."""
-    from catansim.engine import GameSettings, batch_seeds, play_game
+    from catansim.engine import batch_seeds, play_game
     from catansim.rules import Rules
+    from catansim.settings import GameSettings
 
     strategies = stress_strategy_set()
     out = {}

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board import Board
-from ..checks import check_int
-from ..core import layout as L
-from ..engine import play_batch
-from ..game import Observation, Option
-from ..kernels import OPENINGS_SIZE
-from ..players.reference.placement import node_score
-from ..players.reference.weights import weights
-from ..settings import GameSettings
-from ..strategies import PRESETS, StrategySet
+from ...board import Board
+from ...checks import check_int
+from ...core import layout as L
+from ...engine import play_batch
+from ...game import Observation, Option
+from ...kernels import OPENINGS_SIZE
+from ...settings import GameSettings
+from ...strategies import PRESETS, StrategySet
+from ..reference.placement import node_score
+from ..reference.weights import weights
 
 
 class RolloutOpener:
