@@ -591,9 +591,6 @@ class _Replayer:
             else:
                 self.hands[dst][r] += cards[r]
 
-    def building_at(self, node):
-        return self.buildings.get(node)
-
     def distance_ok(self, node) -> bool:
         return node not in self.buildings and all(
             m not in self.buildings for m in self.geo.node_neighbours[node]
