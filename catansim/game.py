@@ -47,7 +47,7 @@ from .constants import (
 )
 from .core import engine_nb
 from .core import layout as L
-from .core.rules_nb import maritime_rate_nb
+from .core.rules_nb import maritime_rate_nb, robber_for_rules_nb
 from .errors import CatansimError
 from .kernels import batch_kernel
 from .logs import event_rows_to_dicts
@@ -686,7 +686,8 @@ class Game:
     def fork(self, rules: Rules | None = None) -> Game:
         """An independent copy of the game as it stands; with ``rules``, the copy plays on
         under those rules (the settings ``rules.FIXED``, of the set-up and the supply size,
-        must stay as they were)."""
+        must stay as they were), as a rule switch would: the robber turned off rests on
+        the desert."""
         other = copy.copy(self)
         for name, v in vars(self).items():
             if isinstance(v, np.ndarray):
@@ -701,7 +702,13 @@ class Game:
                 n_players=self.n_players, strategies=seats,
                 layout=self.settings.layout, board=self.settings.board, rules=rules,
                 openings=self.settings.openings, strategy_set=self.settings.strategy_set)
+            if rules.robber == "off" and int(self.s[L.S_PHASE]) in (L.PH_ROBBER_HEX,
+                                                                    L.PH_VICTIM):
+                raise CatansimError("fork: rule robber: cannot turn off while the robber "
+                                    "moves; allowed: a fork before the 7 or knight, or "
+                                    "after its steal")
             other._rules[:] = rules.to_array()
+            robber_for_rules_nb(other.s, other._rules)
         return other
 
     def __repr__(self) -> str:

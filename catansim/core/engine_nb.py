@@ -266,6 +266,7 @@ from .rules_nb import (
     put_settlement_nb,
     random_card_nb,
     roads_at_nb,
+    robber_for_rules_nb,
     robber_hex_mask_nb,
     route_length_nb,
     setup_road_ok_nb,
@@ -1047,7 +1048,8 @@ def answer_choice_nb(s, log, act, accept):
 def turn_done_nb(s, rules, log):
     """After a turn: the VP checkpoint, the rule switch (after ``switch_turn`` the
     after-rules replace the game's working rules, so the turn cap at its end is
-    theirs), then the game's end or the next seat's turn."""
+    theirs, and a robber switched off rests on the desert), then the game's end or the
+    next seat's turn."""
     turn = np.int64(s[S_TURN])
     k = np.int64(s[S_VP_CHECKPOINT])
     if k < N_VP_CHECKPOINTS and turn == VP_CHECKPOINTS[k]:
@@ -1056,6 +1058,7 @@ def turn_done_nb(s, rules, log):
     if turn == rules[R_SWITCH_TURN]:
         for i in range(R_SWITCH_TURN):
             rules[i] = rules[R_AFTER + i]
+        robber_for_rules_nb(s, rules)
     if s[S_END] != END_RUNNING:
         s[S_PHASE] = PH_FINISH
     elif turn >= rules[R_MAX_TURNS]:
