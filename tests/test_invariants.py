@@ -21,7 +21,8 @@ from helpers import batch_scratch, play_one
 
 from catansim.constants import PIPS
 from catansim.core import layout as L
-from catansim.core.engine_nb import count_violations_nb, play_batch_nb
+from catansim.core.checker_nb import count_violations_nb
+from catansim.core.engine_nb import play_batch_nb
 from catansim.core.rules_nb import derive_piece_fields_nb
 from catansim.engine import batch_seeds, play_batch, play_game
 from catansim.rules import Rules

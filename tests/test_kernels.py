@@ -37,7 +37,8 @@ COLD = textwrap.dedent("""
     # here, so its module is at hand) and of setup_settlement_choice_nb (another kernel
     # compiled here)
     from catansim.core import numba_patches as P
-    from catansim.core.engine_nb import play_batch_nb, setup_settlement_choice_nb
+    from catansim.core.engine_nb import play_batch_nb
+    from catansim.core.setup_nb import setup_settlement_choice_nb
     def linkage(dispatcher):
         module = next(iter(dispatcher.overloads.values())).library._final_module
         return collections.Counter(

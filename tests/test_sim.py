@@ -212,7 +212,7 @@ def test_play_batch_debug_replays_the_first_game_with_an_illegal_action(broken_s
 ])
 def test_each_decision_is_named_with_its_value(decision, value, text):
     from catansim.core import layout as L
-    from catansim.core.engine_nb import illegal_array_nb, illegal_nb
+    from catansim.core.checker_nb import illegal_array_nb, illegal_nb
     from catansim.engine import illegal_action_error
 
     s = play_game(0, log=False).state.copy()

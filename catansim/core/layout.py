@@ -81,7 +81,7 @@ DECISION_NAMES = (
     "trade answer",
 )
 
-# --- phases: where a game stands (state field ``phase``; core.engine_nb runs them) ---
+# --- phases: where a game stands (state field ``phase``; core.loop_nb runs them) ---
 # A decision phase (marked *) asks a seat; the others are the rules' own steps.
 PH_SETUP_SETTLEMENT = 0  # * a starting settlement (``step``: placements made)
 PH_SETUP_ROAD = 1  # * the road beside it
