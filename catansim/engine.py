@@ -31,25 +31,15 @@ from .core import layout as L
 from .core.engine_nb import new_scratch
 from .errors import CatansimError, IllegalActionError
 from .game import play_settings
-from .kernels import (  # noqa: F401
-    OPENINGS_SIZE,
+from .kernels import (
     batch_kernel,
-    free_openings,
     game_arrays,
-    opening_slot,
 )
 from .rules import Rules
-
-# The settings and result of a game live in ``catansim.settings``; the engine's API
-# offers them too, as before.
-from .settings import (  # noqa: F401
-    GAME_LAYOUTS,
+from .settings import (
     GameResult,
     GameSettings,
-    openings_from_seats,
-    openings_from_strings,
     settings_of,
-    validate_openings,
 )
 from .strategies import PRESETS, StrategySet
 from .tunables import DEFAULT_LOG_ROWS, THREAD_CHUNK_MAX, THREAD_CHUNK_MIN
@@ -172,7 +162,7 @@ def play_batch(
         _play_parallel(seeds, settings.kernel_args(), counters, boards,
                        batch_threads(n_threads))
     if debug:
-        bad = np.flatnonzero(counters[:, L.C_ILLEGAL - L.S_COUNTERS])
+        bad = np.flatnonzero(L.counter(counters, "c_illegal"))
         if bad.size:
             play_game(int(seeds[bad[0]]), settings=settings, log=False, debug=True)
             raise RuntimeError(f"seed {seeds[bad[0]]}: illegal in the batch, legal alone")

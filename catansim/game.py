@@ -8,7 +8,7 @@ players and compiled strategies, as ``play_game`` plays it). May import:
 ``logs`` and the constants; never the engine's batch API (it calls this module), the
 runner, datasets or analyses.
 
-A ``Game`` runs the same compiled loop as the batch kernel (``core.engine_nb.run_nb``):
+A ``Game`` runs the same compiled loop as the batch kernel (``core.loop_nb.run_nb``):
 the seats listed as ``external`` pause it at each of their decisions, every other seat
 is played inside it by its compiled strategy. ``step`` applies a choice and runs on to
 the next external decision. So a game whose external seats always take ``suggest()`` is,
@@ -47,6 +47,7 @@ from .constants import (
 )
 from .core import engine_nb
 from .core import layout as L
+from .core.actions_nb import is_legal_action_nb
 from .core.rules_nb import maritime_rate_nb, robber_for_rules_nb
 from .errors import CatansimError
 from .kernels import batch_kernel
@@ -643,8 +644,8 @@ class Game:
         value = 0
         if d == L.D_ACTION and choice.kind == "offer":
             self._encode_action(choice)
-            if not self._nb.is_legal_action_nb(self.s, TOPO, self._rules,
-                                               int(self.s[L.S_CUR]), self._act):
+            if not is_legal_action_nb(self.s, TOPO, self._rules, int(self.s[L.S_CUR]),
+                                      self._act):
                 raise CatansimError(f"step: {choice} is not a legal offer now; allowed: a "
                                     "partner that plays, at least one card each way, no "
                                     "resource on both sides, cards you hold, offers left")

@@ -62,8 +62,10 @@ def test_code_of_changes_with_the_code(old, new):
 
 def test_every_module_of_the_core_and_the_game_facts_are_covered():
     names = [p.relative_to(ROOT / "catansim").as_posix() for p in _fingerprint_files()]
-    core = sorted(f"core/{p.name}" for p in (ROOT / "catansim" / "core").glob("*.py")
-                  if p.name != "__init__.py")
+    folder = ROOT / "catansim" / "core"
+    core = sorted(f"core/{p.relative_to(folder).as_posix()}" for p in folder.rglob("*.py")
+                  if p != folder / "__init__.py")
+    assert "core/scripted/decisions_nb.py" in core  # the subpackages too
     assert names == core + ["constants.py", "topology.py"]
 
 

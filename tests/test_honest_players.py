@@ -20,10 +20,13 @@ from helpers import set_record
 from scipy.stats import chi2_contingency
 
 from catansim.core import layout as L
-from catansim.core import strategies_nb as S
 from catansim.core.rules_nb import robber_hex_mask_nb, victims_nb
-from catansim.engine import GameSettings, play_batch, play_game
+from catansim.core.scripted import decisions_nb as S
+from catansim.core.scripted import trade_nb
+from catansim.core.scripted import work_nb as W
+from catansim.engine import play_batch, play_game
 from catansim.rules import Rules
+from catansim.settings import GameSettings
 from catansim.strategies import PRESETS
 from catansim.topology import NODE_EDGES, TOPO
 
@@ -98,7 +101,7 @@ def _decisions(prm, s, rules, p, seed):
 
         rng = np.zeros(8, dtype=np.uint64)
         seed_streams_nb(seed, rng)
-        return s.copy(), rng, np.zeros(S.WORK_SIZE)
+        return s.copy(), rng, np.zeros(W.WORK_SIZE)
 
     t, rng, x = fresh()
     legal = np.array([t[L.S_NODE_OPEN + m] for m in range(54)], dtype=np.uint8)
@@ -112,14 +115,14 @@ def _decisions(prm, s, rules, p, seed):
                 edges[e] = 1
         out["setup road"] = S.setup_road_nb(prm, t, TOPO, p, node, edges, x)
     t, rng, x = fresh()
-    out["card before the roll"] = S.pre_roll_nb(prm, t, TOPO, rules, p)
+    out["card before the roll"] = S.before_roll_nb(prm, t, TOPO, rules, p)
     for offers in (0, 1, 2):
         t, rng, x = fresh()
         t[L.S_CUR] = p
         t[L.S_ROLLED] = 1
         t[L.S_DEV_PLAYED] = 0
         t[L.S_OFFERS] = offers
-        x[S.W_OFFER_START] = 1.0
+        x[W.W_OFFER_START] = 1.0
         act = np.zeros(L.ACT_SIZE, dtype=np.int32)
         S.action_nb(prm, t, TOPO, rules, rng, p, act, x)
         out[f"action after {offers} offers"] = tuple(act)
@@ -161,8 +164,8 @@ def _decisions(prm, s, rules, p, seed):
                 act[1] = p
                 act[L.ACT_GIVE + give] = 1
                 act[L.ACT_RECEIVE + get] = 1
-                out[f"accept {q}: {give} for {get}"] = S.accept_nb(prm, t, TOPO, rules, p, q,
-                                                                    act, x)
+                out[f"accept {q}: {give} for {get}"] = trade_nb.answer_nb(prm, t, TOPO, rules, p,
+                                                                            q, act, x)
     return out
 
 
@@ -223,7 +226,7 @@ def _label_invariance(games):
         settings = GameSettings(n_players=4, strategies=("default",),
                                 rules=Rules(first_pick=pick))
         batch = play_batch(np.arange(games), settings)
-        w = batch.counters[:, L.C_WINNER - L.S_COUNTERS]
+        w = L.counter(batch.counters, "c_winner")
         w = w[w >= 0]
         decided[pick] = len(w)
         position = (w - pick) % 4

@@ -24,9 +24,10 @@ from catansim.constants import (  # noqa: E402
     TERRAIN_RESOURCE,
 )
 from catansim.errors import CatansimError  # noqa: E402
-from catansim.game import GameSettings, Option, RandomPlayer  # noqa: E402
+from catansim.game import Option, RandomPlayer  # noqa: E402
 from catansim.logs import event_rows_to_dicts, replay  # noqa: E402
 from catansim.players.outside import catanatron as CB  # noqa: E402
+from catansim.settings import GameSettings  # noqa: E402
 from catansim.topology import EDGE_NODES, HARBOR_NODES, HEX_NODES, NODE_HEXES  # noqa: E402
 
 C = CB.modules()

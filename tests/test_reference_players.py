@@ -1,7 +1,7 @@
 """The tuned scripted player agrees with its plain reference, decision by decision.
 
 ``catansim.players.reference`` says every decision of the scripted player
-(``core/strategies_nb.py``) in plain Python from the deciding seat's observation. Here
+(``core/scripted/``) in plain Python from the deciding seat's observation. Here
 games are driven through the step interface with every seat external: at each decision
 of a scripted seat the kernel's choice (``Game.suggest``, which draws from the seat's
 own random stream as the batch kernel does) must be among the reference's choices
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import re
 
 import numpy as np
 import pytest
@@ -230,3 +231,49 @@ def test_drawn_starting_settlements_follow_the_reference_softmax(temperature):
             assert st.chisquare(f_obs[keep], f_exp[keep]).pvalue > 1e-4, (counts, chances)
             tested += 1
         game.step(game.suggest())
+
+
+# --- the two players, module for module -------------------------------------------------------
+
+TWIN_MODULES = ("table", "weights", "placement", "plan", "trade", "decisions")
+
+
+def _reference_functions(module) -> set[str]:
+    """The public functions of a reference module, and the methods of its classes."""
+    import inspect
+
+    names = set()
+    for name, obj in vars(module).items():
+        if name.startswith("_") or getattr(obj, "__module__", None) != module.__name__:
+            continue
+        if inspect.isfunction(obj):
+            names.add(name)
+        elif inspect.isclass(obj):
+            names |= {m for m, f in vars(obj).items()
+                      if inspect.isfunction(f) and not m.startswith("_")}
+    return names
+
+
+def _kernels(module) -> set[str]:
+    """The public kernels a compiled module defines (not those it imports)."""
+    return {name for name, obj in vars(module).items()
+            if not name.startswith("_") and hasattr(obj, "py_func")
+            and obj.py_func.__module__ == module.__name__}
+
+
+@pytest.mark.parametrize("name", TWIN_MODULES)
+def test_every_reference_function_has_its_twin_in_the_same_place(name):
+    # ``players/reference/<name>.py`` and ``core/scripted/<name>_nb.py``: a reference
+    # function ``f`` has its kernel ``f_nb`` in the twin module, or the twin module's
+    # docstring names it (folded into a larger kernel, or a read of the state); a
+    # kernel without a reference twin is named there too (compiled only).
+    import importlib
+
+    ref = importlib.import_module(f"catansim.players.reference.{name}")
+    twin = importlib.import_module(f"catansim.core.scripted.{name}_nb")
+    named = set(re.findall(r"``(\w+)``", twin.__doc__ or ""))
+    functions, kernels = _reference_functions(ref), _kernels(twin)
+    no_twin = {f for f in functions if f"{f}_nb" not in kernels and f not in named}
+    assert not no_twin, f"{name}: no twin in {name}_nb.py and not named there: {no_twin}"
+    alone = {k for k in kernels if k.removesuffix("_nb") not in functions and k not in named}
+    assert not alone, f"{name}_nb: kernels without a reference twin, not named: {alone}"

@@ -25,12 +25,13 @@ from cli_harness import run_main
 
 from catansim.constants import DESERT, N_HEXES, TERRAIN_RESOURCE
 from catansim.core import layout as L
-from catansim.engine import GameSettings, batch_seeds, play_batch, play_game
+from catansim.engine import batch_seeds, play_batch, play_game
 from catansim.errors import CatansimError
 from catansim.game import Game, GameBatch
 from catansim.logs import LogError, event_rows_to_dicts, make_header, replay
 from catansim.rules import Rules
 from catansim.runs.experiment import parse_experiment
+from catansim.settings import GameSettings
 from catansim.topology import T_HEX_NODES, TOPO
 
 # (strategies, rules before, turn, settings after): every setting a switch may change.

@@ -32,10 +32,11 @@ from catansim.core.policy_nb import (
     choose_victim_nb,
 )
 from catansim.core.rules_nb import node_pips_nb
-from catansim.core.strategies_nb import PARAM_FIELDS
-from catansim.engine import GameSettings, batch_seeds, play_batch
+from catansim.core.scripted.weights_nb import PARAM_FIELDS
+from catansim.engine import batch_seeds, play_batch
 from catansim.errors import CatansimError
 from catansim.rules import Rules
+from catansim.settings import GameSettings
 from catansim.strategies import (
     ARCHETYPES,
     PRESETS,
@@ -49,7 +50,7 @@ SCRIPTED = sorted(ARCHETYPES)
 
 
 def col(name):
-    return L.STATE_OFFSETS[name] - L.S_COUNTERS
+    return L.COUNTER_OFFSETS[name]
 
 
 def checked_batch(names, n_players, n_games, seed):
@@ -159,7 +160,8 @@ def test_setup_road_points_at_the_best_next_spot():
         legal[e] = node in (a, b)
     e = choose_setup_road_nb(sid(), p, g.s, TOPO, g.rules, g.rng, g.work, 0, node, legal)
     assert legal[e]
-    from catansim.core.strategies_nb import WORK_SIZE, locate_nb, node_score_nb
+    from catansim.core.scripted.placement_nb import locate_nb, node_score_nb
+    from catansim.core.scripted.work_nb import WORK_SIZE
     from catansim.topology import NODE_NEIGHBOURS
 
     x = np.zeros(WORK_SIZE)
@@ -346,6 +348,54 @@ def test_presets_cover_the_archetypes_and_rows_are_in_range():
     assert not np.array_equal(params[1], params[2])
 
 
+def test_each_parameter_is_read_by_the_kernels_through_one_slot_constant():
+    # The P_* constants cover PARAM_FIELDS once each (the five resource targets from
+    # P_TARGET), and a kernel of core/scripted/ reads each: a parameter no kernel reads,
+    # or a constant that names no parameter, fails here.
+    import re
+    from pathlib import Path
+
+    from catansim.core.scripted import weights_nb as W
+
+    slots = {name: value for name, value in vars(W).items() if re.fullmatch(r"P_[A-Z_]+", name)}
+    covered = [v for n, v in slots.items() if n != "P_TARGET"]
+    covered += range(W.P_TARGET, W.P_TARGET + 5)
+    assert sorted(covered) == list(range(len(PARAM_FIELDS)))
+    kernels = "".join(p.read_text() for p in Path(W.__file__).parent.glob("*_nb.py")
+                      if p.name != "weights_nb.py")
+    assert not [n for n in slots if not re.search(rf"\b{n}\b", kernels)]
+
+
+def _weights_module(edit):
+    """The names of ``weights_nb`` executed with its table changed by ``edit``."""
+    from pathlib import Path
+
+    from catansim.core.scripted import weights_nb as W
+
+    source = Path(W.__file__).read_text().replace(
+        "from ...constants import", "from catansim.constants import")
+    source = source.replace("PARAM_INDEX = {", f"PARAM_FIELDS = ({edit})(PARAM_FIELDS)\n"
+                                              "PARAM_INDEX = {", 1)
+    names: dict = {}
+    exec(compile(source, W.__file__, "exec"), names)
+    return names
+
+
+def test_the_slot_constants_follow_the_table_by_name():
+    # A reordered table rewires every kernel: each constant still reads its parameter.
+    from catansim.core.scripted import weights_nb as W
+
+    moved = _weights_module("lambda f: (f[-1],) + f[:-1]")  # offer_two first
+    for name, value in vars(W).items():
+        if name.startswith("P_") and name != "P_TARGET":
+            assert moved["PARAM_FIELDS"][moved[name]][0] == PARAM_FIELDS[value][0], name
+    assert moved["P_OFFER_TWO"] == 0 and moved["P_TARGET"] == W.P_TARGET + 1
+    with pytest.raises(ValueError, match="resource targets must follow each other"):
+        _weights_module("lambda f: f[::-1]")  # the targets from ore to wood
+    with pytest.raises(ValueError, match="allowed: at most N_PARAMS = 32"):
+        _weights_module("lambda f: f + f[:3]")  # 33 parameters
+
+
 def test_load_strategies_from_toml(tmp_path):
     path = tmp_path / "s.toml"
     path.write_text(
@@ -412,7 +462,7 @@ def test_config_file_errors(tmp_path):
 
 def _score_oracle(s, prm, p, n, in_game):
     """docs/strategies.md's node score, from the state alone (no memo, no scratch)."""
-    from catansim.core.strategies_nb import PARAM_INDEX as I
+    from catansim.core.scripted.weights_nb import PARAM_INDEX as I
     from catansim.topology import NODE_EDGES, NODE_HEXES
 
     def pips(num):
@@ -454,7 +504,8 @@ def _score_oracle(s, prm, p, n, in_game):
 def test_node_scores_match_the_formula_with_one_work_array_for_many_rows():
     # Six rows share one work array (more than its memo slots), in changing order, on
     # a position with buildings, harbors and roads: the memoised scores stay exact.
-    from catansim.core.strategies_nb import WORK_SIZE, locate_nb, node_score_nb
+    from catansim.core.scripted.placement_nb import locate_nb, node_score_nb
+    from catansim.core.scripted.work_nb import WORK_SIZE
 
     s = _midgame_state()
     rng = np.random.default_rng(5)
@@ -472,10 +523,10 @@ def test_node_scores_match_the_formula_with_one_work_array_for_many_rows():
 
 
 def test_the_block_term_from_road_counts_equals_the_edge_by_edge_sum():
-    # _add_blocks_nb counts opponent roads from node_roads; the plain form adds block
+    # add_blocks_nb counts opponent roads from node_roads; the plain form adds block
     # once per opponent edge in edge order. The same float, bit for bit, on positions
     # with roads of every seat, for every node and seat.
-    from catansim.core.strategies_nb import _add_blocks_nb, add_blocks_by_edge_nb
+    from catansim.core.scripted.placement_nb import add_blocks_by_edge_nb, add_blocks_nb
     from catansim.engine import play_game
 
     seen = set()
@@ -487,7 +538,7 @@ def test_the_block_term_from_road_counts_equals_the_edge_by_edge_sum():
                 for v in (0.0, 1.7, -0.3, 2.9124):
                     for block in (0.3, 0.6, 5.0):
                         want = add_blocks_by_edge_nb(s, TOPO, p, n, v, block)
-                        assert _add_blocks_nb(s, TOPO, p, n, v, block) == want, (p, n, v)
+                        assert add_blocks_nb(s, TOPO, p, n, v, block) == want, (p, n, v)
                         seen.add(round((want - v) / block))
     assert seen == {0, 1, 2, 3}
 
@@ -496,12 +547,12 @@ def test_best_road_from_the_empty_edge_masks_equals_the_edge_by_edge_search():
     # best_road_nb reads each node's empty edges from node_free; the plain form finds
     # them from the edge owners. The same edge and the same float, for every seat, row
     # and want_spot, on positions from the first roads to crowded boards.
-    from catansim.core.strategies_nb import (
-        WORK_SIZE,
+    from catansim.core.scripted.placement_nb import (
         best_road_by_edge_nb,
         best_road_nb,
         locate_nb,
     )
+    from catansim.core.scripted.work_nb import WORK_SIZE
     from catansim.engine import play_game
 
     rows = [resolve(n).params for n in ("default", "expander", "builder", "army")]
@@ -545,11 +596,12 @@ def test_build_order_matches_the_plain_selection_sort():
     # strictness decides the order.
     import itertools
 
-    from catansim.core.strategies_nb import X_SCORE, _kinds_by_score_nb
+    from catansim.core.scripted.plan_nb import ranked_nb
+    from catansim.core.scripted.work_nb import X_SCORE
 
     x = np.zeros(X_SCORE + 4)
     for scores in itertools.product((0.0, 0.5, 1.0, 2.0), repeat=4):
         x[X_SCORE:X_SCORE + 4] = scores
-        got = _kinds_by_score_nb(x)
+        got = ranked_nb(x)
         assert list(got[:4]) == _selection_sort_reference(scores), scores
         assert list(got[4:]) == [scores[q] for q in got[:4]]

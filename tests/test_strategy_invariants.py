@@ -2,7 +2,7 @@
 
 The random-play suite (``test_invariants.py``) covers the random player. Here the
 scripted player is swept over every value of every parameter that switches its
-behaviour (``strategies_nb.PARAM_FIELDS``):
+behaviour (``weights_nb.PARAM_FIELDS``):
 
 - every parameter at the low and the high end of its range, so every weight is also
   at 0, where ``harbor_weight``, ``block_weight``, ``route_weight``, ``army_weight``
@@ -46,9 +46,10 @@ from helpers import batch_scratch, play_one
 from catansim.core import layout as L
 from catansim.core.engine_nb import play_batch_nb
 from catansim.core.policy_nb import STRATEGY_RANDOM
-from catansim.core.strategies_nb import PARAM_FIELDS, PARAM_INDEX
-from catansim.engine import GameSettings, batch_seeds, illegal_action_error
+from catansim.core.scripted.weights_nb import PARAM_FIELDS, PARAM_INDEX
+from catansim.engine import batch_seeds, illegal_action_error
 from catansim.rules import Rules
+from catansim.settings import GameSettings
 from catansim.strategies import (
     ARCHETYPES,
     PARAM_WORDS,
@@ -209,7 +210,7 @@ def play_and_check(setting, table, n_games, base_seed, user_toml) -> int:
                   boards, *batch_scratch())
 
     def col(name):
-        return counters[:, L.STATE_OFFSETS[name] - L.S_COUNTERS]
+        return counters[:, L.COUNTER_OFFSETS[name]]
 
     where = f"{setting} / {table} ({n} players)"
     bad = np.flatnonzero((col("c_illegal") > 0) | (col("c_violations") > 0))
@@ -218,7 +219,7 @@ def play_and_check(setting, table, n_games, base_seed, user_toml) -> int:
         pytest.fail(f"{where}: {bad.size} of {n_games} games with illegal actions or "
                     f"violations; first: {_first_illegal(int(seeds[g]), args, seats)}")
     turns, reason, winner = col("c_turns"), col("c_end_reason"), col("c_winner")
-    vp = counters[:, L.C_VP - L.S_COUNTERS : L.C_VP - L.S_COUNTERS + 4]
+    vp = L.counter(counters, "c_vp")
     win = reason == L.END_WIN
     cap = reason == L.END_TURN_LIMIT
     assert np.all(win | cap), where

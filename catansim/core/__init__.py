@@ -4,17 +4,21 @@ What lives here: the layout of the flat state, the rule array, event rows and th
 board vector (``layout``), random streams (``rng_nb``), board generators
 (``board_nb``), the rules (``rules_nb``), the public record of what each player can
 know of every hand (``record_nb``), actions (``actions_nb``), the policy interface and
-the ``random`` player (``policy_nb``), the scripted player (``strategies_nb``), the
-game loop (``engine_nb``), how kernels are compiled
-(``jit``) and the two changes to Numba's own code that make them faster
-(``numba_patches``, with the Numba version they were written for). Kernels take
+the ``random`` player (``policy_nb``), the scripted player (the subpackage ``scripted``,
+module for module the twin of ``catansim.players.reference``), the game: a new game and
+its set-up (``setup_nb``), the phases of a turn (``phases_nb``), the loop that plays
+them for the batch and the step interface (``loop_nb``), its entry points
+(``engine_nb``) and what the kernel checks as it plays (``checker_nb``: illegal
+choices, broken invariants); how kernels are compiled (``jit``) and the two changes to
+Numba's own code that make them faster (``numba_patches``, with the Numba version they
+were written for). Kernels take
 arrays and scalars only (topology, rules and strategy parameters as arguments, never
 module globals).
 
 Kernels are compiled as ``core.jit`` says. An ``inline_kernel`` is inlined by Numba
 into each caller's IR: the dispatchers of one caller, and small functions called
 several times per decision, where passing the arrays (seven machine words each in
-Numba's calling convention) is much of a call (``strategies_nb``; measured in
+Numba's calling convention) is much of a call (``scripted``; measured in
 ``docs/history/performance.md``). It is typed again in each caller, so a constant it returns
 can be typed as that literal and make a kernel it is passed to compile once more:
 give such values a type (``np.int64(-1)``).
@@ -82,7 +86,7 @@ _held = []  # the open, share-locked .in-use file of this process's cache folder
 
 def _fingerprint_files() -> list[Path]:
     here = Path(__file__).parent
-    return sorted(p for p in here.glob("*.py") if p.name != "__init__.py") + [
+    return sorted(p for p in here.rglob("*.py") if p != here / "__init__.py") + [
         here.parent / "constants.py",
         here.parent / "topology.py",
     ]
@@ -104,8 +108,9 @@ def code_of(source: str) -> str:
 
 def _source_hash() -> str:
     h = hashlib.sha256()
+    here = Path(__file__).parent.parent  # the catansim folder
     for path in _fingerprint_files():
-        h.update(path.name.encode() + b"\0")
+        h.update(path.relative_to(here).as_posix().encode() + b"\0")
         h.update(code_of(path.read_text(encoding="utf-8")).encode() + b"\0")
     return h.hexdigest()[:16]
 
@@ -116,8 +121,9 @@ _FINGERPRINT = _source_hash()
 def engine_fingerprint() -> str:
     """The engine fingerprint: 16 hex digits of a SHA-256 of the core's code.
 
-    Every module of ``catansim.core`` but ``__init__``, plus ``catansim/constants.py``
-    and ``catansim/topology.py`` (names and ``code_of`` each, sorted): comments,
+    Every module of ``catansim.core`` and its subpackages but this ``__init__``, plus
+    ``catansim/constants.py`` and ``catansim/topology.py`` (paths and ``code_of`` each,
+    sorted): comments,
     docstrings and line breaks leave it alone. Equal fingerprints play every game
     identically; a dataset records the fingerprint of the engine that made it.
     Computed once at import, so it names the code this process runs.

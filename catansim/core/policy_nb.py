@@ -7,7 +7,7 @@ Each ``choose_*_nb`` takes ``sid`` (the seat's integer strategy id) and ``prm``
 ``sid`` (no jitted callables: those recompile in every process). A player's
 random choices use its own stream ``STREAM_PLAYER0 + p``.
 
-Every other id is a scripted player (``core.strategies_nb``): one decision
+Every other id is a scripted player (``core.scripted``): one decision
 framework whose behaviour is set entirely by the parameter row.
 
 Strategy 0 is ``random``: a uniform choice among the legal options of every
@@ -16,7 +16,7 @@ accepts a trade it can pay with probability 1/2; it discards a uniformly random
 subset of its cards.
 
 Every dispatcher the game loop calls on most turns is an ``inline_kernel``, inlined
-into ``engine_nb.run_nb``: a compiled kernel's machine code holds all its callees, so
+into ``loop_nb.run_nb``: a compiled kernel's machine code holds all its callees, so
 a dispatcher compiled as a kernel of its own would lower the scripted decision a second
 time, and a call passes each array as seven machine words, where the inlined dispatcher
 calls the scripted kernel (``action_nb``) or the random one (``random_action_nb``)
@@ -31,25 +31,24 @@ from .jit import inline_kernel, kernel, typed_kernel
 from .layout import S_BANK, S_HAND
 from .rng_nb import STREAM_PLAYER0, randint_nb, uniform_nb
 from .rules_nb import can_place_road_nb, invention_cards_nb
-from .strategies_nb import WORK_SIZE as WORK_SIZE  # the scratch size games lend players
-from .strategies_nb import (
-    accept_nb,
+from .scripted.decisions_nb import (
     action_nb,
+    before_roll_nb,
     discard_nb,
     free_road_nb,
     invention_nb,
     monopoly_nb,
-    pre_roll_nb,
     robber_hex_nb,
     setup_road_nb,
     setup_settlement_nb,
     victim_nb,
 )
-from .strategies_nb import reset_work_nb as reset_work_nb  # a new game's work array
+from .scripted.trade_nb import answer_nb
+from .scripted.work_nb import WORK_SIZE as WORK_SIZE  # the scratch size games lend players
+from .scripted.work_nb import reset_work_nb as reset_work_nb  # a new game's work array
 
 STRATEGY_RANDOM = 0
 STRATEGY_SCRIPTED = 1
-N_PARAMS = 32  # length of each strategy's parameter row
 
 
 @typed_kernel("int64(uint64[::1], int64, uint8[::1], int64)")
@@ -88,7 +87,7 @@ def choose_setup_road_nb(sid, prm, s, topo, rules, rng, work, p, node, legal):
 def choose_pre_roll_nb(sid, prm, s, topo, rules, rng, work, p):
     """A development card to play before rolling, or -1 to roll straight away."""
     if sid != STRATEGY_RANDOM:
-        return pre_roll_nb(prm, s, topo, rules, p)
+        return before_roll_nb(prm, s, topo, rules, p)
     # Uniform over "roll straight away" and the playable cards.
     count = 1
     for card in range(5):
@@ -226,5 +225,5 @@ def accept_trade_nb(sid, prm, s, topo, rules, rng, work, q, p, act):
     The caller has checked that q holds the cards asked for.
     """
     if sid != STRATEGY_RANDOM:
-        return accept_nb(prm, s, topo, rules, q, p, act, work)
+        return answer_nb(prm, s, topo, rules, q, p, act, work)
     return uniform_nb(rng, STREAM_PLAYER0 + q) < 0.5

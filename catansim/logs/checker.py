@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from .. import display
 from .. import topology as T
 from ..constants import (
     CITIES_PER_PLAYER,
@@ -354,10 +355,9 @@ class ReplayResult:
     log: tuple | None = field(default=None, repr=False, compare=False)
 
     def _repr_html_(self) -> str | None:
-        """The game viewer in a notebook (``catansim.viewer``), from the replayed log."""
-        from ..viewer import inline_html  # noqa: PLC0415  (the viewer is a layer above logs)
-
-        return None if self.log is None else inline_html(*self.log)
+        """Its view in a notebook (``display.REPLAY``: the game viewer, registered by the
+        package ``catansim``); None without one."""
+        return display.html(display.REPLAY, self)
 
     def pieces(self) -> dict:
         """``node_owner``, ``node_level``, ``edge_owner`` as ``draw_board(pieces=...)`` takes."""
@@ -600,9 +600,6 @@ class _Replayer:
                 self.supply[r] += cards[r]
             else:
                 self.hands[dst][r] += cards[r]
-
-    def building_at(self, node):
-        return self.buildings.get(node)
 
     def distance_ok(self, node) -> bool:
         return node not in self.buildings and all(

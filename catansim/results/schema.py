@@ -210,14 +210,6 @@ def category_columns(table: str) -> tuple[str, ...]:
     return tuple(rows["name"])
 
 
-def state_fields_frame() -> pd.DataFrame:
-    """The engine's state layout (``core.layout.STATE_FIELDS``) as a table."""
-    return pd.DataFrame(
-        [(name, L.STATE_OFFSETS[name], n, meaning) for name, n, meaning in L.STATE_FIELDS],
-        columns=["field", "offset", "length", "meaning"],
-    )
-
-
 def covered_fields() -> set[str]:
     """The counter fields (``c_*``) that appear in the result tables."""
     return ({f for f, *_ in _GAME_COUNTERS} | {f for f, *_ in _PLAYER_COUNTERS}

@@ -195,7 +195,8 @@ def _rules(spec: dict):
 
 def counter_digests(fields) -> dict[str, str]:
     from catansim.core import layout as L
-    from catansim.engine import GameSettings, batch_seeds, play_batch
+    from catansim.engine import batch_seeds, play_batch
+    from catansim.settings import GameSettings
 
     out = {}
     for i, (name, (n, strategies, layout, rules, openings, games)) in enumerate(
@@ -205,7 +206,7 @@ def counter_digests(fields) -> dict[str, str]:
         res = play_batch(batch_seeds(900 + i, games), settings)
         chunks = [res.boards.tobytes()]
         for f in fields:
-            off = L.STATE_OFFSETS[f] - L.S_COUNTERS
+            off = L.COUNTER_OFFSETS[f]
             chunks += [f, np.ascontiguousarray(res.counters[:, off:off + L.STATE_LENGTHS[f]])
                        .tobytes()]
         out[name] = _sha(*chunks)
@@ -239,8 +240,9 @@ def stress_strategy_set():
 def stress_digests(fields) -> dict[str, str]:
     """Counters (field by field) and boards of the STRESS_SETS games."""
     from catansim.core import layout as L
-    from catansim.engine import GameSettings, batch_seeds, play_batch
+    from catansim.engine import batch_seeds, play_batch
     from catansim.rules import Rules
+    from catansim.settings import GameSettings
 
     strategies = stress_strategy_set()
     out = {}
@@ -250,7 +252,7 @@ def stress_digests(fields) -> dict[str, str]:
         res = play_batch(batch_seeds(1900 + i, games), settings)
         chunks = [res.boards.tobytes()]
         for f in fields:
-            off = L.STATE_OFFSETS[f] - L.S_COUNTERS
+            off = L.COUNTER_OFFSETS[f]
             chunks += [f, np.ascontiguousarray(res.counters[:, off:off + L.STATE_LENGTHS[f]])
                        .tobytes()]
         out[f"stress:{name}"] = _sha(*chunks)
@@ -259,8 +261,9 @@ def stress_digests(fields) -> dict[str, str]:
 
 def log_set_digests() -> dict[str, str]:
     """Every event and the final pieces, hands and supply of each LOG_SETS game."""
-    from catansim.engine import GameSettings, batch_seeds, play_game
+    from catansim.engine import batch_seeds, play_game
     from catansim.rules import Rules
+    from catansim.settings import GameSettings
 
     strategies = stress_strategy_set()
     out = {}

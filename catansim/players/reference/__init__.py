@@ -1,7 +1,7 @@
-"""The scripted player, written for a reader: every decision of ``core.strategies_nb`` in
+"""The scripted player, written for a reader: every decision of ``core.scripted`` in
 plain Python, from what the decision may read.
 
-The compiled player (``core/strategies_nb.py``) is written for the machine: branchless
+The compiled player (``core/scripted/``) is written for the machine: branchless
 selects, bit masks, memos in a float64 work array. This package says the same player
 in the game's words, one function per decision, each reading the deciding seat's
 ``Observation`` (its own cards, the board, the supply, the public record), the
@@ -14,7 +14,13 @@ first, then carry the change into the kernel with the test as the judge.
 - ``weights``: a strategy's parameters by name;
 - ``placement``: the worth of a node, a city and a road, and the best of each;
 - ``plan``: the four builds ranked;
+- ``trade``: player-trade offers and answers, maritime trades;
 - ``decisions``: each decision, and ``choices`` below picks the one pending.
+
+Each module has a compiled twin of the same name in ``core/scripted/`` (``plan`` and
+``plan_nb.py``), and each function its twin there (``plan`` and ``plan_nb``), or the
+twin module's docstring says which kernel it is folded into. ``tests/
+test_reference_players.py`` checks that they match.
 
 Where the kernel draws among equal choices from the seat's own random stream (the
 robber's hex and victim, the leader among equals, the partner of a trade offer), a
@@ -33,7 +39,8 @@ from ...errors import CatansimError
 from ...game import Observation, Option
 from ...strategies import Strategy
 from . import decisions as D
-from .decisions import Hidden
+from . import trade as T
+from .trade import Hidden
 from .weights import Weights, weights
 
 
@@ -67,7 +74,7 @@ FROM_OPTIONS = {"setup settlement": D.setup_settlement, "setup road": D.setup_ro
                 "robber hex": D.robber_hex, "robber victim": D.victim}
 FROM_OBSERVATION = {"development card before the roll": D.before_roll, "discard": D.discard,
                     "Road Building road": D.free_road, "Invention": D.invention,
-                    "Monopoly": D.monopoly, "trade answer": D.answer}
+                    "Monopoly": D.monopoly, "trade answer": T.answer}
 
 
 __all__ = ["Hidden", "Weights", "choices", "weights"]

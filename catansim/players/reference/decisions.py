@@ -5,13 +5,12 @@ A decision reads the deciding seat's ``Observation`` (its own cards, the board, 
 supply, the public record), the strategy's ``Weights`` and, where the decision has
 them, the legal ``options``. It returns the options the scripted player may choose:
 one, or, where the kernel draws among equals from the seat's own random stream, every
-one of the equals.
+one of the equals. The trades the action phase makes are in ``trade``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 import numpy as np
 
@@ -24,7 +23,6 @@ from ...constants import (
     ROAD_BUILDING,
 )
 from ...game import Observation, Option
-from ...rules import MAX_OFFERS
 from ...topology import HEX_NODES
 from .placement import (
     best_city,
@@ -32,12 +30,12 @@ from .placement import (
     best_settlement_spot,
     node_score,
 )
-from .plan import BUILDS, CITY, COST, DEV, ROAD, SETTLEMENT, Plan, plan
+from .plan import BUILDS, CITY, COST, DEV, ROAD, SETTLEMENT, Plan, own_plan
 from .table import (
+    best_of,
     buildings,
     free_by_distance_rule,
     hexes_with_buildings,
-    maritime_rate,
     may_play,
     missing,
     neighbours,
@@ -47,35 +45,10 @@ from .table import (
     roads_left,
     settlements_left,
 )
+from .trade import Hidden, maritime_toward, trade_offers
 from .weights import Weights
 
 END = Option("end")
-
-
-class Hidden(NamedTuple):
-    """What an ``information = "omniscient"`` player reads beyond its observation: every
-    seat's resource cards and development cards (int[n, 5] each, as in the state)."""
-
-    hands: np.ndarray
-    development_cards: np.ndarray
-
-
-def _one(resource: int, n: int = 1) -> tuple:
-    cards = [0] * 5
-    cards[resource] = n
-    return tuple(cards)
-
-
-def _best(candidates: Sequence, value) -> list:
-    """The candidates of the highest ``value`` (every one of them, in their order)."""
-    values = [value(c) for c in candidates]
-    top = max(values)
-    return [c for c, v in zip(candidates, values, strict=True) if v == top]
-
-
-def own_plan(obs: Observation, w: Weights) -> Plan:
-    """The observer's plan of its own hand and unplayed Knights."""
-    return plan(obs, w, obs.seat, obs.hand.tolist(), int(obs.development_cards[KNIGHT]))
 
 
 # --- the set-up ---------------------------------------------------------------------------
@@ -90,7 +63,7 @@ def setup_settlement(obs: Observation, w: Weights, options: Sequence[Option]) ->
     nodes = sorted(o.target for o in options)
     if getattr(w, "placement_temperature", 0.0) > 0:
         return [Option("settlement", n) for n in nodes]
-    best = _best(nodes, lambda n: node_score(obs, w, obs.seat, n, False))
+    best = best_of(nodes, lambda n: node_score(obs, w, obs.seat, n, False))
     return [Option("settlement", best[0])]
 
 
@@ -121,7 +94,7 @@ def setup_road(obs: Observation, w: Weights, options: Sequence[Option]) -> list[
         return value
 
     edges = [e for e, _ in neighbours(node) if e in legal]
-    return [Option("road", _best(edges, toward)[0])]
+    return [Option("road", best_of(edges, toward)[0])]
 
 
 # --- development cards --------------------------------------------------------------------
@@ -163,7 +136,7 @@ def monopoly_resource(obs: Observation) -> int:
     """The resource the opponents hold most of; a hundredth of a card less for each
     card of it the observer holds itself, so ties go to the one it lacks most."""
     held = opponents_hold(obs)
-    return _best(range(5), lambda r: held[r] - 0.01 * int(obs.hand[r]))[0]
+    return best_of(range(5), lambda r: held[r] - 0.01 * int(obs.hand[r]))[0]
 
 
 def card_to_play(obs: Observation, w: Weights, mine: Plan) -> int:
@@ -206,7 +179,7 @@ def invention(obs: Observation, w: Weights) -> list[Option]:
     take = [0] * 5
     left = [int(x) for x in obs.supply]
     if near:
-        target = _best(near, lambda b: mine.priority[b])[0]
+        target = best_of(near, lambda b: mine.priority[b])[0]
         for r in range(5):
             lack = COST[target][r] - int(obs.hand[r])
             while lack > 0 and sum(take) < due and left[r] > 0:
@@ -261,117 +234,6 @@ def build_now(obs: Observation, w: Weights, mine: Plan) -> Option | None:
     return None
 
 
-def may_hold(obs: Observation, seat: int, resource: int, hidden: Hidden | None) -> bool:
-    """``seat`` may hold a card of ``resource``: its record's high end is above 0
-    (omniscient: it does)."""
-    if hidden is not None:
-        return hidden.hands[seat][resource] > 0
-    return obs.known_high[seat][resource] > 0
-
-
-def trade_offers(obs: Observation, w: Weights, mine: Plan, offers_made: int,
-                 hidden: Hidden | None = None) -> list[Option]:
-    """The player-trade offers toward the top build (which misses cards); [] for none.
-
-    One card it does not need for the top build, for one card of the resource that
-    build misses most, to an opponent who may hold that card and who, as far as the
-    observer can know, holds it beyond its own next build (planned from the cards it
-    surely holds and its unplayed development cards counted as Knights; omniscient:
-    its true cards and Knights) and lacks the card offered for that build. The card
-    offered is the one with most to spare among those the partner lacks. At most
-    ``offers`` offers a turn, and at most the engine's ``MAX_OFFERS``.
-
-    With ``offer_two`` on and at least two cards to spare (``want`` aside), when no
-    partner lacks a card offered, two spare cards (each the one with most left to spare)
-    go to a partner holding ``want`` beyond its own next build. With ``offer_ask`` k,
-    up to k more cards are asked (``ask_more``).
-
-    The kernel asks the opponents in turn from a place drawn from the seat's own random
-    stream, so any of these offers may be the one made: all are returned.
-    """
-    if offers_made >= MAX_OFFERS or offers_made >= w.offers:
-        return []
-    cost = COST[mine.top]
-    hand = [int(x) for x in obs.hand]
-    lack = [c - h for h, c in zip(hand, cost, strict=True)]
-    if max(lack) <= 0:
-        return []
-    want = _best(range(5), lambda r: lack[r])[0]
-    spare = [hand[r] - cost[r] for r in range(5)]
-    ask = int(getattr(w, "offer_ask", 0.0) + 0.5)
-    two = getattr(w, "offer_two", 0.0) >= 0.5
-    two = two and sum(max(spare[r], 0) for r in range(5) if r != want) >= 2
-    out, out_two = [], []
-    for q in range(obs.n_players):
-        if q == obs.seat or not may_hold(obs, q, want, hidden):
-            continue
-        if hidden is not None:
-            theirs = [int(x) for x in hidden.hands[q]]
-            knights = int(hidden.development_cards[q][KNIGHT])
-        else:
-            theirs = [int(x) for x in obs.known_low[q]]
-            knights = int(obs.development_counts[q])
-        their = plan(obs, w, q, theirs, knights)
-        if their.top is None or theirs[want] <= COST[their.top][want]:
-            continue
-        gives = [r for r in range(5) if r != want and spare[r] > 0
-                 and COST[their.top][r] - theirs[r] > 0]
-        if gives:
-            give = _best(gives, lambda r: spare[r])[0]
-            get = ask_more(obs, cost, theirs, COST[their.top], _one(give), _one(want), ask)
-            out.append(Option("offer", q, give=_one(give), get=get))
-        elif two:
-            given = [0] * 5
-            for _ in range(2):
-                left = [spare[r] - given[r] if r != want else 0 for r in range(5)]
-                given[_best(range(5), lambda r, left=left: left[r])[0]] += 1
-            get = ask_more(obs, cost, theirs, COST[their.top], tuple(given), _one(want), ask)
-            out_two.append(Option("offer", q, give=tuple(given), get=get))
-    return out or out_two
-
-
-def ask_more(obs: Observation, cost, theirs, their_cost, give: tuple, get: tuple,
-             ask: int) -> tuple:
-    """``get`` plus up to ``ask`` more cards, one at a time: a resource not offered that
-    the partner holds (``theirs``, as far as the observer knows) beyond its next build's
-    ``their_cost`` and the cards already asked; first one the observer still misses for
-    its build (``cost``), then the one it produces least (ties: the lower resource)."""
-    get = list(get)
-    own = production(obs, obs.seat)
-    hand = [int(x) for x in obs.hand]
-    for _ in range(ask):
-        options = [r for r in range(5)
-                   if give[r] == 0 and theirs[r] - their_cost[r] - get[r] > 0]
-        if not options:
-            break
-        get[_best(options, lambda r: 1000.0 * (cost[r] - hand[r] - get[r] > 0) - own[r])[0]] += 1
-    return tuple(get)
-
-
-def maritime_toward(obs: Observation, build: str, complete: bool) -> Option | None:
-    """A maritime trade toward ``build``, or None: it gives the resource with most to
-    spare beyond the build's cost (after the trade) at its rate, for the resource the
-    build misses most; only if the supply holds every missing card, and with
-    ``complete`` only if such trades can pay the whole build now."""
-    cost = COST[build]
-    hand = [int(x) for x in obs.hand]
-    spare = [h - c for h, c in zip(hand, cost, strict=True)]
-    rate = [maritime_rate(obs, obs.seat, r) for r in range(5)]
-    tradable = [r for r in range(5) if spare[r] >= rate[r]]
-    if not tradable:
-        return None
-    give = _best(tradable, lambda r: spare[r] - rate[r])[0]
-    trades = sum(spare[r] // rate[r] for r in tradable)
-    lack = [c - h for h, c in zip(hand, cost, strict=True)]
-    short = [r for r in range(5) if lack[r] > 0]
-    if not short or any(obs.supply[r] < lack[r] for r in short):
-        return None
-    if complete and trades < sum(lack[r] for r in short):
-        return None
-    get = _best(short, lambda r: lack[r])[0]
-    return Option("maritime", give=_one(give, rate[give]), get=_one(get))
-
-
 def maritime_trade(obs: Observation, w: Weights, mine: Plan) -> Option | None:
     """A maritime trade toward the first build in the ranking that has one, or None.
 
@@ -421,26 +283,6 @@ def action(obs: Observation, w: Weights, offers_made: int,
     return [END]
 
 
-def answer(obs: Observation, w: Weights) -> list[Option]:
-    """Accept the pending offer if ``accept`` is on, the offering player (whose turn it
-    is) shows fewer than ``accept_vp_limit`` points, and the trade brings the top build
-    closer (or keeps it as close and brings more cards than it costs)."""
-    offerer = obs.current_player
-    if w.accept < 0.5 or obs.visible_points[offerer] >= w.accept_vp_limit:
-        return [Option("refuse")]
-    mine = own_plan(obs, w)
-    if mine.top is None:
-        return [Option("refuse")]
-    cost = COST[mine.top]
-    offer = obs.offer  # its ``give`` reaches the observer, its ``get`` leaves it
-    hand = [int(x) for x in obs.hand]
-    after = [h + g - t for h, g, t in zip(hand, offer.give, offer.get, strict=True)]
-    before_short, after_short = missing(hand, cost), missing(after, cost)
-    more_cards = sum(offer.give) > sum(offer.get)
-    yes = after_short < before_short or (after_short == before_short and more_cards)
-    return [Option("accept" if yes else "refuse")]
-
-
 # --- a 7 ------------------------------------------------------------------------------------
 
 
@@ -451,7 +293,7 @@ def discard(obs: Observation, w: Weights) -> list[Option]:
     that comes back soonest)."""
     mine = own_plan(obs, w)
     others = [b for b in BUILDS if b != mine.top and mine.priority[b] > 0]
-    second = _best(others, lambda b: mine.priority[b])[0] if others else None
+    second = best_of(others, lambda b: mine.priority[b])[0] if others else None
     pips = production(obs, obs.seat)
     keep = []
     for r in range(5):
@@ -465,7 +307,7 @@ def discard(obs: Observation, w: Weights) -> list[Option]:
     for _ in range(obs.due):
         held = [int(obs.hand[r]) - out[r] for r in range(5)]
         excess = {r: held[r] - keep[r] + 0.001 * pips[r] for r in range(5) if held[r] > 0}
-        out[_best(list(excess), excess.__getitem__)[0]] += 1
+        out[best_of(list(excess), excess.__getitem__)[0]] += 1
     return [Option("discard", give=tuple(out))]
 
 
@@ -477,7 +319,7 @@ def robber_policy(w: Weights) -> int:
 def leaders(obs: Observation) -> list[int]:
     """The opponents of most visible points, then most cards (hand sizes are public)."""
     rivals = [q for q in range(obs.n_players) if q != obs.seat]
-    return _best(rivals, lambda q: 100 * int(obs.visible_points[q]) + int(obs.hand_sizes[q]))
+    return best_of(rivals, lambda q: 100 * int(obs.visible_points[q]) + int(obs.hand_sizes[q]))
 
 
 def hex_value(obs: Observation, w: Weights, h: int, leader: int) -> float:
@@ -521,7 +363,7 @@ def robber_hex(obs: Observation, w: Weights, options: Sequence[Option]) -> list[
     targets = leaders(obs) if policy == 0 else [-1]
     best = set()
     for leader in targets:
-        best.update(_best(hexes, lambda h, leader=leader: hex_value(obs, w, h, leader)))
+        best.update(best_of(hexes, lambda h, leader=leader: hex_value(obs, w, h, leader)))
     return [Option("robber", h) for h in sorted(best)]
 
 
@@ -538,8 +380,8 @@ def victim(obs: Observation, w: Weights, options: Sequence[Option]) -> list[Opti
     if not holding:
         return [options[0]]
     if policy == 1:
-        best = _best(holding, lambda q: int(obs.hand_sizes[q]))
+        best = best_of(holding, lambda q: int(obs.hand_sizes[q]))
     else:
-        best = _best(holding, lambda q: 100 * int(obs.visible_points[q])
+        best = best_of(holding, lambda q: 100 * int(obs.visible_points[q])
                      + int(obs.hand_sizes[q]))
     return [Option("steal", q) for q in best]

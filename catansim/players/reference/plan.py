@@ -15,6 +15,7 @@ from ...constants import (
     COST_DEV_CARD,
     COST_ROAD,
     COST_SETTLEMENT,
+    KNIGHT,
     LARGEST_ARMY_MIN,
     SETTLEMENTS_PER_PLAYER,
 )
@@ -110,3 +111,8 @@ def plan(obs: Observation, w: Weights, seat: int, hand: Sequence[int],
     best = max(priority.values())
     top = next(b for b in BUILDS if priority[b] == best) if best > 0 else None
     return Plan(priority, short, top)
+
+
+def own_plan(obs: Observation, w: Weights) -> Plan:
+    """The observer's plan of its own hand and unplayed Knights."""
+    return plan(obs, w, obs.seat, obs.hand.tolist(), int(obs.development_cards[KNIGHT]))

@@ -2,7 +2,8 @@
 
 Every function here reads an ``Observation`` (the board, the pieces, the supply and the
 public counts, which every seat sees alike) and names one fact of the game. None reads
-a hidden card.
+a hidden card. Two small helpers every decision uses close the module: ``best_of`` (the
+candidates of the highest value, ties and all) and ``one_card``.
 """
 
 from __future__ import annotations
@@ -147,3 +148,18 @@ def may_play(obs: Observation, card: int) -> bool:
     if obs.card_played or card == VICTORY_POINT:
         return False
     return obs.development_cards[card] - obs.new_development_cards[card] > 0
+
+
+def best_of(candidates: Sequence, value) -> list:
+    """The candidates of the highest ``value`` (every one of them, in their order): a
+    decision's choice, ties and all."""
+    values = [value(c) for c in candidates]
+    top = max(values)
+    return [c for c, v in zip(candidates, values, strict=True) if v == top]
+
+
+def one_card(resource: int, n: int = 1) -> tuple:
+    """``n`` cards of ``resource``, as five counts wood to ore."""
+    cards = [0] * 5
+    cards[resource] = n
+    return tuple(cards)
