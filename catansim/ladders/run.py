@@ -172,6 +172,9 @@ def write_report(result: LadderResult, spec: P.Spec) -> Path:
              f"{spec.n_players} seat rotations)"), ("games", f"{len(result.games):,}"),
              ("seed", spec.seed), ("players", spec.n_players),
              ("catansim", __version__)]
+    if spec.alone is not None:
+        items.append(("alone", "only the games of " + ", ".join(spec.alone) + " alone (the "
+                      "rating rests on those games)"))
     if manifest.get("catanatron"):
         items.append(("catanatron", manifest["catanatron"]))
     return write_study_report(result.out, [rating, matrix, games], "catansim ladder", items)

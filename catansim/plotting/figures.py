@@ -227,7 +227,7 @@ def crossplay_heatmap(table: pd.DataFrame, fair: float):
     m = np.full((len(rows), len(cols)), np.nan)
     long = max(map(len, cols)) > 10  # long names lean, so that they do not overlap
     with S.styled():
-        fig, ax = S.new_figure(1.2 + 0.75 * len(rows) + (0.15 * max(map(len, cols)) if long
+        fig, ax = S.new_figure(1.2 + 0.75 * len(rows) + (0.06 * max(map(len, cols)) if long
                                                          else 0),
                                width=max(S.WIDTH, 1.5 + 1.3 * len(cols)))
         lim = max(abs(np.nanmax(table["win_rate"]) - fair), abs(np.nanmin(table["win_rate"])
