@@ -136,9 +136,19 @@ def describe(o: Option) -> str:
             "accept": "accept the offer", "refuse": "refuse the offer"}.get(k, k)
 
 
+def _plain_cards(cards) -> bool:
+    return cards is _NO_CARDS or (type(cards) is tuple and len(cards) == N_RESOURCES and all(
+        type(n) is int and 0 <= n <= _INT32_MAX for n in cards))
+
+
 def _checked_option(choice) -> Option:
     """``choice`` as the engine takes it (plain ints, five counts a bundle), or the one-line
     error naming the field: a player's option is checked before it reaches the kernels."""
+    if (type(choice) is Option and type(choice.kind) is str and choice.kind in KINDS
+            and type(choice.target) is int
+            and -1 <= choice.target <= _INT32_MAX and _plain_cards(choice.give)
+            and _plain_cards(choice.get)):
+        return choice  # the options the game lists: plain already (the fast path)
     if not isinstance(choice, Option):
         raise CatansimError(f"step: {choice!r} is not an Option; allowed: one of "
                             "Game.legal()")

@@ -191,3 +191,16 @@ def test_catansim_ladder_is_the_ladder():
     import catansim.ladders
 
     assert catansim.ladder is catansim.ladders.ladder
+
+
+def test_alone_plays_only_the_pairs_of_those_players(tmp_path):
+    res = ladder(FIELD, 2, tmp_path, seed=4, alone=["random"])
+    assert set(res.games["strategy"]) == {"random"} and len(res.games) == 2 * 2 * 4
+    assert set(res.games["pair"]) == {4, 5}  # numbered as among every ordered pair
+    t = res.table
+    assert t.loc["random", "games_alone"] == 16 and t.loc["default", "games_alone"] == 0
+    assert np.isnan(t.loc["default", "win_rate_alone"])
+    with pytest.raises(CatansimError, match="another ladder .alone"):
+        ladder(FIELD, 2, tmp_path, seed=4)
+    with pytest.raises(CatansimError, match="alone: 'army' is not in the field"):
+        ladder(FIELD, 2, tmp_path / "x", seed=4, alone=["army"])

@@ -99,7 +99,10 @@ def ladder_table(rating: pd.DataFrame, matrix: pd.DataFrame) -> pd.DataFrame:
                         "games": r["games"].astype(np.int64),
                         "wins": r["wins"].astype(np.int64)})
     out = out.join(pooled.rename(columns={"games": "games_alone", "wins": "wins_alone"}))
-    out["win_rate_alone"] = out["wins_alone"] / out["games_alone"]
+    alone = ["games_alone", "wins_alone"]  # a player never alone (a ladder's ``alone``): 0
+    out[alone] = out[alone].fillna(0).astype(np.int64)
+    out["win_rate_alone"] = (out["wins_alone"] / out["games_alone"]).where(
+        out["games_alone"] > 0)
     out["alone_low"], out["alone_high"] = wilson_ci(out["wins_alone"], out["games_alone"])
     out.index.name = "player"
     return out.sort_values("log_strength", ascending=False)

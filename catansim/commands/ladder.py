@@ -23,6 +23,9 @@ from . import _options as O
               help="Deals per part (a part is written, resumed and sent to a worker whole).")
 @click.option("--reference", default=None, metavar="NAME",
               help="The player rated 0 (default: the first of --field).")
+@click.option("--alone", default=None, metavar="NAMES",
+              help="Play only the pairs whose single player is one of these (comma-"
+                   "separated; default: every player alone).")
 @click.option("--workers", type=O.IntIn(1), default=1, show_default=True,
               help="Local processes playing parts.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
@@ -30,7 +33,7 @@ from . import _options as O
 @O.rules()
 @O.config()
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def command(field_, deals, out, seed, players, block, reference, workers, scheduler,
+def command(field_, deals, out, seed, players, block, reference, alone, workers, scheduler,
             rule_items, switch_turn, switch_items, config, quiet):
     """Play every player alone against copies of every other on shared deals, in every
     seat, and print a rating for every player and the one-against-the-rest matrix.
@@ -49,10 +52,16 @@ def command(field_, deals, out, seed, players, block, reference, workers, schedu
     if reference is not None and reference not in names:
         raise CatansimError(f"--reference: {reference!r} is not in --field; allowed: "
                             f"{', '.join(names)}")
+    if alone is not None:
+        alone = [x.strip() for x in alone.split(",") if x.strip()]
+        outside = [a for a in alone if a not in names] if alone else ["(none)"]
+        if outside:
+            raise CatansimError(f"--alone: {outside[0]!r} is not in --field; allowed: one or "
+                                f"more of {', '.join(names)}")
     try:
         res = ladder(names, deals, out, seed=seed, n_players=players, block=block,
                      rules=rules, strategy_set=strategy_set, reference=reference,
-                     workers=workers, scheduler=scheduler, progress=not quiet)
+                     workers=workers, scheduler=scheduler, alone=alone, progress=not quiet)
     except Interrupted as exc:
         raise Interrupted(exc.signum, f"{out}: the parts written are kept; rerun the same "
                                       "command to resume") from None

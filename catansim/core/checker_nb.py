@@ -114,18 +114,9 @@ def first_set_nb(mask):
 
 
 @kernel
-def count_violations_nb(s, topo, rules):
-    """Count broken state invariants (0 for a legal state). Used with rules ``check=1``.
-
-    Conservation of every resource (supply + hands = supply size) and of the 25
-    development cards; no negative hands or supply; piece counts within limits and
-    equal to the pieces on the board; stored route lengths and the fields derived from
-    the pieces (``node_open``, ``node_roads``, ``node_free``, ``open_spots``, ``net_nodes``,
-    ``prod_pips``, ``own_hexes``) equal a recomputation; every observer's public record
-    holds every true hand, and each player's record of its own hand is exact; the bonus
-    tiles held only by qualifying players; while the game runs, the player whose turn it
-    is is below the winning total.
-    """
+def _card_violations_nb(s, rules):
+    """Resource cards conserved and never negative; the public record holds every
+    hand, exactly its own; development cards conserved, Knights counted."""
     n = np.int64(s[S_N_PLAYERS])
     bad = 0
     for r in range(5):
@@ -159,6 +150,15 @@ def count_violations_nb(s, topo, rules):
             bad += 1
     if cards != 0:
         bad += 1
+    return bad
+
+
+@kernel
+def _piece_violations_nb(s, topo):
+    """Each player's pieces on the board match its pieces left, within limits; its
+    stored route length is recomputed."""
+    n = np.int64(s[S_N_PLAYERS])
+    bad = 0
     for p in range(n):
         settlements = 0
         cities = 0
@@ -184,6 +184,13 @@ def count_violations_nb(s, topo, rules):
             bad += 1
         if s[S_ROUTE_LEN + p] != route_length_nb(s, topo, p):
             bad += 1
+    return bad
+
+
+@kernel
+def _derived_violations_nb(s, topo):
+    """The Distance Rule, and the fields derived from the pieces, recomputed."""
+    bad = 0
     # Distance Rule holds everywhere, and the derived piece fields are up to date.
     for m in range(N_NODES):
         is_open = s[S_NODE_OWNER + m] < 0
@@ -248,6 +255,15 @@ def count_violations_nb(s, topo, rules):
                         pips += s[S_NODE_LEVEL + m] * pips_nb(s[S_HEX_NUMBER + h])
             if s[S_PROD_PIPS + 5 * q + r] != pips:
                 bad += 1
+    return bad
+
+
+@kernel
+def _standing_violations_nb(s, rules):
+    """Longest Route and Largest Army held only by qualifying players; no winner
+    missed while the game runs, none short of the target."""
+    n = np.int64(s[S_N_PLAYERS])
+    bad = 0
     holder = s[S_LONGEST]
     if holder >= 0:
         if s[S_ROUTE_LEN + holder] < 5:
@@ -267,6 +283,23 @@ def count_violations_nb(s, topo, rules):
     if s[S_END] == END_WIN and vp_nb(s, s[S_WINNER]) < rules[R_VP_TO_WIN]:
         bad += 1
     return bad
+
+
+@kernel
+def count_violations_nb(s, topo, rules):
+    """Count broken state invariants (0 for a legal state). Used with rules ``check=1``.
+
+    Conservation of every resource (supply + hands = supply size) and of the 25
+    development cards; no negative hands or supply; piece counts within limits and
+    equal to the pieces on the board; stored route lengths and the fields derived from
+    the pieces (``node_open``, ``node_roads``, ``node_free``, ``open_spots``, ``net_nodes``,
+    ``prod_pips``, ``own_hexes``) equal a recomputation; every observer's public record
+    holds every true hand, and each player's record of its own hand is exact; the bonus
+    tiles held only by qualifying players; while the game runs, the player whose turn it
+    is is below the winning total.
+    """
+    return (_card_violations_nb(s, rules) + _piece_violations_nb(s, topo)
+            + _derived_violations_nb(s, topo) + _standing_violations_nb(s, rules))
 
 
 @inline_kernel

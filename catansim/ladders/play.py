@@ -41,7 +41,7 @@ MANIFEST = "ladder.json"
 GAMES = "games"
 FORMAT = "catansim-ladder"
 # What a resume must match (the number of deals may grow).
-KEYS = ("field", "seed", "block", "n_players", "rules", "strategies")
+KEYS = ("field", "seed", "block", "n_players", "rules", "strategies", "alone")
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,7 @@ class Spec:
     block: int = 5
     rules: Rules = dataclasses.field(default_factory=Rules)
     strategy_set: StrategySet = dataclasses.field(default=PRESETS, repr=False)
+    alone: tuple[str, ...] | None = None  # the single players played (None: every one)
 
     def manifest(self, deals: int) -> dict:
         defined = sorted(set(self.field) & set(self.strategy_set) - set(PRESETS))
@@ -62,6 +63,7 @@ class Spec:
                 "rules": self.rules.to_header(),
                 "strategies": {n: self.strategy_set.resolve(n).params.tolist()
                                for n in defined},
+                "alone": None if self.alone is None else list(self.alone),
                 "deals": deals, "catansim": __version__, "catanatron": _catanatron(self)}
 
 
@@ -89,10 +91,13 @@ class Part:
 
 
 def plan(spec: Spec, deals: int) -> list[Part]:
-    """Every part of a ladder of ``deals`` deals: pair by pair, block by block."""
+    """Every part of a ladder of ``deals`` deals: pair by pair, block by block (with
+    ``spec.alone``, only the pairs whose single player is one of those; a pair keeps its
+    number in the list of every ordered pair)."""
     pairs = [(a, b) for a in spec.field for b in spec.field if a != b]
     return [Part(i, a, b, s, min(s + spec.block, deals))
-            for s in range(0, deals, spec.block) for i, (a, b) in enumerate(pairs)]
+            for s in range(0, deals, spec.block) for i, (a, b) in enumerate(pairs)
+            if spec.alone is None or a in spec.alone]
 
 
 def play_seating(seed: int, seats: tuple[str, ...], spec: Spec) -> dict:

@@ -58,7 +58,7 @@ class LadderResult:
 def ladder(field, deals: int, out, seed: int = 0, n_players: int = 4, block: int = 5,
            rules: Rules | None = None, strategy_set: StrategySet = PRESETS,
            reference: str | None = None, workers: int = 1, scheduler: str | None = None,
-           progress: bool = False) -> LadderResult:
+           alone=None, progress: bool = False) -> LadderResult:
     """Play every player of ``field`` alone against copies of every other on ``deals``
     shared deals (each in every seat rotation: ``deals * n_players`` games per ordered
     pair), resuming in ``out``; then rate every player and write the report there.
@@ -67,6 +67,8 @@ def ladder(field, deals: int, out, seed: int = 0, n_players: int = 4, block: int
     the unit written, resumed and sent to a worker). ``reference``: the player rated 0
     (default: the first of the field). ``workers``: local processes; ``scheduler``: a
     Dask scheduler's address (its workers need catansim, and catanatron for its bots).
+    ``alone``: play only the pairs whose single player is one of these names (default:
+    every player alone; the rating then rests on those games only).
     """
     names = check_field(field, strategy_set)
     deals = check_int(deals, "deals", 1)
@@ -78,7 +80,13 @@ def ladder(field, deals: int, out, seed: int = 0, n_players: int = 4, block: int
     if reference is not None and reference not in names:
         raise CatansimError(f"reference: {reference!r} is not in the field; allowed: "
                             f"{', '.join(names)}")
-    spec = P.Spec(names, seed, n_players, block, rules, strategy_set)
+    if alone is not None:
+        alone = tuple([alone] if isinstance(alone, str) else alone)
+        outside = [a for a in alone if a not in names] if alone else ["(none)"]
+        if outside:
+            raise CatansimError(f"alone: {outside[0]!r} is not in the field; allowed: one or "
+                                f"more of {', '.join(names)}")
+    spec = P.Spec(names, seed, n_players, block, rules, strategy_set, alone)
     out = Path(out)
     P.open_folder(out, spec, deals)
     parts = P.plan(spec, deals)
@@ -164,6 +172,9 @@ def write_report(result: LadderResult, spec: P.Spec) -> Path:
              f"{spec.n_players} seat rotations)"), ("games", f"{len(result.games):,}"),
              ("seed", spec.seed), ("players", spec.n_players),
              ("catansim", __version__)]
+    if spec.alone is not None:
+        items.append(("alone", "only the games of " + ", ".join(spec.alone) + " alone (the "
+                      "rating rests on those games)"))
     if manifest.get("catanatron"):
         items.append(("catanatron", manifest["catanatron"]))
     return write_study_report(result.out, [rating, matrix, games], "catansim ladder", items)
