@@ -258,7 +258,8 @@ class _CompileEvents(numba_event.Listener):
         func = getattr(dispatcher, "py_func", None)
         if func is None or not func.__module__.startswith("catansim.core."):
             return
-        key = f"{func.__module__.rpartition('.')[2]}.{func.__name__}"
+        # its module below catansim.core, as MAIN_PART and HELPER_PART name it
+        key = f"{func.__module__.removeprefix('catansim.core.')}.{func.__name__}"
         if key == BATCH_LOOP_KEY:
             # compiled if it now has a signature (Numba 0.68's Event.is_failed reads
             # the other way round)
