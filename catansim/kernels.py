@@ -3,7 +3,7 @@
 What lives here: ``batch_kernel()`` (the batch kernel, ready to call), ``kernels_cached()``
 (whether this machine's kernel cache holds it), the cold compile in two processes and
 its progress (``say_if_compiling``, ``CompileProgress``), and the blank arrays the batch
-kernel plays in (``game_arrays``, ``free_openings``).
+kernel plays in (``game_arrays``; the free openings are ``core.layout.free_openings``).
 May import: ``catansim.core``, ``constants``, ``topology``, ``rules`` and ``strategies``
 (the arguments a kernel is compiled for), ``tunables``, Numba's compile events and tqdm.
 Never the engine: it calls this module.
@@ -101,19 +101,6 @@ _announced = False  # say_if_compiling() printed COMPILING: the cold compile sho
 
 # Forced openings: (node1, edge1, node2, edge2) per seat, -1 free; slot (seat, k) of
 # the k-th settlement (k = 0, 1) holds its node at ``4 * seat + 2 * k``, its road after.
-OPENINGS_SIZE = L.OPENING_WIDTH * MAX_PLAYERS
-
-
-def opening_slot(seat: int, k: int) -> int:
-    """Index in an openings array of seat's ``k``-th (0 or 1) forced settlement node."""
-    return L.OPENING_WIDTH * seat + 2 * k
-
-
-def free_openings() -> np.ndarray:
-    """An openings array with every choice left to the strategies."""
-    return np.full(OPENINGS_SIZE, -1, dtype=np.int32)
-
-
 def game_arrays(log_rows: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The state and the event log ``play_batch_nb`` plays its games in: ``s``
     (int32[STATE_SIZE], zero) and ``log`` (int32[max(log_rows, 1), LOG_WIDTH]); with
@@ -323,7 +310,7 @@ def compile_part(part, on_done=None) -> list:
 def _argument_types() -> dict:
     """Numba types of the game loop's arguments, from arrays made as the engine makes
     them (four ``default`` players, official rules, a blank board)."""
-    topo, rules, openings = TOPO, Rules().to_array(), free_openings()
+    topo, rules, openings = TOPO, Rules().to_array(), L.free_openings()
     strat, params = PRESETS.seat_arrays(("default",) * MAX_PLAYERS)
     rng, act, cand, u8, victims, bundle, owed, work, board_x, b, _ = new_scratch()
     s, log = game_arrays()

@@ -22,8 +22,8 @@ from . import display
 from .checks import check_choice, check_instance, check_players, checked_fields, is_int
 from .constants import MAX_PLAYERS, N_EDGES, N_NODES
 from .core import layout as L
+from .core.layout import OPENINGS_SIZE, free_openings, opening_slot
 from .errors import CatansimError
-from .kernels import OPENINGS_SIZE, free_openings, opening_slot
 from .rules import Rules
 from .strategies import (
     PRESETS,

@@ -29,8 +29,13 @@ import numpy as np
 
 from .checks import check_name, did_you_mean, parse_toml, read_text
 from .constants import MAX_PLAYERS
-from .core.policy_nb import STRATEGY_RANDOM, STRATEGY_SCRIPTED
-from .core.scripted.weights_nb import N_PARAMS, PARAM_FIELDS, PARAM_INDEX
+from .core.scripted.weights_nb import (
+    N_PARAMS,
+    PARAM_FIELDS,
+    PARAM_INDEX,
+    STRATEGY_RANDOM,
+    STRATEGY_SCRIPTED,
+)
 from .errors import CatansimError
 
 # Parameters that also take words; the numbers are what the kernels see.

@@ -14,6 +14,8 @@ each slot. Every field is listed with its meaning and sentinel in ``STATE_FIELDS
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..constants import (
     DEV_CARD_NAMES,
     MAX_PLAYERS,
@@ -508,6 +510,17 @@ LAYOUT_BALANCED = 3  # variable boards kept only when the fairness index says th
 
 # Forced openings: int32[MAX_PLAYERS * 4] = (node1, edge1, node2, edge2) per seat, -1 free.
 OPENING_WIDTH = 4
+OPENINGS_SIZE = OPENING_WIDTH * MAX_PLAYERS
+
+
+def opening_slot(seat: int, k: int) -> int:
+    """Index in an openings array of seat's ``k``-th (0 or 1) forced settlement node."""
+    return OPENING_WIDTH * seat + 2 * k
+
+
+def free_openings() -> np.ndarray:
+    """An openings array with every choice left to the strategies."""
+    return np.full(OPENINGS_SIZE, -1, dtype=np.int32)
 
 
 def describe_choice(decision: int, value) -> str:
