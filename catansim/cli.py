@@ -14,7 +14,6 @@ import contextlib
 import importlib
 import importlib.util
 import io
-import logging
 import pkgutil
 import signal
 import sys
@@ -189,9 +188,6 @@ def _stopped(exc: Interrupted):
 
 
 def _fail(message: str, code: int):
-    # The error is the last word: a library's background thread (Dask's client retrying a
-    # lost scheduler) logs nothing more while the process exits.
-    logging.disable(logging.CRITICAL)
     click.echo(f"catansim: error: {message}", err=True)
     sys.exit(code)
 
