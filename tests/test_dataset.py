@@ -231,8 +231,10 @@ def test_this_process_holds_and_stamps_its_cache_folder():
 
 def test_a_cache_folder_you_set_still_holds_one_engine_only(tmp_path):
     """With NUMBA_CACHE_DIR set, the kernels cache in a folder of this engine's
-    fingerprint under it: another engine's machine code is never loaded."""
-    code = ("import numba; from catansim.core import engine_fingerprint as f;"
+    fingerprint under it: another engine's machine code is never loaded. The folder is
+    placed when the first kernel module is imported (``core.jit``)."""
+    code = ("import numba; import catansim.core.rng_nb;"
+            "from catansim.core import engine_fingerprint as f;"
             "print(numba.config.CACHE_DIR); print(f())")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)))
