@@ -21,9 +21,10 @@ import pytest
 
 # The files that take longest (minutes each on two cores), longest first: a
 # bounds-checked cold compile of the kernels and the games played under it; every
-# notebook run; a cold compile in two processes; the study builds at scale small.
+# notebook run; a cold compile in two processes; the study builds at scale small; the
+# benchmarks' tests (games counted under valgrind).
 FIRST = ("test_bounds.py", "test_notebooks.py", "test_kernels.py", "test_seats_and_boards.py",
-         "test_openings_study.py", "test_study_robber_shortages.py")
+         "test_openings_study.py", "test_study_robber_shortages.py", "test_bench.py")
 
 
 def pytest_collection_modifyitems(config, items):
