@@ -4,7 +4,7 @@ What lives here: ``Game`` (``observation``, ``legal``, ``step``, ``suggest``, ``
 ``Option`` (a choice in the game's words), ``Observation`` (what one seat may know),
 the ``Player`` protocol, ``RandomPlayer`` and ``play_settings`` (a game of Python
 players and compiled strategies, as ``play_game`` plays it). May import:
-``catansim.core``, ``settings``, ``kernels``, ``board``, ``rules``, ``strategies``,
+``catansim.core``, ``settings``, ``board``, ``rules``, ``strategies``,
 ``logs`` and the constants; never the engine's batch API (it calls this module), the
 runner, datasets or analyses.
 
@@ -48,9 +48,9 @@ from .constants import (
 from .core import engine_nb
 from .core import layout as L
 from .core.actions_nb import is_legal_action_nb
+from .core.compiling import batch_kernel
 from .core.rules_nb import maritime_rate_nb, robber_for_rules_nb
 from .errors import CatansimError
-from .kernels import batch_kernel
 from .logs import event_rows_to_dicts
 from .rules import Rules
 from .settings import GameResult, GameSettings, settings_of

@@ -4,7 +4,7 @@ What lives here: ``GameSettings`` (everything but the seed that determines a gam
 validated), the forced openings' parsers and checks, and ``GameResult`` (one played
 game). ``catansim.engine`` plays games under these settings, with the batch kernel or
 through the step interface (``catansim.game``); this module is their one home.
-May import: ``board``, ``rules``, ``strategies``, ``kernels``, ``checks``, ``core``
+May import: ``board``, ``rules``, ``strategies``, ``checks``, ``core``
 (layout), ``topology``, ``display`` (a result's notebook view, registered from above)
 and the constants; never the logs or the viewer.
 """
@@ -22,8 +22,8 @@ from . import display
 from .checks import check_choice, check_instance, check_players, checked_fields, is_int
 from .constants import MAX_PLAYERS, N_EDGES, N_NODES
 from .core import layout as L
+from .core.layout import OPENINGS_SIZE, free_openings, opening_slot
 from .errors import CatansimError
-from .kernels import OPENINGS_SIZE, free_openings, opening_slot
 from .rules import Rules
 from .strategies import (
     PRESETS,

@@ -339,8 +339,7 @@ def set_record(s, o, q, low, high):
 def batch_scratch():
     """The (state, log, scratch) arguments ``play_batch_nb`` plays its games in (logging
     off)."""
-    from catansim.core.engine_nb import new_scratch
-    from catansim.kernels import game_arrays
+    from catansim.core.engine_nb import game_arrays, new_scratch
 
     return (*game_arrays(), new_scratch())
 

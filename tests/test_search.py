@@ -16,10 +16,10 @@ import pytest
 import catansim
 from catansim.board import make_board
 from catansim.core import layout as L
+from catansim.core.layout import free_openings
 from catansim.engine import play_game
 from catansim.errors import CatansimError
 from catansim.game import Game
-from catansim.kernels import free_openings
 from catansim.players.search import RolloutOpener
 from catansim.settings import GameSettings
 from catansim.tuning.heldout import measure_player

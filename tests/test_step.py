@@ -419,7 +419,7 @@ def test_a_batch_refuses_a_python_player_it_would_never_ask():
 
 
 def _openings(value, dtype=None):
-    from catansim.kernels import free_openings
+    from catansim.core.layout import free_openings
 
     openings = [int(x) for x in free_openings()]
     openings[0] = value

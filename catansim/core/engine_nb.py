@@ -4,7 +4,8 @@ These only accept NumPy arrays and scalars. ``play_batch_nb`` plays a run of see
 into its output rows (``engine.play_batch`` runs several on threads, each writing only
 its own rows, and ``engine.play_game`` plays a single logged game through it: with
 ``s[S_LOG_ON] = 1`` it records every event into ``log``), so a logged game is the game
-a batch plays for that seed. ``new_scratch`` (plain Python) makes the arrays it plays in.
+a batch plays for that seed. ``new_scratch`` and ``game_arrays`` (plain Python) make the
+arrays it plays in.
 The ``step_*`` kernels serve ``catansim.game.Game``, ``batch_start_nb`` and
 ``batch_choose_nb`` its ``GameBatch``; every one runs ``loop_nb.run_nb``.
 """
@@ -34,6 +35,7 @@ from .layout import (
     D_VICTIM,
     LAYOUT_BALANCED,
     LAYOUT_GIVEN,
+    LOG_WIDTH,
     N_COUNTERS,
     N_RULES,
     PH_TURN_DONE,
@@ -49,6 +51,7 @@ from .layout import (
     S_ROBBER_TARGET,
     S_STEP,
     S_TURN,
+    STATE_SIZE,
 )
 from .loop_nb import resolve_nb, run_nb
 from .phases_nb import turn_done_nb
@@ -102,6 +105,15 @@ def new_scratch():
         np.zeros(BOARD_SIZE, dtype=np.int32),
         np.zeros(N_RULES, dtype=np.int32),
     )
+
+
+def game_arrays(log_rows: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The state and the event log ``play_batch_nb`` plays its games in: ``s``
+    (int32[STATE_SIZE], zero) and ``log`` (int32[max(log_rows, 1), LOG_WIDTH]); with
+    ``log_rows`` > 0 the state asks for the events (``S_LOG_ON`` = 1)."""
+    s = np.zeros(STATE_SIZE, dtype=np.int32)
+    s[S_LOG_ON] = 1 if log_rows > 0 else 0
+    return s, np.zeros((max(log_rows, 1), LOG_WIDTH), dtype=np.int32)
 
 
 @inline_kernel

@@ -14,6 +14,8 @@ each slot. Every field is listed with its meaning and sentinel in ``STATE_FIELDS
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..constants import (
     DEV_CARD_NAMES,
     MAX_PLAYERS,
@@ -506,8 +508,21 @@ LAYOUT_VARIABLE = 1  # 6th-edition variable setup, from the game's board stream
 LAYOUT_RANDOM_NUMBERS = 2  # 5th-edition variant: numbers shuffled, no adjacent 6/8
 LAYOUT_BALANCED = 3  # variable boards kept only when the fairness index says they are fair
 
-# Forced openings: int32[MAX_PLAYERS * 4] = (node1, edge1, node2, edge2) per seat, -1 free.
+# Forced openings: int32[OPENINGS_SIZE] = (node1, edge1, node2, edge2) per seat, -1 free;
+# slot (seat, k) of the k-th settlement (k = 0, 1) holds its node at ``4 * seat + 2 * k``,
+# its road after.
 OPENING_WIDTH = 4
+OPENINGS_SIZE = OPENING_WIDTH * MAX_PLAYERS
+
+
+def opening_slot(seat: int, k: int) -> int:
+    """Index in an openings array of seat's ``k``-th (0 or 1) forced settlement node."""
+    return OPENING_WIDTH * seat + 2 * k
+
+
+def free_openings() -> np.ndarray:
+    """An openings array with every choice left to the strategies."""
+    return np.full(OPENINGS_SIZE, -1, dtype=np.int32)
 
 
 def describe_choice(decision: int, value) -> str:

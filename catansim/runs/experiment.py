@@ -45,9 +45,9 @@ from ..checks import (
     type_name,
 )
 from ..constants import N_NODES
+from ..core.layout import free_openings, opening_slot
 from ..engine import batch_seeds
 from ..errors import CatansimError
-from ..kernels import free_openings, opening_slot
 from ..results.arms import arm_name
 from ..results.schema import DEFAULT_VARIANT as BASELINE
 from ..rules import Rules

@@ -7,9 +7,9 @@ import numpy as np
 from ...board import Board
 from ...checks import check_int
 from ...core import layout as L
+from ...core.layout import free_openings, opening_slot
 from ...engine import play_batch
 from ...game import Observation, Option
-from ...kernels import free_openings, opening_slot
 from ...settings import GameSettings
 from ...strategies import PRESETS, StrategySet
 from ..reference.placement import node_score
