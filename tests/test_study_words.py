@@ -44,8 +44,9 @@ def test_every_text_file_parses_and_every_text_the_code_names_is_there(name):
     assert texts and all(texts.values()), name
     # the names the study's code asks for, written out as literals
     study = name.removesuffix(".md")
-    module = {"rule-studies": "_rule_study"}.get(study, study)
-    source = (TEXT.parent / f"{module}.py").read_text()
+    modules = {"rule-studies": ["_rule_study"], "openings": ["openings", "_openings_report"],
+               "seats-and-boards": ["seats_and_boards"]}.get(study, [study])
+    source = "\n".join((TEXT.parent / f"{m}.py").read_text() for m in modules)
     var = "WORDS" if study == "rule-studies" else "W"
     asked = set(re.findall(rf'\b{var}(?:\.fill\(|\[)\s*"([^"]+)"', source))
     asked |= {f"{kind} {n}" for kind, n in re.findall(
