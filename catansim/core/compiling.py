@@ -234,7 +234,7 @@ def _argument_types() -> dict:
     topo, rules, openings = TOPO, np.zeros(L.N_RULES, dtype=np.int32), L.free_openings()
     strat = np.zeros(MAX_PLAYERS, dtype=np.int32)
     params = np.zeros((MAX_PLAYERS, N_PARAMS), dtype=np.float64)
-    rng, act, cand, u8, victims, bundle, owed, work, board_x, b, _ = new_scratch()
+    (rng, act, cand, u8, victims, bundle, owed, work), board_x, b, _ = new_scratch()
     s, log = game_arrays()
     arrays = dict(
         s=s, log=log,
