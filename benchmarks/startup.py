@@ -40,7 +40,7 @@ CASES = (
 
 # Packages that cost a second or more to import between them, and catansim's heavy layers.
 HEAVY = ("numba", "pandas", "scipy", "statsmodels", "matplotlib", "pyarrow", "dask",
-         "catansim.core", "catansim.analysis", "catansim.studies", "catansim.runs")
+         "catansim.core.jit", "catansim.analysis", "catansim.studies", "catansim.runs")
 
 
 def imported(stderr: str) -> dict[str, int]:

@@ -129,6 +129,28 @@ def check_choice(value, field: str, choices) -> str:
     return value
 
 
+# A name shown on a page or a terminal (a seat's strategy, a defined strategy): text (a
+# page escapes it), never a control character that moves a terminal's cursor or sets its
+# title.
+NAME_MAX = 200
+NAME_ALLOWED = f"a name of 1..{NAME_MAX} printable characters"
+
+
+def check_name(name, field: str) -> str:
+    """A name shown to a person: 1..NAME_MAX printable characters (``str.isprintable``: no
+    control, format or separator character but the space); one line naming it escaped."""
+    if not isinstance(name, str):
+        raise CatansimError(f"{field}: expected a string, got {type_name(name)}; allowed: "
+                            f"{NAME_ALLOWED}")
+    if not 1 <= len(name) <= NAME_MAX:
+        raise CatansimError(f"{field}: {len(name)} characters; allowed: {NAME_ALLOWED}")
+    bad = next((c for c in name if not c.isprintable()), None)
+    if bad is not None:
+        raise CatansimError(f"{field}: {name!r} holds the unprintable character {bad!r}; "
+                            f"allowed: {NAME_ALLOWED}")
+    return name
+
+
 def check_players(value, field: str = "players") -> int:
     """3 or 4 seats."""
     if not is_int(value) or int(value) not in (3, 4):

@@ -27,10 +27,15 @@ from pathlib import Path
 
 import numpy as np
 
-from .checks import did_you_mean, parse_toml, read_text
+from .checks import check_name, did_you_mean, parse_toml, read_text
 from .constants import MAX_PLAYERS
-from .core.policy_nb import STRATEGY_RANDOM, STRATEGY_SCRIPTED
-from .core.scripted.weights_nb import N_PARAMS, PARAM_FIELDS, PARAM_INDEX
+from .core.scripted.weights_nb import (
+    N_PARAMS,
+    PARAM_FIELDS,
+    PARAM_INDEX,
+    STRATEGY_RANDOM,
+    STRATEGY_SCRIPTED,
+)
 from .errors import CatansimError
 
 # Parameters that also take words; the numbers are what the kernels see.
@@ -271,8 +276,7 @@ class StrategySet(Mapping):
         tables = _definition_tables(source)
         out = dict(self._by_name)
         for name, spec in tables.items():
-            if not isinstance(name, str) or not name:
-                raise CatansimError(f"{where}: strategy names are non-empty strings")
+            check_name(name, f"{where}: a strategy's name")
             if name in out:
                 what = "a built-in preset" if name in PRESETS else "a strategy defined before"
                 raise CatansimError(f"{where}.{name}: redefines {what}; allowed: any other name")

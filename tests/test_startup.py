@@ -63,8 +63,9 @@ def test_a_refused_argument_is_refused_before_the_heavy_imports(argv, needle):
     assert code == 2
     assert len(err) == 1 and needle in err[0]
     loaded = startup.heavy(modules)
-    for package in ("pandas", "statsmodels", "matplotlib", "pyarrow", "catansim.analysis",
-                    "catansim.runs", "catansim.studies"):
+    for package in ("numba", "scipy", "catansim.core.jit", "pandas", "statsmodels",
+                    "matplotlib", "pyarrow", "catansim.analysis", "catansim.runs",
+                    "catansim.studies"):
         assert package not in loaded, (argv, loaded)
 
 

@@ -436,6 +436,12 @@ def test_load_strategies_from_toml(tmp_path):
         ({"x": {"accept": True}}, "strategies.x.accept: True is not a number"),
         ({"builder": {"base": "city"}}, "strategies.builder: redefines a built-in preset"),
         ({"x": 3}, "strategies.x: expected a table of parameters"),
+        ({"\x1b]0;TITLE\x07": {"base": "default"}},
+         "strategies: a strategy's name: '\\x1b]0;TITLE\\x07' holds the unprintable character "
+         "'\\x1b'; allowed: a name of 1..200 printable characters"),
+        ({"tab\there": {}}, "strategies: a strategy's name: 'tab\\there' holds the unprintable"),
+        ({"": {}}, "strategies: a strategy's name: 0 characters; allowed: a name of 1..200"),
+        ({"y" * 201: {}}, "strategies: a strategy's name: 201 characters; allowed: a name of"),
     ],
 )
 def test_config_errors_name_the_field_and_allowed_values(tables, message):

@@ -238,7 +238,8 @@ def threads():
 def debug():
     return click.option("--debug", is_flag=True,
                         help="Stop at the first illegal action a strategy chooses, naming the "
-                             "game's seed, turn, seat, decision and value (a strategy bug).")
+                             "game's seed, turn, seat, decision and value (a strategy bug); "
+                             "show a Python player's exception with its traceback.")
 
 
 def html():

@@ -78,12 +78,11 @@ try:
 except ImportError:  # no flock (Windows): no locks and no pruning
     fcntl = None
 
-import numba
-
 from ..tunables import CACHE_KEEP_DAYS
 
 _IN_USE = ".in-use"
 _FINGERPRINT_RE = re.compile(r"^[0-9a-f]{16}$")
+_configured: list[bool] = []  # configure_cache has run in this process
 _held = []  # the open, share-locked .in-use file of this process's cache folder
 
 
@@ -119,7 +118,7 @@ def _source_hash() -> str:
     return h.hexdigest()[:16]
 
 
-_FINGERPRINT = _source_hash()
+_fingerprint: list[str] = []  # computed once, when first asked (see engine_fingerprint)
 
 
 def engine_fingerprint() -> str:
@@ -129,10 +128,12 @@ def engine_fingerprint() -> str:
     ``compiling``, plus ``catansim/constants.py`` and ``catansim/topology.py`` (paths
     and ``code_of`` each, sorted): comments, docstrings and line breaks leave it alone.
     Equal fingerprints play every game identically; a dataset records the fingerprint
-    of the engine that made it. Computed once at import, so it names the code this
-    process runs.
+    of the engine that made it. Computed once, by the first kernel module imported
+    (``configure_cache``), so it names the code this process runs.
     """
-    return _FINGERPRINT
+    if not _fingerprint:
+        _fingerprint.append(_source_hash())
+    return _fingerprint[0]
 
 
 def cache_base() -> Path:
@@ -206,12 +207,24 @@ def prune_caches(base: Path, keep: Path, max_age_days: float = CACHE_KEEP_DAYS,
     return removed
 
 
-def _configure_cache() -> None:
+def configure_cache() -> None:
+    """Point Numba's cache at this engine's folder (once a process; idempotent).
+
+    Called by ``core.jit`` before the first kernel is declared, since Numba picks a
+    function's cache folder when it is decorated. Importing the package alone (for its
+    plain facts, as a refused command-line argument does) imports no Numba and hashes
+    no code."""
+    if _configured:
+        return
+    _configured.append(True)
+    import numba  # noqa: PLC0415  (0.3-0.5 s: only when a kernel is declared)
+
+    fingerprint = engine_fingerprint()
     if os.environ.get("NUMBA_CACHE_DIR"):
-        numba.config.CACHE_DIR = os.path.join(os.environ["NUMBA_CACHE_DIR"], _FINGERPRINT)
+        numba.config.CACHE_DIR = os.path.join(os.environ["NUMBA_CACHE_DIR"], fingerprint)
         return
     base = cache_base()
-    folder = base / _FINGERPRINT
+    folder = base / fingerprint
     numba.config.CACHE_DIR = str(folder)
     created = not folder.exists()
     for _ in range(2):  # a pruner may remove an old folder between mkdir and the lock
@@ -224,5 +237,3 @@ def _configure_cache() -> None:
     if created:
         prune_caches(base, folder)
 
-
-_configure_cache()

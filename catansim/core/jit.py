@@ -28,10 +28,14 @@ functions in the batch kernel (12%). Both live in ``core.numba_patches``, with t
 Numba version they were written for; importing this module applies them.
 """
 
-import numba as nb
-from numba import types
+from . import configure_cache
 
-from . import numba_patches  # noqa: F401  (applied before any kernel compiles)
+configure_cache()  # before any kernel is declared: Numba picks its cache folder then
+
+import numba as nb  # noqa: E402
+from numba import types  # noqa: E402
+
+from . import numba_patches  # noqa: E402, F401  (applied before any kernel compiles)
 
 kernel = nb.njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 inline_kernel = nb.njit(cache=True, _nrt=False, no_cfunc_wrapper=True, inline="always")

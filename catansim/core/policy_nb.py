@@ -44,11 +44,10 @@ from .scripted.decisions_nb import (
     victim_nb,
 )
 from .scripted.trade_nb import answer_nb
+from .scripted.weights_nb import STRATEGY_RANDOM as STRATEGY_RANDOM  # a seat's kind of player
+from .scripted.weights_nb import STRATEGY_SCRIPTED as STRATEGY_SCRIPTED
 from .scripted.work_nb import WORK_SIZE as WORK_SIZE  # the scratch size games lend players
 from .scripted.work_nb import reset_work_nb as reset_work_nb  # a new game's work array
-
-STRATEGY_RANDOM = 0
-STRATEGY_SCRIPTED = 1
 
 
 @typed_kernel("int64(uint64[::1], int64, uint8[::1], int64)")

@@ -787,6 +787,9 @@ def dask_client(scheduler: str | None, client=None, kept: str = "nothing written
 @contextlib.contextmanager
 def _client(address: str, state: _State):
     """A Dask client of the scheduler at ``address`` whose workers all run this engine."""
+    with contextlib.suppress(ImportError):  # without the extra, dask_client says so
+        # importing distributed sets its loggers' levels: before they are quieted
+        import distributed  # noqa: F401, PLC0415  (the dask extra)
     with _quiet("distributed", "tornado", "asyncio"), \
             dask_client(address, kept=f"{state.root}: {state.text()}") as client:
         yield client

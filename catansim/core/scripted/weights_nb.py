@@ -70,6 +70,10 @@ PARAM_FIELDS: tuple[tuple[str, float, float, str], ...] = (
      "lacks a spare card, 0 never"),
 )
 PARAM_INDEX = {name: i for i, (name, _, _, _) in enumerate(PARAM_FIELDS)}
+# A seat's kind of player, the kernel's ``strat``: the ``random`` player ignores the
+# row; the scripted player reads it.
+STRATEGY_RANDOM = 0
+STRATEGY_SCRIPTED = 1
 # A row's length: the parameters of PARAM_FIELDS, then slots no kernel reads, kept 0. A
 # new parameter takes the next slot; past N_PARAMS, raise N_PARAMS (every row and the
 # kernels' ``params`` grow with it).
