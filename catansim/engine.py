@@ -28,13 +28,10 @@ from .checks import (
     check_seed,
 )
 from .core import layout as L
-from .core.engine_nb import new_scratch
+from .core.compiling import batch_kernel
+from .core.engine_nb import game_arrays, new_scratch
 from .errors import CatansimError, IllegalActionError
 from .game import play_settings
-from .kernels import (
-    batch_kernel,
-    game_arrays,
-)
 from .rules import Rules
 from .settings import (
     GameResult,

@@ -4,7 +4,7 @@ What lives here: ``Game`` (``observation``, ``legal``, ``step``, ``suggest``, ``
 ``Option`` (a choice in the game's words), ``Observation`` (what one seat may know),
 the ``Player`` protocol, ``RandomPlayer`` and ``play_settings`` (a game of Python
 players and compiled strategies, as ``play_game`` plays it). May import:
-``catansim.core``, ``settings``, ``kernels``, ``board``, ``rules``, ``strategies``,
+``catansim.core``, ``settings``, ``board``, ``rules``, ``strategies``,
 ``logs`` and the constants; never the engine's batch API (it calls this module), the
 runner, datasets or analyses.
 
@@ -48,9 +48,9 @@ from .constants import (
 from .core import engine_nb
 from .core import layout as L
 from .core.actions_nb import is_legal_action_nb
+from .core.compiling import batch_kernel
 from .core.rules_nb import maritime_rate_nb, robber_for_rules_nb
 from .errors import CatansimError
-from .kernels import batch_kernel
 from .logs import event_rows_to_dicts
 from .rules import Rules
 from .settings import GameResult, GameSettings, settings_of
@@ -456,16 +456,14 @@ class Game:
         for q in seats:
             self.s[L.S_EXTERNAL + q] = 1
         self.log = np.zeros((_LOG_ROWS if log else 1, L.LOG_WIDTH), dtype=np.int32)
-        (self._rng, self._act, self._cand, self._mask, self._victims, self._bundle,
-         self._owed, self._work, board_x, self._board, rules) = self._nb.new_scratch()
+        ((self._rng, self._act, self._cand, self._mask, self._victims, self._bundle,
+          self._owed, self._work), board_x, self._board, rules) = self._nb.new_scratch()
         rules[:] = self._rules  # the game's working copy: a rule switch writes into it
         self._rules = rules
         self._board[:] = board_vec
         self._options: list[Option] | None = None
         self._nb.step_start_nb(self.seed, n, self._layout, self._board, self._openings, TOPO,
-                               self._rules, self.s, self._rng, self._act, self._cand,
-                               self._mask, self._victims, self._bundle, self._owed,
-                               self._work, board_x)
+                               self._rules, self.s, self._scratch(), board_x)
         if to_turn is None:
             self.resume()
         else:
@@ -623,9 +621,8 @@ class Game:
             raise CatansimError(f"suggest: seat {seat} has no decision pending; allowed: "
                                 f"{self.to_move} (pending: {self.decision})")
         d = int(self.s[L.S_PENDING])
-        v = int(self._nb.step_suggest_nb(self.s, TOPO, self._rules, self._rng, self._strat,
-                                         self._params, self._work, self._act, self._cand,
-                                         self._mask, self._victims, self._bundle))
+        v = int(self._nb.step_suggest_nb(self.s, TOPO, self._rules, self._strat, self._params,
+                                         self._scratch()))
         if d == L.D_ACTION:
             return self._action_option(self._act)
         if d == L.D_PRE_ROLL:
@@ -735,10 +732,15 @@ class Game:
             self._settled(self._nb.step_run_nb(*self._run_args()))
         return self
 
+    def _scratch(self) -> tuple:
+        # the game's scratch arrays as run_nb takes them (engine_nb.play_scratch); made
+        # at each call, as fork copies the arrays one by one
+        return (self._rng, self._act, self._cand, self._mask, self._victims, self._bundle,
+                self._owed, self._work)
+
     def _run_args(self) -> tuple:
-        return (self.s, TOPO, self._rules, self._rng, self._strat, self._params,
-                self._openings, self.log, self._act, self._cand, self._mask, self._victims,
-                self._bundle, self._owed, self._work)
+        return (self.s, TOPO, self._rules, self._strat, self._params, self._openings,
+                self.log, self._scratch())
 
     def fork(self, rules: Rules | None = None) -> Game:
         """An independent copy of the game as it stands; with ``rules``, the copy plays on
@@ -854,13 +856,13 @@ class GameBatch:
             self.states[:, L.S_EXTERNAL + q] = 1
         self._log = np.zeros((1, L.LOG_WIDTH), dtype=np.int32)  # the games are not logged
         (self._rngs, self._acts, self._cands, self._masks, self._victims, self._bundles,
-         self._owed, self._works) = (np.zeros((g, *a.shape), dtype=a.dtype) for a in one[:8])
+         self._owed, self._works) = (np.zeros((g, *a.shape), dtype=a.dtype) for a in one[0])
         self.boards = np.zeros((g, L.BOARD_SIZE), dtype=np.int32)
         self.counts = np.zeros(g, dtype=np.int64)
         self._nb.batch_start_nb(self.seeds, n, layout_code, board_vec, self._openings, TOPO,
                                 self._rules, self._strat, self._params, self.states,
                                 self._log, self._rngs, self._acts, self._cands, self._masks,
-                                self._victims, self._bundles, self._owed, self._works, one[8],
+                                self._victims, self._bundles, self._owed, self._works, one[1],
                                 self.boards, self.counts)
 
     def __len__(self) -> int:

@@ -4,7 +4,7 @@ What lives here: ``GameSettings`` (everything but the seed that determines a gam
 validated), the forced openings' parsers and checks, and ``GameResult`` (one played
 game). ``catansim.engine`` plays games under these settings, with the batch kernel or
 through the step interface (``catansim.game``); this module is their one home.
-May import: ``board``, ``rules``, ``strategies``, ``kernels``, ``checks``, ``core``
+May import: ``board``, ``rules``, ``strategies``, ``checks``, ``core``
 (layout), ``topology``, ``display`` (a result's notebook view, registered from above)
 and the constants; never the logs or the viewer.
 """

@@ -19,7 +19,7 @@ THREAD_CHUNK_MAX = 512
 # again with four times as many.
 DEFAULT_LOG_ROWS = 20_000
 
-# --- compiling the kernels (catansim.kernels, catansim.core) ---------------------------
+# --- compiling the kernels (catansim.core) --------------------------------------------
 
 # Seconds the cold compile's helper process may take before this process compiles its
 # part itself (a cold compile on one core takes about a minute).

@@ -268,10 +268,10 @@ class Game:
     def _run_until(self, phase):
         # The engine from the state's phase to ``phase``: the players' decisions on the way
         # are made by their strategies.
-        act = self.act
-        run_nb(self.s, TOPO, self.rules, self.rng, self.strat, self.params, self.openings,
-               self.log, act, self.cand, self.scratch, self.victims, self.bundle, self.owed,
-               self.work, phase)
+        play = (self.rng, self.act, self.cand, self.scratch, self.victims, self.bundle,
+                self.owed, self.work)
+        run_nb(self.s, TOPO, self.rules, self.strat, self.params, self.openings, self.log,
+               play, phase)
 
     def apply(self, act, check=True) -> bool:
         """Apply a legal action of the current player, with the decisions it asks for
@@ -339,8 +339,7 @@ def set_record(s, o, q, low, high):
 def batch_scratch():
     """The (state, log, scratch) arguments ``play_batch_nb`` plays its games in (logging
     off)."""
-    from catansim.core.engine_nb import new_scratch
-    from catansim.kernels import game_arrays
+    from catansim.core.engine_nb import game_arrays, new_scratch
 
     return (*game_arrays(), new_scratch())
 

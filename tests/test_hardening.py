@@ -563,18 +563,19 @@ def test_a_run_too_big_for_the_disk_is_refused_up_front_unless_forced(files, tmp
 def test_simulate_tournament_and_play_say_when_they_compile(capsys, monkeypatch):
     """A cold kernel cache makes the first game wait about a minute: every command that
     plays says so first, in one line (the cache is warm here: it is made cold)."""
-    from catansim import kernels
+    from catansim.compile_progress import COMPILING
+    from catansim.core import compiling
 
-    monkeypatch.setattr(kernels, "kernels_cached", lambda: False)
+    monkeypatch.setattr(compiling, "kernels_cached", lambda: False)
     for argv in (["simulate", "--games", "4"], ["tournament", "--games", "4", "--quiet"],
                  ["play", "--seed", "1", "--strategies", "default"]):
         code, out, err = run_main(argv, capsys)
         assert code == 0 and out
         lines = err.replace("\r", "\n").splitlines()
-        assert lines[0] == kernels.COMPILING, err
+        assert lines[0] == COMPILING, err
         # the cold compile's progress line, if this process had not loaded the kernels yet
         assert all(x.startswith("compiling the kernels: ") for x in lines[1:] if x), err
-    monkeypatch.setattr(kernels, "kernels_cached", lambda: True)
+    monkeypatch.setattr(compiling, "kernels_cached", lambda: True)
     assert run_main(["simulate", "--games", "4"], capsys)[2] == ""
 
 
@@ -595,7 +596,7 @@ except Interrupted:
 
 
 def test_sigterm_during_the_cold_compile_of_bench_leaves_no_helper_and_no_folder(tmp_path):
-    """The compile child starts a helper (as catansim.kernels does); a signal to bench
+    """The compile child starts a helper (as catansim.core.compiling does); a signal to bench
     kills the child's whole process group and removes the temporary cache folder."""
     import signal
     import subprocess

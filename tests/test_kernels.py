@@ -1,4 +1,4 @@
-"""The cold compile in two processes (``catansim.kernels``): each kernel is compiled
+"""The cold compile in two processes (``catansim.core.compiling``): each kernel is compiled
 once, in the process meant to compile it, for the signature the batch kernel calls it
 with; the games played are the same as with the kernels compiled in one process."""
 
@@ -11,7 +11,8 @@ import textwrap
 import numpy as np
 import pytest
 
-from catansim import kernels
+from catansim.compile_progress import CompileProgress
+from catansim.core import compiling
 from catansim.engine import batch_seeds, play_batch
 from catansim.settings import GameSettings
 
@@ -21,12 +22,13 @@ COLD = textwrap.dedent("""
     import collections, io, json
     from numba.core import event as ev
     with ev.install_recorder("numba:compile") as rec:
-        from catansim import kernels
+        from catansim.compile_progress import CompileProgress
+        from catansim.core import compiling
         from catansim.engine import batch_seeds, play_batch
         from catansim.settings import GameSettings
         line = io.StringIO()
-        progress = kernels.CompileProgress(file=line)
-        kernels.compile_in_two_processes(progress)
+        progress = CompileProgress(file=line)
+        compiling.compile_in_two_processes(progress)
         before_batch_loop = progress.done
         res = play_batch(batch_seeds(7, 40), GameSettings(**SETTINGS), n_threads=1)
     compiled = collections.Counter(  # catansim's kernels, not Numba's own helpers
@@ -34,7 +36,7 @@ COLD = textwrap.dedent("""
         (e.data["dispatcher"].py_func for _, e in rec.buffer if e.is_start)
         if f.__module__.startswith("catansim"))
     helper_hits = {}
-    for dispatcher, signature in kernels.compile_part(kernels.HELPER_PART):
+    for dispatcher, signature in compiling.compile_part(compiling.HELPER_PART):
         helper_hits[dispatcher.py_func.__name__] = sum(dispatcher.stats.cache_hits.values())
     # the linkage of the core functions in the LLVM modules of the batch kernel (compiled
     # here, so its module is at hand) and of setup_settlement_choice_nb (another kernel
@@ -70,16 +72,16 @@ def cold_compile(tmp_path_factory):
 
 
 def test_the_helper_compiles_its_part_and_this_process_loads_it(cold_compile):
-    helper = {f"catansim.core.{module}.{name}" for module, name, _ in kernels.HELPER_PART}
+    helper = {f"catansim.core.{module}.{name}" for module, name, _ in compiling.HELPER_PART}
     compiled_here = set(cold_compile["compiled"])
     assert not helper & compiled_here  # not one of them compiled twice
     # ... because each was found in the cache, for the signature the game loop uses
-    assert cold_compile["helper_hits"] == {name: 1 for _, name, _ in kernels.HELPER_PART}
+    assert cold_compile["helper_hits"] == {name: 1 for _, name, _ in compiling.HELPER_PART}
 
 
 def test_every_kernel_compiles_once_in_this_process(cold_compile):
     compiled = cold_compile["compiled"]
-    main = {f"catansim.core.{module}.{name}" for module, name, _ in kernels.MAIN_PART}
+    main = {f"catansim.core.{module}.{name}" for module, name, _ in compiling.MAIN_PART}
     assert main <= set(compiled)
     # the batch kernel's own compile found the parts' signatures already there
     assert {name: n for name, n in compiled.items() if n > 1} == {}
@@ -90,13 +92,13 @@ def test_every_kernel_compiles_once_in_this_process(cold_compile):
 
 def test_the_progress_counts_each_kernel_of_both_processes_then_the_batch_loop(cold_compile):
     seen = cold_compile["progress"]
-    assert kernels.N_KERNELS == len(kernels.MAIN_PART) + len(kernels.HELPER_PART) + 1
+    assert compiling.N_KERNELS == len(compiling.MAIN_PART) + len(compiling.HELPER_PART) + 1
     # every kernel of the parts, this process's from Numba's compile events, the helper's
     # from its lines, each once; then the batch loop, which closes the line
-    assert seen["before_batch_loop"] == kernels.N_KERNELS - 1
-    assert seen["done"] == kernels.N_KERNELS and seen["closed"]
+    assert seen["before_batch_loop"] == compiling.N_KERNELS - 1
+    assert seen["done"] == compiling.N_KERNELS and seen["closed"]
     last = seen["line"].replace("\r", "\n").strip().splitlines()[-1]
-    assert last.startswith(f"compiling the kernels: {kernels.N_KERNELS}/{kernels.N_KERNELS} "
+    assert last.startswith(f"compiling the kernels: {compiling.N_KERNELS}/{compiling.N_KERNELS} "
                            "done, ") and last.endswith(" elapsed")
 
 
@@ -147,7 +149,7 @@ def test_two_processes_only_for_a_cold_writable_cache_and_two_cpus(monkeypatch, 
     import numba
 
     calls = []
-    monkeypatch.setattr(kernels, "compile_in_two_processes",
+    monkeypatch.setattr(compiling, "compile_in_two_processes",
                         lambda progress=None: calls.append(1))
     cases = [(1, False, True, 0), (2, True, True, 0), (2, False, True, 1), (8, False, True, 1),
              (2, False, False, 0)]
@@ -157,12 +159,12 @@ def test_two_processes_only_for_a_cold_writable_cache_and_two_cpus(monkeypatch, 
         if writable:
             folder.mkdir(exist_ok=True)
         monkeypatch.setattr(numba.config, "CACHE_DIR", str(folder))
-        monkeypatch.setattr(kernels, "_ready", False)
-        monkeypatch.setattr(kernels, "available_cpus", lambda cpus=cpus: cpus)
-        monkeypatch.setattr(kernels, "kernels_cached", lambda cached=cached: cached)
-        assert kernels.batch_kernel() is not None
+        monkeypatch.setattr(compiling, "_ready", False)
+        monkeypatch.setattr(compiling, "available_cpus", lambda cpus=cpus: cpus)
+        monkeypatch.setattr(compiling, "kernels_cached", lambda cached=cached: cached)
+        assert compiling.batch_kernel() is not None
         assert len(calls) == expected, (cpus, cached, writable)
-        assert kernels.batch_kernel() is not None  # once per process only
+        assert compiling.batch_kernel() is not None  # once per process only
         assert len(calls) == expected
 
 
@@ -173,7 +175,7 @@ def test_a_failing_helper_is_named_in_a_warning():
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     with pytest.warns(RuntimeWarning, match=r"helper process failed \(exit code 3: no kernels "
                                             r"here\); compiling the rest in this process"):
-        kernels._finish_helper(helper, kernels._HelperOutput(helper))
+        compiling._finish_helper(helper, compiling._HelperOutput(helper))
 
 
 def test_the_progress_counts_the_helpers_lines_once_each_and_keeps_its_other_lines():
@@ -181,45 +183,46 @@ def test_the_progress_counts_the_helpers_lines_once_each_and_keeps_its_other_lin
     reports it), anything else kept for the warning."""
     import io
 
-    progress = kernels.CompileProgress(file=io.StringIO())
+    progress = CompileProgress(file=io.StringIO())
     try:
-        lines = [f"{kernels.DONE} engine_nb.roll_nb", "a warning of Numba",
-                 f"{kernels.DONE} engine_nb.roll_nb", f"{kernels.DONE} rules_nb.produce_nb"]
+        lines = [f"{compiling.DONE} phases_nb.roll_nb", "a warning of Numba",
+                 f"{compiling.DONE} phases_nb.roll_nb", f"{compiling.DONE} rules_nb.produce_nb"]
         helper = subprocess.Popen(
             [sys.executable, "-c", f"import sys; print({chr(10).join(lines)!r}, file=sys.stderr)"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        reader = kernels._HelperOutput(helper, progress.kernel_done)
-        kernels._finish_helper(helper, reader)
+        reader = compiling._HelperOutput(helper, progress.kernel_done)
+        compiling._finish_helper(helper, reader)
         assert progress.done == 2 and not progress.closed
         assert reader.join() == "a warning of Numba\n"
-        progress.kernel_done("engine_nb.roll_nb")  # compiled here after all: still once
+        progress.kernel_done("phases_nb.roll_nb")  # compiled here after all: still once
         assert progress.done == 2
     finally:
         progress.close()
     assert progress.closed
-    progress.kernel_done("engine_nb.start_dev_nb")  # after closing: nothing
+    progress.kernel_done("phases_nb.start_dev_nb")  # after closing: nothing
     assert progress.done == 2
 
 
 def test_the_helper_refuses_another_cache_folder(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "catansim.kernels", "helper", str(tmp_path)],
+    r = subprocess.run([sys.executable, "-m", "catansim.core.compiling", "helper",
+                        str(tmp_path)],
                        capture_output=True, text=True)
     assert r.returncode == 1
     assert "kernel cache folder" in r.stderr and str(tmp_path) in r.stderr
-    r = subprocess.run([sys.executable, "-m", "catansim.kernels"], capture_output=True,
+    r = subprocess.run([sys.executable, "-m", "catansim.core.compiling"], capture_output=True,
                        text=True)
-    assert r.returncode == 2 and "usage: python -m catansim.kernels helper" in r.stderr
+    assert r.returncode == 2 and "usage: python -m catansim.core.compiling helper" in r.stderr
 
 
 def test_the_kernels_are_compiled_for_the_types_the_engine_passes():
-    """``kernels`` makes its own sample arguments (it never imports the engine): their
-    Numba types are those of the arrays ``GameSettings`` and ``game_arrays`` make."""
+    """``compiling`` makes its own sample arguments (the core never imports the settings):
+    their Numba types are those of the arrays ``GameSettings`` and ``game_arrays`` make."""
     import numba
 
     from catansim.board import make_board
-    from catansim.kernels import game_arrays
+    from catansim.core.engine_nb import game_arrays
 
-    types = kernels._argument_types()
+    types = compiling._argument_types()
     _, _, board, openings, topo, rules, strat, params = GameSettings(
         n_players=4, strategies=("default",) * 4, layout="given",
         board=make_board("variable", 1),

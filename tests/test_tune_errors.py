@@ -39,7 +39,7 @@ CASES = {
                    ["params.robber_policy.choices[1]: 'x' is not allowed; allowed: numbers in "
                     "0..2 or leader, production, random"]),
     "budget-zero": (("trials = 1", "games = 0"),
-                    ["budget.games: 0 is not allowed; allowed: an integer in "
+                    ["budget.games: 0 is out of range; allowed: an integer in "
                      "1..1,000,000,000,000"]),
     "budget-minutes-zero": (("trials = 1", "minutes = 0"),
                             ["budget.minutes: 0 is not allowed; allowed: a number > 0"]),
@@ -52,10 +52,10 @@ CASES = {
     "budget-minutes-huge": (("trials = 1", "minutes = 1e9"),
                             ["budget.minutes: 1000000000.0 is not allowed"]),
     "budget-games-huge": (("trials = 1", "games = 100000000000000000000"),
-                          ["budget.games: 100000000000000000000 is not allowed; allowed: an "
+                          ["budget.games: 100000000000000000000 is out of range; allowed: an "
                            "integer in 1..1,000,000,000,000"]),
     "budget-trials-huge": (("trials = 1", "trials = 10000000"),
-                           ["budget.trials: 10000000 is not allowed; allowed: an integer in "
+                           ["budget.trials: 10000000 is out of range; allowed: an integer in "
                             "1..1,000,000"]),
     "budget-empty": (("trials = 1", ""), ["budget: empty; allowed: games, minutes or trials"]),
     "storage-not-url": (('name = "t"', 'name = "t"\nstorage = "tune.db"'),
@@ -79,6 +79,9 @@ CASES = {
     "players": (('strategy = "default"', 'strategy = "default"\nplayers = 5'),
                 ["players: 5 is not allowed; allowed: 3, 4"]),
     "rule": (("[budget]", "[rules]\nrobber = \"nope\"\n[budget]"), ["rules.robber: 'nope'"]),
+    # the rules table is checked as an experiment file's is (runs.file_checks)
+    "rule-unknown": (("[budget]", "[rules]\nrober = \"off\"\n[budget]"),
+                     ["rules.rober: unknown rule (did you mean 'robber'?); allowed: "]),
     "layout": (('strategy = "default"', 'strategy = "default"\nlayouts = ["nope"]'),
                ["layouts[0]: 'nope' is not allowed; allowed:"]),
     "same-seeds": (('strategy = "default"', 'strategy = "default"\nseed = 4\nheldout_seed = 4'),

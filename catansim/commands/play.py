@@ -82,7 +82,7 @@ def command(seed, players, strategies, layout, board_file, rule_items, switch_tu
     if log_dir is not None:
         with O.writing("--log-dir", log_dir):
             Path(log_dir).mkdir(parents=True, exist_ok=True)
-    from ..kernels import say_if_compiling
+    from ..compile_progress import say_if_compiling
 
     say_if_compiling()
     written = 0

@@ -40,7 +40,7 @@ def command(games, players, strategies, layout, board, rule_items, switch_turn, 
         data["board"] = board
 
     from ..analysis.summary import SUMMARY_COLUMNS, Summary, format_summary
-    from ..kernels import say_if_compiling
+    from ..compile_progress import say_if_compiling
     from ..runs.experiment import parse_experiment
     from ..runs.runner import compute_task, plan
 

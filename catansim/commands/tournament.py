@@ -84,7 +84,7 @@ def command(strategies, games, players, seed, layout, rule_items, switch_turn, s
         raise CatansimError(f"--strategies: {len(names)} names for {players} players; allowed: "
                             f"exactly {players} (one per seat, seats rotated), or two or more "
                             "with --matrix (each against copies of the others)")
-    from ..kernels import say_if_compiling
+    from ..compile_progress import say_if_compiling
     from ..runs import tournament as T
 
     # counts accumulated as the games are played: memory flat in the number of games

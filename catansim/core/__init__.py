@@ -9,9 +9,10 @@ module for module the twin of ``catansim.players.reference``), the game: a new g
 its set-up (``setup_nb``), the phases of a turn (``phases_nb``), the loop that plays
 them for the batch and the step interface (``loop_nb``), its entry points
 (``engine_nb``) and what the kernel checks as it plays (``checker_nb``: illegal
-choices, broken invariants); how kernels are compiled (``jit``) and the two changes to
+choices, broken invariants); how kernels are compiled (``jit``), the two changes to
 Numba's own code that make them faster (``numba_patches``, with the Numba version they
-were written for). Kernels take
+were written for) and getting the batch kernel ready, from the kernel cache or a cold
+compile in two processes (``compiling``). Kernels take
 arrays and scalars only (topology, rules and strategy parameters as arguments, never
 module globals).
 
@@ -33,11 +34,13 @@ an index raises.
 
 May import: numpy, numba and the plain-Python game facts of ``catansim.constants``
 and ``catansim.topology`` (folded to constants). Nothing else of catansim, but for
-this file, which places the kernel cache: ``catansim.tunables`` (``CACHE_KEEP_DAYS``).
+this file, which places the kernel cache, and ``compiling``: ``catansim.tunables``
+(``CACHE_KEEP_DAYS``, ``HELPER_TIMEOUT``).
 
 **The engine fingerprint** (``engine_fingerprint()``, 16 hex digits) is a SHA-256
 of the code that makes the compiled games: every module of this package but this
-file (which only places the cache), plus ``constants.py`` and ``topology.py``, each
+file (which only places the cache) and ``compiling`` (which only compiles, for the
+signatures the game loop uses), plus ``constants.py`` and ``topology.py``, each
 as Python parses it, without comments, docstrings or layout (``code_of``). Two
 installations with the same fingerprint play every game identically; a change of
 code, even of one constant, gives a new fingerprint, and a change of a comment, a
@@ -85,7 +88,8 @@ _held = []  # the open, share-locked .in-use file of this process's cache folder
 
 def _fingerprint_files() -> list[Path]:
     here = Path(__file__).parent
-    return sorted(p for p in here.rglob("*.py") if p != here / "__init__.py") + [
+    outside = (here / "__init__.py", here / "compiling.py")  # they make no game
+    return sorted(p for p in here.rglob("*.py") if p not in outside) + [
         here.parent / "constants.py",
         here.parent / "topology.py",
     ]
@@ -120,13 +124,12 @@ _fingerprint: list[str] = []  # computed once, when first asked (see engine_fing
 def engine_fingerprint() -> str:
     """The engine fingerprint: 16 hex digits of a SHA-256 of the core's code.
 
-    Every module of ``catansim.core`` and its subpackages but this ``__init__``, plus
-    ``catansim/constants.py`` and ``catansim/topology.py`` (paths and ``code_of`` each,
-    sorted): comments,
-    docstrings and line breaks leave it alone. Equal fingerprints play every game
-    identically; a dataset records the fingerprint of the engine that made it.
-    Computed once, by the first kernel module imported (``configure_cache``), so it
-    names the code this process runs.
+    Every module of ``catansim.core`` and its subpackages but this ``__init__`` and
+    ``compiling``, plus ``catansim/constants.py`` and ``catansim/topology.py`` (paths
+    and ``code_of`` each, sorted): comments, docstrings and line breaks leave it alone.
+    Equal fingerprints play every game identically; a dataset records the fingerprint
+    of the engine that made it. Computed once, by the first kernel module imported
+    (``configure_cache``), so it names the code this process runs.
     """
     if not _fingerprint:
         _fingerprint.append(_source_hash())

@@ -4,7 +4,8 @@ These only accept NumPy arrays and scalars. ``play_batch_nb`` plays a run of see
 into its output rows (``engine.play_batch`` runs several on threads, each writing only
 its own rows, and ``engine.play_game`` plays a single logged game through it: with
 ``s[S_LOG_ON] = 1`` it records every event into ``log``), so a logged game is the game
-a batch plays for that seed. ``new_scratch`` (plain Python) makes the arrays it plays in.
+a batch plays for that seed. ``new_scratch`` and ``game_arrays`` (plain Python) make the
+arrays it plays in.
 The ``step_*`` kernels serve ``catansim.game.Game``, ``batch_start_nb`` and
 ``batch_choose_nb`` its ``GameBatch``; every one runs ``loop_nb.run_nb``.
 """
@@ -34,6 +35,7 @@ from .layout import (
     D_VICTIM,
     LAYOUT_BALANCED,
     LAYOUT_GIVEN,
+    LOG_WIDTH,
     N_COUNTERS,
     N_RULES,
     PH_TURN_DONE,
@@ -49,6 +51,7 @@ from .layout import (
     S_ROBBER_TARGET,
     S_STEP,
     S_TURN,
+    STATE_SIZE,
 )
 from .loop_nb import resolve_nb, run_nb
 from .phases_nb import turn_done_nb
@@ -72,23 +75,14 @@ from .rules_nb import can_place_road_nb, hand_size_nb, invention_cards_nb, victi
 from .setup_nb import init_state_nb
 
 
-def new_scratch():
-    """The scratch arrays ``play_batch_nb`` plays its games in, as one tuple.
-
-    Compiled code never allocates (see ``core.jit``): whoever calls the kernel makes
-    these once, and the kernel resets them for every game (zeroed, but for the work
-    array's memos, only marked empty, and the fairness-index scratch, zeroed only for
-    the balanced layout, the one that reads it). In order: the random
-    streams (uint64[N_STREAMS]), the action (int32[ACT_SIZE]), the legal-action list
-    (int32[MAX_LEGAL]), the node/edge/hex masks (uint8[N_EDGES]), the robber's victims
-    (int32[MAX_PLAYERS]), a bundle of cards (int32[5]), the cards owed per seat by a
-    roll (int32[MAX_PLAYERS, 5]), the players' work array (float64[WORK_SIZE]), the
-    balanced layout's fairness-index scratch (float64[BOARD_SCRATCH]), the board of
-    the game being played (int32[BOARD_SIZE]) and its working copy of the rules
-    (int32[N_RULES]: the rule switch writes into it). A game paused at a decision (the step
-    interface) keeps its random streams, action, masks and work array here: they are
-    part of it.
-    """
+def play_scratch():
+    """The scratch arrays a game plays in, one tuple that ``loop_nb.run_nb`` takes whole:
+    the random streams (uint64[N_STREAMS]), the action (int32[ACT_SIZE]), the
+    legal-action list (int32[MAX_LEGAL]), the node/edge/hex masks (uint8[N_EDGES]), the
+    robber's victims (int32[MAX_PLAYERS]), a bundle of cards (int32[5]), the cards owed
+    per seat by a roll (int32[MAX_PLAYERS, 5]) and the players' work array
+    (float64[WORK_SIZE]). A game paused at a decision (the step interface) keeps its
+    random streams, action, masks and work array here: they are part of it."""
     return (
         np.zeros(N_STREAMS, dtype=np.uint64),
         np.zeros(ACT_SIZE, dtype=np.int32),
@@ -98,19 +92,40 @@ def new_scratch():
         np.zeros(5, dtype=np.int32),
         np.zeros((MAX_PLAYERS, 5), dtype=np.int32),
         np.zeros(WORK_SIZE, dtype=np.float64),
-        np.zeros(BOARD_SCRATCH, dtype=np.float64),
-        np.zeros(BOARD_SIZE, dtype=np.int32),
-        np.zeros(N_RULES, dtype=np.int32),
     )
 
 
+def new_scratch():
+    """The scratch ``play_batch_nb`` plays its games in: ``(play, board_x, board, rules)``.
+
+    Compiled code never allocates (see ``core.jit``): whoever calls the kernel makes
+    these once, and the kernel resets them for every game (zeroed, but for the work
+    array's memos, only marked empty, and the fairness-index scratch, zeroed only for
+    the balanced layout, the one that reads it). ``play`` is ``play_scratch()``;
+    then the balanced layout's fairness-index scratch (float64[BOARD_SCRATCH]), the
+    board of the game being played (int32[BOARD_SIZE]) and its working copy of the
+    rules (int32[N_RULES]: the rule switch writes into it).
+    """
+    return (play_scratch(), np.zeros(BOARD_SCRATCH, dtype=np.float64),
+            np.zeros(BOARD_SIZE, dtype=np.int32), np.zeros(N_RULES, dtype=np.int32))
+
+
+def game_arrays(log_rows: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The state and the event log ``play_batch_nb`` plays its games in: ``s``
+    (int32[STATE_SIZE], zero) and ``log`` (int32[max(log_rows, 1), LOG_WIDTH]); with
+    ``log_rows`` > 0 the state asks for the events (``S_LOG_ON`` = 1)."""
+    s = np.zeros(STATE_SIZE, dtype=np.int32)
+    s[S_LOG_ON] = 1 if log_rows > 0 else 0
+    return s, np.zeros((max(log_rows, 1), LOG_WIDTH), dtype=np.int32)
+
+
 @inline_kernel
-def start_game_nb(seed, n_players, layout, board, openings, topo, rules, s, rng, act, cand,
-                  mask, victims, bundle, owed, work, board_x):
-    """Set up the game of ``seed`` in ``s`` with the scratch arrays given (reset here,
-    see ``new_scratch``): its random streams, its board (dealt unless the layout is
-    given) and its deck; the first placement is next. Keeps ``s``'s log switch and
-    external seats."""
+def start_game_nb(seed, n_players, layout, board, openings, topo, rules, s, scratch, board_x):
+    """Set up the game of ``seed`` in ``s`` with the scratch given (``play_scratch``,
+    reset here): its random streams, its board (dealt unless the layout is given) and
+    its deck; the first placement is next. Keeps ``s``'s log switch and external
+    seats."""
+    rng, act, cand, mask, victims, bundle, owed, work = scratch
     log_on = s[S_LOG_ON]
     external = 0
     for q in range(MAX_PLAYERS):
@@ -179,7 +194,7 @@ def play_batch_nb(seeds, n_players, layout, board, openings, topo, rules, strat,
     scratch : tuple
         ``new_scratch()``: the arrays the games are played in.
     """
-    rng, act, cand, mask, victims, bundle, owed, work, board_x, b, game_rules = scratch
+    play, board_x, b, game_rules = scratch
     for q in range(MAX_PLAYERS):
         s[S_EXTERNAL + q] = 0
     for g in range(seeds.shape[0]):
@@ -187,10 +202,9 @@ def play_batch_nb(seeds, n_players, layout, board, openings, topo, rules, strat,
             b[i] = board[i]
         for i in range(N_RULES):
             game_rules[i] = rules[i]
-        start_game_nb(seeds[g], n_players, layout, b, openings, topo, game_rules, s, rng,
-                      act, cand, mask, victims, bundle, owed, work, board_x)
-        run_nb(s, topo, game_rules, rng, strat, params, openings, log, act, cand, mask,
-               victims, bundle, owed, work, -1)
+        start_game_nb(seeds[g], n_players, layout, b, openings, topo, game_rules, s, play,
+                      board_x)
+        run_nb(s, topo, game_rules, strat, params, openings, log, play, -1)
         for i in range(N_COUNTERS):
             counters_out[g, i] = s[S_COUNTERS + i]
         for i in range(BOARD_SIZE):
@@ -201,30 +215,27 @@ def play_batch_nb(seeds, n_players, layout, board, openings, topo, rules, strat,
 
 
 @nb.njit(cache=True, _nrt=False)
-def step_start_nb(seed, n_players, layout, board, openings, topo, rules, s, rng, act, cand,
-                  mask, victims, bundle, owed, work, board_x):
+def step_start_nb(seed, n_players, layout, board, openings, topo, rules, s, scratch, board_x):
     """Set up the game of ``seed`` (``board`` is dealt into unless the layout is given):
     the first placement is next (``step_run_nb`` or ``step_to_turn_nb`` plays on)."""
-    start_game_nb(seed, n_players, layout, board, openings, topo, rules, s, rng, act, cand,
-                  mask, victims, bundle, owed, work, board_x)
+    start_game_nb(seed, n_players, layout, board, openings, topo, rules, s, scratch, board_x)
 
 
 @nb.njit(cache=True, _nrt=False)
-def step_resolve_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, victims,
-                    bundle, owed, work, value):
+def step_resolve_nb(s, topo, rules, strat, params, openings, log, scratch, value):
     """Apply the pending decision's choice (``resolve_nb``) and play on to the next
     decision of an external seat; returns it (or ``D_NONE``)."""
-    resolve_nb(s, topo, rules, rng, openings, log, act, mask, victims, bundle, value)
-    return run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, victims,
-                  bundle, owed, work, -1)
+    resolve_nb(s, topo, rules, openings, log, scratch, value)
+    return run_nb(s, topo, rules, strat, params, openings, log, scratch, -1)
 
 
 @nb.njit(cache=True, _nrt=False)
-def step_suggest_nb(s, topo, rules, rng, strat, params, work, act, cand, mask, victims, bundle):
+def step_suggest_nb(s, topo, rules, strat, params, scratch):
     """What the compiled strategy ``strat[q]`` of the pending seat q chooses for the
-    pending decision: returned as a value, or written to ``act`` (an action) or
-    ``bundle`` (a discard, Invention). It draws from q's own random stream, as the
-    batch kernel would."""
+    pending decision: returned as a value, or written to the scratch's action (an
+    action) or bundle (a discard, Invention). It draws from q's own random stream, as
+    the batch kernel would."""
+    rng, act, cand, mask, victims, bundle, _, work = scratch
     d = s[S_PENDING]
     q = np.int64(s[S_PENDING_SEAT])
     sid = strat[q]
@@ -318,25 +329,21 @@ def step_options_nb(s, topo, rules, mask, victims, out):
 
 
 @nb.njit(cache=True, _nrt=False)
-def step_to_turn_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask,
-                    victims, bundle, owed, work, turn):
+def step_to_turn_nb(s, topo, rules, strat, params, openings, log, scratch, turn):
     """Play on until turn ``turn`` is over (the game then waits at ``PH_TURN_DONE``:
     returns ``D_UNTIL``), a decision of an external seat is pending (returns it) or the
     game is over (``D_NONE``). ``run_nb(..., -1)`` goes on from the wait."""
     while True:
-        d = run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, victims,
-                   bundle, owed, work, PH_TURN_DONE)
+        d = run_nb(s, topo, rules, strat, params, openings, log, scratch, PH_TURN_DONE)
         if d != D_UNTIL or s[S_TURN] >= turn:
             return d
         turn_done_nb(s, rules, log)
 
 
 @nb.njit(cache=True, _nrt=False)
-def step_run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, victims,
-                bundle, owed, work):
+def step_run_nb(s, topo, rules, strat, params, openings, log, scratch):
     """Play on from where the game waits to the next external decision or the end."""
-    return run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, victims,
-                  bundle, owed, work, -1)
+    return run_nb(s, topo, rules, strat, params, openings, log, scratch, -1)
 
 
 # --- many games in lockstep (catansim.game.GameBatch) ------------------------------------
@@ -393,11 +400,10 @@ def batch_start_nb(seeds, n_players, layout, board, openings, topo, rules, strat
         for i in range(BOARD_SIZE):
             boards[g, i] = board[i]
         s = states[g]
+        play = (rngs[g], acts[g], cands[g], masks[g], victims[g], bundles[g], owed[g], works[g])
         start_game_nb(seeds[g], n_players, layout, boards[g], openings, topo, rules[g], s,
-                      rngs[g], acts[g], cands[g], masks[g], victims[g], bundles[g], owed[g],
-                      works[g], board_x)
-        run_nb(s, topo, rules[g], rngs[g], strat, params, openings, log, acts[g], cands[g],
-               masks[g], victims[g], bundles[g], owed[g], works[g], -1)
+                      play, board_x)
+        run_nb(s, topo, rules[g], strat, params, openings, log, play, -1)
         counts[g] = option_count_nb(s, topo, rules[g], masks[g], victims[g], cands[g])
 
 
@@ -428,8 +434,7 @@ def batch_choose_nb(choice, topo, rules, strat, params, openings, states, log, r
             bundle_option_nb(s, S_BANK, cand[0], i, bundles[g])
         else:
             value = np.int64(cand[i])
-        resolve_nb(s, topo, game_rules, rngs[g], openings, log, acts[g], masks[g],
-                   victims[g], bundles[g], value)
-        run_nb(s, topo, game_rules, rngs[g], strat, params, openings, log, acts[g], cand,
-               masks[g], victims[g], bundles[g], owed[g], works[g], -1)
+        play = (rngs[g], acts[g], cand, masks[g], victims[g], bundles[g], owed[g], works[g])
+        resolve_nb(s, topo, game_rules, openings, log, play, value)
+        run_nb(s, topo, game_rules, strat, params, openings, log, play, -1)
         counts[g] = option_count_nb(s, topo, game_rules, masks[g], victims[g], cand)

@@ -508,7 +508,9 @@ LAYOUT_VARIABLE = 1  # 6th-edition variable setup, from the game's board stream
 LAYOUT_RANDOM_NUMBERS = 2  # 5th-edition variant: numbers shuffled, no adjacent 6/8
 LAYOUT_BALANCED = 3  # variable boards kept only when the fairness index says they are fair
 
-# Forced openings: int32[MAX_PLAYERS * 4] = (node1, edge1, node2, edge2) per seat, -1 free.
+# Forced openings: int32[OPENINGS_SIZE] = (node1, edge1, node2, edge2) per seat, -1 free;
+# slot (seat, k) of the k-th settlement (k = 0, 1) holds its node at ``4 * seat + 2 * k``,
+# its road after.
 OPENING_WIDTH = 4
 OPENINGS_SIZE = OPENING_WIDTH * MAX_PLAYERS
 

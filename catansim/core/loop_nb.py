@@ -122,8 +122,7 @@ def _await_nb(s, decision, seat):
 
 
 @kernel
-def run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, victims, bundle,
-           owed, work, until):
+def run_nb(s, topo, rules, strat, params, openings, log, scratch, until):
     """Play the game from ``s[S_PHASE]`` until a decision of an external seat
     (``s[S_EXTERNAL + seat]``) is pending, the game is over, or phase ``until`` is
     next (-1: never; tests drive one part of a turn this way).
@@ -133,9 +132,12 @@ def run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, v
     seat's decisions are made here by its compiled strategy, so with no external seat
     this plays the whole game: the batch kernel is this loop. While a decision is
     pending this returns it at once;
-    ``resolve_nb`` applies its choice. The scratch arrays (``act``, ``mask``) hold
-    the pending decision's offer and legal options between the two calls.
+    ``resolve_nb`` applies its choice. ``scratch`` is the game's scratch arrays, one
+    tuple (``engine_nb.play_scratch``): random streams, action, legal-action list,
+    masks, victims, bundle, cards owed, work array; the action and the masks hold the
+    pending decision's offer and legal options between the two calls.
     """
+    rng, act, cand, mask, victims, bundle, owed, work = scratch
     if s[S_PENDING] != D_NONE:
         return np.int64(s[S_PENDING])
     while True:
@@ -303,12 +305,13 @@ def run_nb(s, topo, rules, rng, strat, params, openings, log, act, cand, mask, v
 
 
 @kernel
-def resolve_nb(s, topo, rules, rng, openings, log, act, mask, victims, bundle, value):
+def resolve_nb(s, topo, rules, openings, log, scratch, value):
     """Apply the choice of the pending external decision: ``value`` (a node, edge,
-    card, hex, seat, resource, or 1/0 for an answer), ``act`` for an action (and the
-    offer an answer answers) or ``bundle`` for a discard or Invention. The caller
-    checked it legal (an illegal one is handled as a strategy's would be). Then
-    ``run_nb`` goes on."""
+    card, hex, seat, resource, or 1/0 for an answer), the scratch's action for an
+    action (and the offer an answer answers) or its bundle for a discard or Invention.
+    The caller checked it legal (an illegal one is handled as a strategy's would be).
+    Then ``run_nb`` goes on."""
+    rng, act, _, mask, victims, bundle, _, _ = scratch
     d = s[S_PENDING]
     s[S_PENDING] = D_NONE
     s[S_PENDING_SEAT] = -1

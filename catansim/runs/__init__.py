@@ -3,6 +3,8 @@
 What lives here:
 
 - ``experiment``: experiment files (TOML) read and validated into an ``Experiment``;
+- ``file_checks``: the checks experiment files and tuning specs share (``InFile``: the
+  file named in every error, a table's keys, a ``[rules]`` table, strategy definitions);
 - ``runner``: plays an experiment's parts and writes them to a dataset
   (``catansim.results.dataset``), resumable, locally or on a Dask cluster;
 - ``tournament``: strategies against each other with rotated seats, cross-play;

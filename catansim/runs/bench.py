@@ -115,8 +115,9 @@ def _cold_then_warm(code: str, cache: str) -> list[tuple[float, str]]:
 def _run_group(cmd: list[str], env: dict) -> str:
     """Run ``cmd`` in a process group of its own and return its stdout; if it fails, or
     this process is stopped (SIGTERM, Ctrl-C) while it runs, the whole group is
-    killed: the child and the compile helper it started (``catansim.kernels``), which
-    would otherwise go on compiling into the temporary cache folder being removed."""
+    killed: the child and the compile helper it started (``catansim.core.compiling``),
+    which would otherwise go on compiling into the temporary cache folder being
+    removed."""
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
     try:

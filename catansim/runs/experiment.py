@@ -55,6 +55,7 @@ from ..settings import GameSettings, load_python_player, openings_from_seats, va
 from ..strategies import PRESETS, StrategySet, is_python_player
 from ..topology import NODE_EDGES, NODE_NEIGHBOURS
 from ..tunables import DEFAULT_BATCH_SIZE
+from .file_checks import InFile
 
 LAYOUTS = tuple(BOARD_LAYOUTS)
 NAME_RE = re.compile(r"^[A-Za-z0-9_]+$")
@@ -322,31 +323,7 @@ class Experiment:
 # --- reading ------------------------------------------------------------------------
 
 
-class _Ctx:
-    """Names the file in front of every message (``catansim.checks`` wording)."""
-
-    def __init__(self, path: Path | None):
-        self.prefix = f"{path}: " if path is not None else ""
-
-    def fail(self, key: str, msg: str):
-        raise CatansimError(f"{self.prefix}{key}: {msg}")
-
-    def reraise(self, key: str, exc: CatansimError):
-        """A check's error under ``key`` (not repeated when the message names it already)."""
-        msg = str(exc)
-        if msg.startswith(key):
-            raise CatansimError(f"{self.prefix}{msg}") from None
-        self.fail(key, msg)
-
-    def check(self, fn, *args, **kw):
-        """Call a check from ``catansim.checks`` (or any validator), naming the file."""
-        try:
-            return fn(*args, **kw)
-        except CatansimError as exc:
-            raise CatansimError(f"{self.prefix}{exc}") from None
-
-
-def _strategies(value, key, ctx: _Ctx, players: int, strategy_set: StrategySet
+def _strategies(value, key, ctx: InFile, players: int, strategy_set: StrategySet
                 ) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
@@ -365,24 +342,7 @@ def _strategies(value, key, ctx: _Ctx, players: int, strategy_set: StrategySet
     return ctx.check(strategy_set.seat_names, value, players, key)
 
 
-def _rules(mapping, key, ctx: _Ctx, base=None):
-    if not isinstance(mapping, dict):
-        ctx.fail(key, f"expected a table, got {type_name(mapping)}; allowed: a table of rule "
-                      f"settings ({', '.join(Rules.names())})")
-    for name in mapping:
-        if name not in Rules.names():
-            ctx.fail(f"{key}.{name}", f"unknown rule{did_you_mean(name, Rules.names())}; "
-                                      f"allowed: {', '.join(Rules.names())}")
-    try:
-        return Rules.from_mapping(mapping, base=base)
-    except CatansimError as exc:  # "rule robber: ..." becomes "rules.robber: ..."
-        msg = str(exc)
-        if msg.startswith("rule "):
-            raise CatansimError(f"{ctx.prefix}{key}.{msg[5:]}") from None
-        ctx.fail(key, msg)
-
-
-def _switch(mapping, key, ctx: _Ctx, rules):
+def _switch(mapping, key, ctx: InFile, rules):
     """``rules`` with the switch of a ``[switch]`` table (``turn`` and the settings after
     it); ``"none"`` for no switch."""
     allowed = (f"a table with turn (>= 1) and rule settings after it "
@@ -415,7 +375,7 @@ def _switch_message(msg: str, key: str) -> tuple[str, str]:
     return key, msg
 
 
-def _openings(mapping, key, ctx: _Ctx, players: int) -> np.ndarray:
+def _openings(mapping, key, ctx: InFile, players: int) -> np.ndarray:
     if not isinstance(mapping, dict):
         ctx.fail(key, f"expected a table, got {type_name(mapping)}; allowed: a table "
                       f"seat0..seat{players - 1}")
@@ -440,7 +400,7 @@ def _openings(mapping, key, ctx: _Ctx, players: int) -> np.ndarray:
         ctx.reraise(key, exc)
 
 
-def _sweep_seats(value, key, ctx: _Ctx, players: int) -> list[int]:
+def _sweep_seats(value, key, ctx: InFile, players: int) -> list[int]:
     allowed = f'a seat 0..{players - 1}, a list of them or "all"'
     if value == "all":
         return list(range(players))
@@ -453,7 +413,7 @@ def _sweep_seats(value, key, ctx: _Ctx, players: int) -> list[int]:
     return sorted(items)
 
 
-def _sweep_nodes(value, key, ctx: _Ctx) -> list[int] | None:
+def _sweep_nodes(value, key, ctx: InFile) -> list[int] | None:
     """The listed nodes, or None for "all"."""
     allowed = f'"all" or a list of nodes 0..{N_NODES - 1}, each once'
     if value == "all":
@@ -469,7 +429,7 @@ def _sweep_nodes(value, key, ctx: _Ctx) -> list[int] | None:
     return list(value)
 
 
-def _sweep(raw, ctx: _Ctx, players: int, base: np.ndarray | None
+def _sweep(raw, ctx: InFile, players: int, base: np.ndarray | None
            ) -> list[tuple[str, np.ndarray, str]]:
     """The arms of ``[sweep]`` (a table or an array of tables), as variants forcing one
     seat's settlement(s) on top of the baseline's openings (``results.arms`` names)."""
@@ -481,12 +441,7 @@ def _sweep(raw, ctx: _Ctx, players: int, base: np.ndarray | None
     arms: dict[str, tuple[np.ndarray, str, str]] = {}
     for i, t in enumerate(tables):
         key = f"sweep[{i}]" if isinstance(raw, list) else "sweep"
-        if not isinstance(t, dict):
-            ctx.fail(key, f"expected a table, got {type_name(t)}; allowed: a table of "
-                          + ", ".join(SWEEP_KEYS))
-        for k in t:
-            if k not in SWEEP_KEYS:
-                ctx.fail(f"{key}.{k}", f"unknown key; allowed: {', '.join(SWEEP_KEYS)}")
+        ctx.table(t, key, SWEEP_KEYS)
         seats = _sweep_seats(t.get("seat", "all"), f"{key}.seat", ctx, players)
         settlement = t.get("settlement", 1)
         kinds = {1: "first", 2: "second"}
@@ -553,7 +508,7 @@ def _product(lists):
     return itertools.product(*lists)
 
 
-def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
+def _board(value, ctx: InFile, layout: str, base_dir: Path):
     key = "board"
     if isinstance(value, bool) or not isinstance(value, int | str):
         ctx.fail(key, f"expected a seed or a string, got {type_name(value)}; "
@@ -588,14 +543,9 @@ def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
     return B.make_board(gen, seed)
 
 
-def _board_set(value, ctx: _Ctx, layout: str, games: int, seed: int) -> BoardSet:
+def _board_set(value, ctx: InFile, layout: str, games: int, seed: int) -> BoardSet:
     key = "boards"
-    if not isinstance(value, dict):
-        ctx.fail(key, f"expected a table, got {type_name(value)}; allowed: a table of "
-                      f"{', '.join(BOARD_SET_KEYS)}")
-    for k in value:
-        if k not in BOARD_SET_KEYS:
-            ctx.fail(f"{key}.{k}", f"unknown key; allowed: {', '.join(BOARD_SET_KEYS)}")
+    ctx.table(value, key, BOARD_SET_KEYS)
     if "games_per_board" not in value:
         ctx.fail(f"{key}.games_per_board", "missing; allowed: an integer >= 1")
     if layout not in SEEDED_LAYOUTS:
@@ -643,10 +593,8 @@ def load_experiment(path, text: str | None = None) -> Experiment:
 
 def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Experiment:
     """Validate an experiment's parsed TOML table (see ``load_experiment``)."""
-    ctx = _Ctx(path)
-    for key in data:
-        if key not in TOP_KEYS:
-            ctx.fail(key, f"unknown key; allowed: {', '.join(TOP_KEYS)}")
+    ctx = InFile(path)
+    ctx.known_keys(data, TOP_KEYS)
     base_dir = path.parent if path is not None else Path.cwd()
 
     name = data.get("name", path.stem if path is not None else "experiment")
@@ -701,11 +649,11 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
         else:
             ctx.fail("strategy_defs", f"expected a file path or a table, got {type_name(raw)}; "
                                       f"allowed: {defs_allowed}")
-        strategy_set = ctx.check(PRESETS.with_definitions, strategy_defs, "strategy_defs")
+        strategy_set = ctx.strategy_set(strategy_defs, "strategy_defs")
 
     strategies = _strategies(data.get("strategies", ["default"]), "strategies", ctx,
                              players, strategy_set)
-    rules = _rules(data.get("rules", {}), "rules", ctx)
+    rules = ctx.rules(data.get("rules", {}), "rules")
     switch = data.get("switch")
     if switch is not None:
         rules = _switch(switch, "switch", ctx, rules)
@@ -726,19 +674,14 @@ def parse_experiment(data: dict, path: Path | None = None, text: str = "") -> Ex
         if not NAME_RE.match(vname) or vname == BASELINE:
             ctx.fail(key, f"{vname!r} is not allowed; allowed: a name of letters, digits and _ "
                           "other than 'baseline'")
-        if not isinstance(vdata, dict):
-            ctx.fail(key, f"expected a table, got {type_name(vdata)}; allowed: a table of "
-                          f"{', '.join(VARIANT_KEYS)}")
-        for k in vdata:
-            if k not in VARIANT_KEYS:
-                ctx.fail(f"{key}.{k}", f"unknown key; allowed: {', '.join(VARIANT_KEYS)}")
+        ctx.table(vdata, key, VARIANT_KEYS)
         if not any(k in vdata for k in ("rules", "switch", "strategies", "openings")):
             ctx.fail(key, "changes nothing; allowed: a variant that sets rules, switch, "
                           "strategies or openings")
         vdesc = vdata.get("description", "")
         ctx.check(check_str, vdesc, f"{key}.description", "free text")
-        v_rules = _rules(vdata["rules"], f"{key}.rules", ctx, base=rules) if "rules" in vdata \
-            else rules
+        v_rules = (ctx.rules(vdata["rules"], f"{key}.rules", base=rules) if "rules" in vdata
+                   else rules)
         v_switch = vdata.get("switch", switch)
         if v_switch is not None:  # its own switch, or the experiment's on its own rules
             v_rules = _switch(v_switch, f"{key}.switch", ctx, v_rules)

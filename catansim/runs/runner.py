@@ -49,6 +49,7 @@ from tqdm.auto import tqdm
 from .. import __version__
 from ..board import Board
 from ..checks import check_path, check_scheduler
+from ..compile_progress import say_if_compiling
 from ..core import engine_fingerprint
 from ..engine import batch_seeds, games_digest, play_batch
 from ..errors import (
@@ -61,7 +62,6 @@ from ..errors import (
     swallowed_interrupt,
 )
 from ..game import PlayerError
-from ..kernels import say_if_compiling
 from ..results import dataset as D
 from ..results import games_frame, games_table, players_frame, players_table
 from ..results.dataset import Part as Task
@@ -630,8 +630,8 @@ def _run(exp: Experiment, root: Path, done: dict, state: _State, n_threads, clie
 
 def _warm_up(exp: Experiment, task: Task, n_threads, progress: bool) -> float:
     """Play one game so that the kernels are compiled (first use on a machine, half a
-    minute to a minute: ``catansim.kernels``) or loaded from Numba's cache before the
-    progress bar starts: the bar and the run's rate then count games only. Returns the
+    minute to a minute: ``catansim.core.compiling``) or loaded from Numba's cache before
+    the progress bar starts: the bar and the run's rate then count games only. Returns the
     seconds it took."""
     if progress:
         say_if_compiling()

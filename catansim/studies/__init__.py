@@ -17,7 +17,9 @@ experiments, the analysis plan of a dataset, the answer, the report spec, the RE
 power lines and notebook) built by its one ``build``. Every study declares its report
 as a spec (``reports.spec``: sections of tables, figures and text naming the analysis
 results they show), built by ``reports.sections_of`` and written by
-``reports.write_study_report``.
+``reports.write_study_report``. The words of a report and its README live beside the
+code, in ``text/<study>.md`` (package data, read by ``_words``): the code places them
+and fills in the numbers.
 
 May import everything: studies sit at the end of the data path, beside the
 commands (runs, analysis, plotting, reports).

@@ -1,7 +1,7 @@
 """The outputs of the ``openings`` study: report.html, tables/*.csv, figures/*.png, README.md.
 
 Everything here draws and writes what ``studies.openings.analyse`` computed; the numbers
-quoted in the text are read from those tables.
+quoted in the text are read from those tables. Its words: ``text/openings.md``.
 """
 
 from __future__ import annotations
@@ -19,6 +19,9 @@ from ..constants import seat_colours
 from ..files import atomic_write_text
 from ..reports import Each, Figure, Part, Results, Table, Text, sections_of, write_study_report
 from ._provenance import provenance
+from ._words import Words
+
+W = Words("openings")
 
 ARM_CSV = ["seat", "kind", "node", "node_2", "n", "wins", "win_rate", "win_ci_low",
            "win_ci_high", "base_win_rate", "diff", "ci_low", "ci_high", "p_value", "p_adjusted",
@@ -44,7 +47,7 @@ def _ci(lo, hi) -> str:
 
 
 def _seat(seat: int, players: int) -> str:
-    return f"seat {seat} ({seat_colours(players)[int(seat)]})"
+    return W.fill("seat", seat=seat, colour=seat_colours(players)[int(seat)])
 
 
 def _top(arms: pd.DataFrame, kind: str, k: int = 10) -> pd.DataFrame:
@@ -62,21 +65,18 @@ def _choice(values: dict, kind: str = "first") -> dict:
 def _gain(r) -> str:
     """What the cross-fitted choice gains (``placement``'s ``gain``), in words."""
     if r["selected_nodes"] == "strategy/strategy":  # every difference is 0: no interval
-        return "a choice made on half the games keeps the strategy's own node on both halves"
-    return (f"a choice made on half the games gains {_pts(r['gain'])} "
-            f"{_ci(r['gain_ci_low'], r['gain_ci_high'])} on the other half")
+        return W["gain none"]
+    return W.fill("gain", gain=_pts(r["gain"]), ci=_ci(r["gain_ci_low"], r["gain_ci_high"]))
 
 
 def _placement_lines(place: pd.DataFrame, players: int) -> list[str]:
     out = []
     for (seat, _kind), r in place.iterrows():
-        out.append(
-            f"{_seat(seat, players)}: own choice node {int(r['choice_node'])} wins "
-            f"{_pct(r['base_win_rate'])}; it ranks {int(r['rank'])} of "
-            f"{int(r['alternatives']) + 1} free nodes, {int(r['n_better'])} significantly "
-            f"better; the best-looking node {int(r['best_node'])} "
-            f"{_pts(r['best_diff'])} {_ci(r['best_ci_low'], r['best_ci_high'])} points, "
-            + _gain(r))
+        out.append(W.fill(
+            "placement", seat=_seat(seat, players), node=int(r["choice_node"]),
+            rate=_pct(r["base_win_rate"]), rank=int(r["rank"]), free=int(r["alternatives"]) + 1,
+            better=int(r["n_better"]), best=int(r["best_node"]), diff=_pts(r["best_diff"]),
+            ci=_ci(r["best_ci_low"], r["best_ci_high"]), gain=_gain(r)))
     return out
 
 
@@ -106,39 +106,34 @@ def findings(res: dict) -> dict:
          "second": _placement_lines(ps, 4)}
     lines = []
     for seat, r in bs.iterrows():
-        lines.append(
-            f"{_seat(seat, 4)}: over {int(r['boards'])} boards the own choice is the best of "
-            f"about {int(r['alternatives']) + 1} free nodes on {_pct(r['own_choice_best'], 0)} "
-            f"of them [{_pct(r['own_best_ci_low'], 0)}, {_pct(r['own_best_ci_high'], 0)}], "
-            f"some node is significantly better on {_pct(r['some_node_better'], 0)} "
-            f"[{_pct(r['better_ci_low'], 0)}, {_pct(r['better_ci_high'], 0)}]; the average "
-            f"free node is worth {_pts(r['mean_alt_diff'])} "
-            f"{_ci(r['alt_ci_low'], r['alt_ci_high'])} points against it; a data-driven "
-            f"choice gains {_pts(r['mean_gain'])} {_ci(r['gain_ci_low'], r['gain_ci_high'])} "
-            f"points on average (the best-looking alternative, chosen in hindsight on the "
-            f"same games: {_pts(r['mean_best_diff'])})")
+        lines.append(W.fill(
+            "boards line", seat=_seat(seat, 4), boards=int(r["boards"]),
+            free=int(r["alternatives"]) + 1, best=_pct(r["own_choice_best"], 0),
+            best_low=_pct(r["own_best_ci_low"], 0), best_high=_pct(r["own_best_ci_high"], 0),
+            better=_pct(r["some_node_better"], 0), better_low=_pct(r["better_ci_low"], 0),
+            better_high=_pct(r["better_ci_high"], 0), alt=_pts(r["mean_alt_diff"]),
+            alt_ci=_ci(r["alt_ci_low"], r["alt_ci_high"]), gain=_pts(r["mean_gain"]),
+            gain_ci=_ci(r["gain_ci_low"], r["gain_ci_high"]),
+            hindsight=_pts(r["mean_best_diff"])))
     f["boards"] = lines
     held = cal.loc["held out"] if "held out" in cal.index else cal.iloc[0]
-    f["model"] = (
-        f"held-out Brier score {held['brier']:.4f} against {held['brier_base_rate']:.4f} for "
-        f"the base rate (skill {held['brier_skill']:.3f}) on {int(held['seat_games']):,} "
-        f"seat-games of {len(res['held_out_boards'])} board"
-        f"{'s' if len(res['held_out_boards']) != 1 else ''} not used in the fit")
+    held_out = len(res["held_out_boards"])
+    f["model"] = W.fill(
+        "model", brier=f"{held['brier']:.4f}", base=f"{held['brier_base_rate']:.4f}",
+        skill=f"{held['brier_skill']:.3f}", seat_games=f"{int(held['seat_games']):,}",
+        boards=W.fill("model board" if held_out == 1 else "model boards", n=held_out))
     mc = res.get("model_choice")
     if mc is not None and len(mc):
-        f["model"] += ("; used as a placement rule there (its best first settlement per seat), "
-                       "it changes the win rate by " + ", ".join(
-                           f"{_pts(r['mean_diff'])} {_ci(r['ci_low'], r['ci_high'])}"
-                           for _, r in mc.iterrows())
-                       + " points (seats " + ", ".join(str(x) for x in mc.index) + ")")
+        f["model"] += W.fill("model as a rule", diffs=", ".join(
+            f"{_pts(r['mean_diff'])} {_ci(r['ci_low'], r['ci_high'])}" for _, r in mc.iterrows()),
+            seats=", ".join(str(x) for x in mc.index))
     inter = res["seats"]["beginner4"]["test"]
-    f["seats"] = (
-        "" if not len(inter) else
-        f"beginner map: the node x seat interaction is {'significant' if inter['p_value'].iloc[0] < 0.05 else 'not significant'} "  # noqa: E501
-        f"(likelihood ratio {inter['lr'].iloc[0]:.0f} on {int(inter['df'].iloc[0])} df, "
-        f"{format_p(inter['p_value'].iloc[0])}); its size: "
-        f"{100 * inter['interaction_sd'].iloc[0]:.1f} points of win probability (sd of the "
-        "fitted interaction)")
+    f["seats"] = "" if not len(inter) else W.fill(
+        "seats interaction",
+        significant=W["significant" if inter["p_value"].iloc[0] < 0.05 else "not significant"],
+        lr=f"{inter['lr'].iloc[0]:.0f}", df=int(inter["df"].iloc[0]),
+        p=format_p(inter["p_value"].iloc[0]),
+        size=f"{100 * inter['interaction_sd'].iloc[0]:.1f}")
     f["n_arms_beginner4"] = int(len(v4))
     return f
 
@@ -156,13 +151,7 @@ def _reliability(frame: pd.DataFrame):
 
 
 def _question_note(r) -> str:
-    return ("Each arm forces one seat's settlement onto one node and replays the baseline's "
-            "games (same board, dice, deck and decision streams); the value of a node is the "
-            "paired difference of that seat's win rate against the strategy's own choice, "
-            "with a paired t interval; the many nodes of one seat are corrected together "
-            "(Benjamini-Hochberg). Four default players unless said otherwise."
-            + (" SCALE SMALL: a few games, every 9th node, three boards; the numbers are not "
-               "findings." if r.scale == "small" else ""))
+    return W["note question"] + (" " + W["note question small"] if r.scale == "small" else "")
 
 
 def _finding(key: str, heading, as_list: bool = True, optional: bool = False) -> Text:
@@ -173,17 +162,14 @@ def _finding(key: str, heading, as_list: bool = True, optional: bool = False) ->
                 when=(lambda r: bool(r.findings[key])) if optional else None)
 
 
-QUESTION = Part("question", "The question and the answers", _question_note, (
-    Text(_p("How much is each starting intersection worth, in win probability, when the rest "
-            "of the game is left to the players? Where does our scripted placement rank among "
-            "the alternatives, and what makes a good opening across boards?")),
-    _finding("beginner4", "Beginner map, four players: the first settlement"),
-    _finding("second", "Beginner map, four players: the second settlement (the first the "
-             "strategy's own)"),
-    _finding("beginner3", "Beginner map, three players: the first settlement"),
-    _finding("boards", lambda r: f"{len(r['board_values'])} variable boards"),
-    _finding("seats", "Seats", as_list=False, optional=True),
-    _finding("model", "What makes a good opening", as_list=False)))
+QUESTION = Part("question", W["part question"], _question_note, (
+    Text(_p(W["question"])),
+    _finding("beginner4", W["finding beginner4"]),
+    _finding("second", W["finding second"]),
+    _finding("beginner3", W["finding beginner3"]),
+    _finding("boards", lambda r: W.fill("finding boards", n=len(r["board_values"]))),
+    _finding("seats", W["finding seats"], as_list=False, optional=True),
+    _finding("model", W["finding model"], as_list=False)))
 
 
 def _value_map(name: str, values: str, players: int, title: str, kind: str = "first"
@@ -197,39 +183,23 @@ def _value_map(name: str, values: str, players: int, title: str, kind: str = "fi
     return Figure(name, draw)
 
 
-def _placement(name: str, caption: str) -> Table:
-    return Table(f"{name}_placement", f"place.{name}", caption,
-                 view=lambda t, r: t[PLACE_SHOW])
+def _placement(name: str) -> Table:
+    return W.table(f"{name}_placement", f"place.{name}", view=lambda t, r: t[PLACE_SHOW])
 
 
-def _top_table(name: str, caption: str) -> Table:
-    return Table(f"{name}_top", f"values.{name}.arms", caption,
-                 view=lambda a, r: _top(a, "first")[ARM_SHOW], csv=lambda r: r[
-                     f"values.{name}.arms"][ARM_CSV])
+def _top_table(name: str) -> Table:
+    return W.table(f"{name}_top", f"values.{name}.arms",
+                   view=lambda a, r: _top(a, "first")[ARM_SHOW], csv=lambda r: r[
+                       f"values.{name}.arms"][ARM_CSV])
 
 
-BEGINNER4 = Part(
-    "beginner4", "Beginner map, four players: the first settlement",
-    "1 + 4 x 54 variants of the same games: every seat's first settlement on every node, the "
-    "second settlement and the roads left to the strategy. The beginner map's printed pieces "
-    "are left out (board = \"beginner\"). A node that was not free at the seat's turn in the "
-    "baseline is reserved for it by the engine (the earlier seats settle elsewhere): its "
-    "value says what getting it would be worth, not a choice the seat had; placement ranks "
-    "only the free nodes.", (
+BEGINNER4 = W.part("beginner4", (
         _value_map("beginner4_value_map", "beginner4", 4,
                    "Beginner map, 4 players: value of each first settlement"),
         Figure("beginner4_best", lambda r: _plots().best_openings_figure(
             r["values.beginner4.arms"], top=8, n_players=4)),
-        _placement("beginner4", "the strategy's own first settlement per seat among the nodes "
-                   "free at its turn: rank by the point estimates, nodes significantly better "
-                   "or worse, the best-looking node (biased upward: chosen on the same games) "
-                   "and the gain of a node chosen on half the games, measured on the other "
-                   "half (honest)"),
-        _top_table("beginner4", "the 10 best first settlements per seat (all 216 arms in the "
-                   "CSV): win rate with its Wilson interval, paired difference against the own "
-                   "choice with its t interval, p after Benjamini-Hochberg over the seat's 54 "
-                   "nodes; legal_share: share of baseline games with the node free at the "
-                   "seat's turn")))
+        _placement("beginner4"),
+        _top_table("beginner4")))
 
 
 def _pair_figures(r) -> list[Figure]:
@@ -240,37 +210,25 @@ def _pair_figures(r) -> list[Figure]:
             for seat in sorted(ap["seat"].unique())]
 
 
-SECOND = Part(
-    "second", "The second settlement given the first, and pairs",
-    "Second-settlement arms force every seat's second settlement onto every node, the first "
-    "left to the strategy (on a fixed board the same node in every game); pair arms force "
-    "both settlements of seat 0 (the first pick, and the last one of the set-up) and seat 3 "
-    "(the double pick in the middle of the snake) over the best nodes of the "
-    "first-settlement map. Values are paired against the baseline, the strategy's own two "
-    "choices.", (
+SECOND = W.part("second", (
         _value_map("beginner4_second_value_map", "beginner4_second", 4,
                    "Beginner map, 4 players: value of each second settlement (first: the own "
                    "choice)", kind="second"),
         Figure("beginner4_spread", lambda r: _plots().spread_figure(
             r["values.beginner4.arms"], r["values.beginner4_second.arms"], n_players=4)),
-        _placement("beginner4_second", "the strategy's own second settlement among the nodes "
-                   "free at its turn, as above"),
+        _placement("beginner4_second"),
         Each(_pair_figures),
-        Table("beginner4_pairs_top", "values.beginner4_pairs.arms",
-              "the best forced pairs per seat (first node, second node), all pairs in the CSV",
+        W.table("beginner4_pairs_top", "values.beginner4_pairs.arms",
               view=lambda a, r: _best_pairs(a)[
                   ["seat", "node", "node_2", "n", "win_rate", "win_ci_low", "win_ci_high",
                    "diff", "ci_low", "ci_high", "p_adjusted"]],
               csv=lambda r: r["values.beginner4_pairs.arms"][ARM_CSV])))
 
-BEGINNER3 = Part(
-    "beginner3", "Beginner map, three players",
-    "As for four players: 1 + 3 x 54 variants; the seats are blue, white and orange (the "
-    "beginner set-up leaves red out with three players).", (
+BEGINNER3 = W.part("beginner3", (
         _value_map("beginner3_value_map", "beginner3", 3,
                    "Beginner map, 3 players: value of each first settlement"),
-        _placement("beginner3", "as for four players"),
-        _top_table("beginner3", "the 10 best per seat; all in the CSV")))
+        _placement("beginner3"),
+        _top_table("beginner3")))
 
 _MAPS = ("beginner4", "beginner3")
 
@@ -288,46 +246,34 @@ def _seat_tables(r) -> list[Table]:
     for m in _MAPS:
         if len(r[f"seats.{m}.correlation"]):
             out += [Table(f"{m}_seat_correlation", f"seats.{m}.correlation",
-                          f"{m}: Spearman rho of the nodes' paired values between seats; n = "
-                          "nodes"),
+                          W.fill("table seat_correlation", map=m)),
                     Table(f"{m}_seat_best", f"seats.{m}.by_seat",
-                          f"{m}: each seat's best node and the spread of its node values")]
+                          W.fill("table seat_best", map=m))]
     return out
 
 
 def boards_interaction_text(r) -> str:
     bi = r["board_interaction"]
-    return _p(f"Variable boards: the interaction is significant after Holm correction on "
-              f"{int(bi['significant'].sum())} of {len(bi)} boards; median fitted size "
-              f"{100 * bi['interaction_sd'].median():.1f} points, of which sampling noise (80 "
-              f"games a cell) is most: net of its expected share "
-              f"{100 * bi['interaction_sd_net'].median():.1f} points; median Spearman rho "
-              f"between the seats' maps {bi['rho_mean'].median():.2f} (seat 0 against the "
-              f"last seat {bi['rho_0_last'].median():.2f}).")
+    return _p(W.fill("boards interaction", significant=int(bi["significant"].sum()),
+                     boards=len(bi), size=f"{100 * bi['interaction_sd'].median():.1f}",
+                     net=f"{100 * bi['interaction_sd_net'].median():.1f}",
+                     rho=f"{bi['rho_mean'].median():.2f}",
+                     rho_last=f"{bi['rho_0_last'].median():.2f}"))
 
 
 def _any_boards(r) -> bool:
     return len(r["board_interaction"]) > 0
 
 
-SEATS = Part(
-    "seats", "Does a node's value depend on the seat that takes it?",
-    "A binomial GLM of the forced seat's wins with node and seat effects, with and without "
-    "their interaction (statsmodels); the likelihood-ratio test says whether the value of a "
-    "node changes with the seat beyond a seat's own advantage, interaction_sd how much "
-    "(points of win probability). Spearman rank correlations of the seats' value maps "
-    "(scipy). On the variable boards the test is run per board and Holm-corrected across "
-    "boards.", (
+SEATS = W.part("seats", (
         Figure("beginner4_seat_values", lambda r: _plots().seat_values_figure(
             r["values.beginner4.arms"], n_players=4)),
-        Table("seat_interaction", seat_interaction, "likelihood-ratio test of node x seat on "
-              "the forced seat's wins; n = seat_games",
-              when=lambda r: seat_interaction(r) is not None),
+        W.table("seat_interaction", seat_interaction,
+                when=lambda r: seat_interaction(r) is not None),
         Each(_seat_tables),
         Text(boards_interaction_text, when=_any_boards),
-        Table("boards_seat_interaction", lambda r: r["board_interaction"].set_index("board"),
-              "per board: the test and the rank correlations (the first boards; all in the "
-              "CSV)", view=lambda t, r: t[
+        W.table("boards_seat_interaction", lambda r: r["board_interaction"].set_index("board"),
+              view=lambda t, r: t[
                   ["lr", "df", "p_value", "p_adjusted", "significant", "interaction_sd",
                    "interaction_sd_net", "rho_mean", "rho_0_last", "seat_games"]].head(12),
               when=_any_boards)))
@@ -365,37 +311,21 @@ def board_value_maps(r) -> pd.DataFrame:
 
 
 BOARDS = Part(
-    "boards", lambda r: f"{len(r['board_values'])} variable boards: where the scripted "
-                        "placement ranks",
-    "Each board variable:k is its own experiment: 1 + 4 x 54 variants of the same games. Per "
-    "board and seat: the own choice's rank among the nodes free at its turn, the nodes "
-    "significantly better (Benjamini-Hochberg over the seat's nodes), and the gain of a "
-    "data-driven choice (the node that looks best on the even games measured on the odd ones "
-    "and vice versa). Across boards: means with t intervals (boards as replicates), shares of "
-    "boards with Wilson intervals.", (
+    "boards", lambda r: W.fill("part boards", n=len(r["board_values"])), W["note boards"], (
         Figure("boards_gain", lambda r: _plots().gain_figure(board_place(r), n_players=4)),
-        Table("boards_summary", "board_summary", "per seat over the boards",
-              view=lambda t, r: t.drop(columns="method")),
-        Table("boards_placement", lambda r: board_place(r).set_index(["board", "seat"]),
-              "per board and seat (the first boards; all in the CSV)",
-              view=lambda t, r: t[PLACE_SHOW].head(40)),
+        W.table("boards_summary", "board_summary", view=lambda t, r: t.drop(columns="method")),
+        W.table("boards_placement", lambda r: board_place(r).set_index(["board", "seat"]),
+                view=lambda t, r: t[PLACE_SHOW].head(40)),
         Each(_extreme_boards),
-        Text(lambda r: _p(f"The value maps of all {len(r['board_values'])} boards are in "
-                          "tables/boards_value_maps.csv (one row per board, seat and node); "
-                          "`catansim openings --layout variable --seed K` draws any of "
-                          "them.")),
-        Table("boards_value_maps", board_value_maps, "every board's map",
-              view=lambda t, r: t.head(0))))
+        Text(lambda r: _p(W.fill("boards value maps", n=len(r["board_values"])))),
+        W.table("boards_value_maps", board_value_maps, view=lambda t, r: t.head(0))))
 
 
 def model_choice_text(r) -> str:
-    return _p("The model as a placement rule: on each held-out board it picks, per seat, the "
-              "first settlement (or the strategy's own) with the highest fitted win "
-              "probability, and the pick is scored by its paired difference on that board's "
-              "games. " + " ".join(
-                  f"{_seat(seat, 4)}: {_pts(x['mean_diff'])} {_ci(x['ci_low'], x['ci_high'])} "
-                  f"points over {int(x['boards'])} boards;"
-                  for seat, x in r["model_choice"].iterrows()))
+    return _p(W.fill("model choice", seats=" ".join(
+        W.fill("model choice seat", seat=_seat(seat, 4), diff=_pts(x["mean_diff"]),
+               ci=_ci(x["ci_low"], x["ci_high"]), boards=int(x["boards"]))
+        for seat, x in r["model_choice"].iterrows())))
 
 
 def _has_choice(r) -> bool:
@@ -404,53 +334,36 @@ def _has_choice(r) -> bool:
 
 
 def _model_note(r) -> str:
-    return ("A logistic regression of winning on the opening's features (binomial GLM on the "
-            "seat-games of every (variant, seat, opening) of the variable boards: forced and "
-            "free openings), intervals cluster-robust by board; beside it the same terms as a "
-            "linear probability model (points of win probability per unit). Fitted on the "
-            f"boards k with k % {r['held_out_every']} != 0, checked on the others (held out): "
-            "Brier score against predicting the base rate, reliability by decile of the "
-            "prediction (Wilson intervals).")
+    return W.fill("note model", every=r["held_out_every"])
 
 
 def _published_caption(r) -> str:
     pub = r["published"]
-    return (f"our estimates beside {pub['source'].iloc[0] if len(pub) else 'the published fit'}"
-            " (its scale is not ours: compare signs and order)")
+    return W.fill("table published_comparison",
+                  source=pub["source"].iloc[0] if len(pub) else W["the published fit"])
 
 
-MODEL = Part("model", "What makes a good opening", _model_note, (
+MODEL = Part("model", W["part model"], _model_note, (
     Figure("model_coefficients", lambda r: _plots().coefficients_figure(
         r["model.coefficients"])),
-    Table("model_coefficients", "model.coefficients",
-          "logistic coefficients (log odds per unit) with cluster-robust 95% intervals; lpm: "
-          "win probability per unit; n = seat-games of the training boards",
+    W.table("model_coefficients", "model.coefficients",
           view=lambda t, r: t[["label", "coef", "ci_low", "ci_high", "p_value", "odds_ratio",
                                "per_sd", "lpm", "lpm_ci_low", "lpm_ci_high", "n",
                                "clusters"]]),
     Table("published_comparison", "published", _published_caption,
           view=lambda t, r: t.drop(columns="source")),
-    Table("model_calibration", "model.calibration", "Brier score (lower is better), that of "
-          "the training base rate, skill = 1 - ratio; log loss"),
+    W.table("model_calibration", "model.calibration"),
     Figure("model_reliability", lambda r: _reliability(r["model.reliability"])),
     Text(model_choice_text, when=_has_choice),
-    Table("model_choice", "model_choice", "the win model as a placement rule on the held-out "
-          "boards: mean paired difference against the strategy's own choice (t interval over "
-          "boards)", view=lambda t, r: t.drop(columns="method"), when=_has_choice),
-    Table("model_picks", lambda r: r["model_picks"].set_index(["board", "seat"]),
-          "its pick per held-out board and seat (the first rows; all in the CSV)",
-          view=lambda t, r: t.head(12), when=_has_choice),
-    Table("model_resources", "model_resources.coefficients",
-          "the same model with the pips of each resource in place of the total",
+    W.table("model_choice", "model_choice", view=lambda t, r: t.drop(columns="method"),
+            when=_has_choice),
+    W.table("model_picks", lambda r: r["model_picks"].set_index(["board", "seat"]),
+            view=lambda t, r: t.head(12), when=_has_choice),
+    W.table("model_resources", "model_resources.coefficients",
           view=lambda t, r: t[["label", "coef", "ci_low", "ci_high", "lpm", "lpm_ci_low",
                                "lpm_ci_high"]])))
 
-RUNS = Part(
-    "runs", "Runs",
-    "Games and time of every run (summed over the invocations of catansim study that played "
-    "games; a resumed run adds its time). The machine is a 2-core VM shared with other jobs, "
-    "so wall time depends on the load; CPU seconds are this process's own.", (
-        Table("runs", "runs", "games = variants x games per variant"),))
+RUNS = W.part("runs", (W.table("runs", "runs"),))
 
 REPORT = (QUESTION, BEGINNER4, SECOND, BEGINNER3, SEATS, BOARDS, MODEL, RUNS)
 
@@ -468,7 +381,7 @@ def write(out: Path, res: dict, scale: str, items, title: str) -> Path:
               ("catansim", __version__),
               *provenance({name: root for name, _, root in items}),
               ("analyses", f"{res['analysis_seconds']:.1f} s")]
-    path = write_study_report(out, sections, "catansim study: openings", items_)
+    path = write_study_report(out, sections, W["report title"], items_)
     atomic_write_text(out / "README.md", readme(res, scale, sections))
     return path
 
@@ -495,38 +408,29 @@ def readme(res: dict, scale: str, sections) -> str:
     runs = res["runs"]
     fnd = findings(res)
     lines = [
-        "# The value of starting positions",
+        f"# {W['title']}",
         "",
-        "How much is each starting intersection worth, in win probability, when the rest of "
-        "the game is left to the players? Where does our scripted placement rank among the "
-        "alternatives, and what makes a good opening across boards?",
+        W["question"],
         "",
-        "Rebuild everything (resumable; the datasets go to `data/`, never committed):",
+        W["readme rebuild"],
         "",
         "```",
         "catansim study openings" + (" --scale small" if scale == "small" else ""),
         "```",
         "",
-        "Each arm of a sweep forces one seat's settlement onto one node and replays the "
-        "baseline's games (same board, dice, deck and decisions), so a node's value is a "
-        "paired difference in win probability against the strategy's own choice. The "
-        "report (`report.html`) has the method notes; `docs/findings.md` the discussion.",
+        W["readme method"],
         "",
     ]
     if scale == "small":
-        lines += ["**Scale small**: a few games, every 9th node, three boards: the numbers "
-                  "below are not findings.", ""]
-    lines += ["## Answers", "", "Beginner map, four players, first settlement:", ""]
-    lines += [f"- {x}" for x in fnd["beginner4"]]
-    lines += ["", "Beginner map, four players, second settlement (the first the strategy's "
-              "own):", ""] + [f"- {x}" for x in fnd["second"]]
-    lines += ["", "Beginner map, three players, first settlement:", ""]
-    lines += [f"- {x}" for x in fnd["beginner3"]]
-    lines += ["", "Variable boards:", ""] + [f"- {x}" for x in fnd["boards"]]
+        lines += [W["readme small"], ""]
+    lines += [f"## {W['readme answers']}", ""]
+    for key in ("beginner4", "second", "beginner3", "boards"):
+        lines += (["", W["readme " + key], ""] if key != "beginner4" else
+                  [W["readme " + key], ""]) + [f"- {x}" for x in fnd[key]]
     if fnd["seats"]:
-        lines += ["", f"Seats: {fnd['seats']}."]
-    lines += ["", f"Win model: {fnd['model']}.", ""]
-    lines += ["## Runs", "",
+        lines += ["", W.fill("readme seats", seats=fnd["seats"])]
+    lines += ["", W.fill("readme model", model=fnd["model"]), ""]
+    lines += [f"## {W['readme runs']}", "",
               "| experiment | datasets | variants | games per variant | games | seconds | CPU "
               "seconds | games/s |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name, r in runs.iterrows():
@@ -534,33 +438,18 @@ def readme(res: dict, scale: str, sections) -> str:
                      f"{int(r['games_per_variant']):,} | {int(r['games']):,} | "
                      f"{r['seconds']:,.0f} | {r['cpu_seconds']:,.0f} | "
                      f"{r['games_per_second']:,.0f} |")
-    lines += ["", f"In all {int(runs['games'].sum()):,} games. Seconds: playing and writing, "
-              "summed over the invocations that played games, on a 2-core VM shared with "
-              "other jobs (wall time depends on the load; CPU seconds are the run's own). "
-              f"Engine fingerprint of the runs: {res.get('engine', 'unknown')} "
-              "(`catansim.core.engine_fingerprint`; a dataset is resumed only by the same "
-              "engine, so a rebuild with another one starts in a fresh `--out`); games "
-              f"digest {res.get('games_digest', 'not recorded')} "
-              "(`catansim.engine.games_digest`: an engine with the same digest plays the "
-              "same games).", ""]
-    lines += ["## Sample sizes by power", "",
-              f"The study's budget was 4 million games ({int(runs['games'].sum()):,} in "
-              "these runs, plus one timing run of `catansim openings`). Games per arm were "
-              "chosen for the interval each "
-              "question needs; the table gives what they deliver, from the per-game sd of "
-              "the paired differences measured in the runs (median over arms): the 95% "
-              "half-width of one node's value and the difference one node can detect with 80% "
-              "power at 0.05 (2.8 standard errors).", "",
+    games = f"{int(runs['games'].sum()):,}"
+    lines += ["", W.fill("readme games", games=games, engine=res.get("engine", "unknown"),
+                         digest=res.get("games_digest", "not recorded")), ""]
+    lines += [f"## {W['readme power']}", "", W.fill("readme budget", games=games), "",
               "| experiment | games per arm | sd of a paired difference | 95% half-width "
               "(points) | detectable at 80% power (points) |", "|---|---:|---:|---:|---:|"]
     for name, r in power_table(res).iterrows():
         lines.append(f"| {name} | {int(r['n']):,} | {r['sd']:.2f} | {100 * r['half']:.1f} | "
                      f"{100 * r['mde']:.1f} |")
-    lines += ["", "The variable boards' cells are small on purpose: their questions are pooled "
-              f"over {len(res['board_values'])} boards (the mean gain, the mean value of the "
-              f"alternatives, the win model on {int(res['model_rows']['seat_games'].sum()):,} "
-              "seat-games), whose intervals are a few points wide.", ""]
-    lines += ["## Tables and figures", ""]
+    lines += ["", W.fill("readme pooled", boards=len(res["board_values"]),
+                         seat_games=f"{int(res['model_rows']['seat_games'].sum()):,}"), ""]
+    lines += [f"## {W['readme tables']}", ""]
     for s in sections:
         for b in s.blocks:
             if b[0] == "table":

@@ -1,5 +1,6 @@
 """What the robber and shortage studies share: playing their experiment files, the run
-log, the display of contrasts and arm summaries, the report and the README.
+log, the labels of their arms, the display of contrasts and arm summaries, the power
+lines, the report and the README (their shared words: ``text/rule-studies.md``).
 
 A study's experiments are its ``experiment_files()`` (``studies/experiments/<study>/``);
 each becomes a resumable dataset ``OUT/data/<name>`` (``OUT/data/small/<name>`` at the
@@ -22,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
+from ..analysis import stats as ST
 from ..analysis.contrasts import Plan
 from ..files import atomic_write_text
 from ..reports import Part, Results, Section, Table, Text, sections_of, write_study_report
@@ -30,6 +32,9 @@ from ..runs.experiment import Experiment, load_experiment
 from ..runs.runner import plan, run_experiment
 from . import Study, get
 from ._provenance import provenance
+from ._words import Words
+
+WORDS = Words("rule-studies")
 
 EXPERIMENTS_DIR = "catansim/studies/experiments"  # where the source tree keeps them
 SMALL_GAMES = 400  # per variant at the small scale: the whole study in seconds
@@ -170,15 +175,43 @@ class RuleStudy:
 # --- display --------------------------------------------------------------------------
 
 
-def arm_label(labels: dict, name: str, v: str) -> str:
-    """The display label of variant ``v`` of dataset ``name`` (its name if it has none)."""
-    return labels.get(name, {}).get(v, v)
+@dataclass(frozen=True)
+class Arms:
+    """A study's arms as its report shows them: ``labels`` (dataset -> variant -> label)
+    and ``pairs_of`` (dataset -> its (variant, reference) contrasts)."""
+
+    labels: dict
+    pairs_of: Callable[[str], list[tuple[str, str]]]
+
+    def label(self, name: str, v: str) -> str:
+        """The display label of variant ``v`` of dataset ``name`` (its name if it has
+        none)."""
+        return self.labels.get(name, {}).get(v, v)
+
+    def pairs(self, name: str, pairs=None) -> list[tuple[str, str, str]]:
+        """(variant, reference, "label vs label") of each contrast pair of dataset
+        ``name`` (``pairs``, or all its pairs)."""
+        return [(v, r, f"{self.label(name, v)} vs {self.label(name, r)}")
+                for v, r in pairs or self.pairs_of(name)]
 
 
-def labelled_pairs(labels: dict, name: str, pairs) -> list[tuple[str, str, str]]:
-    """(variant, reference, "label vs label") of each contrast pair of dataset ``name``."""
-    return [(v, r, f"{arm_label(labels, name, v)} vs {arm_label(labels, name, r)}")
-            for v, r in pairs]
+def plots():
+    """``plotting.rule_effects``, imported when a figure is drawn (matplotlib takes
+    seconds to import)."""
+    from ..plotting import rule_effects  # noqa: PLC0415
+
+    return rule_effects
+
+
+# a forest panel: every seat's win rate, in percentage points
+SEATS_PANEL = ("Seats", "difference (percentage points)", [f"win_seat_{k}" for k in range(4)],
+               100.0)
+
+
+def strategy_rows(c: pd.DataFrame) -> list[str]:
+    """The per-strategy win outcomes of a contrasts table."""
+    return [o for o in dict.fromkeys(c.index.get_level_values(2))
+            if o.startswith("win_strategy_")]
 
 
 def contrast_row(table: pd.DataFrame, v: str, ref: str, outcome: str):
@@ -203,12 +236,9 @@ def ci_text(m, lo, hi, scale: float = 1.0, digits: int | None = None, unit: str 
 
 # a headline's words for how often a change matters, from the 95% interval of the share
 # of games it changes: rarely below 1% of games, often from 10% (the cut points are the
-# study's, stated in its method note; an interval that spans one gives the numbers)
+# study's, stated in its method note, ``how often note`` of text/rule-studies.md; an
+# interval that spans one gives the numbers)
 HOW_OFTEN = ((0.01, "rarely"), (0.10, "sometimes"), (np.inf, "often"))
-HOW_OFTEN_NOTE = ("The headline's words come from the 95% interval of the share of games "
-                  "a change alters in any outcome: 'rarely' when the whole interval lies "
-                  "below 1% of games, 'sometimes' within 1-10%, 'often' from 10%; an "
-                  "interval across a cut point is given as numbers.")
 
 
 def how_often(lo: float, hi: float) -> str:
@@ -317,19 +347,44 @@ def select(table: pd.DataFrame, arms, outcomes=None) -> pd.DataFrame:
 
 def answer_part(note: str) -> Part:
     """The first section of a rule study: the question and the answer's lines."""
-    return Part("answer", "The question and the answer", note, (
-        Text(lambda r: f"<p><b>Question.</b> {html.escape(r.question)}</p>"),
+    return Part("answer", WORDS["part answer"], note, (
+        Text(lambda r: WORDS.fill("question", question=html.escape(r.question))),
         Text(lambda r: "<ul>" + "".join(f"<li>{a}</li>" for a in r.answer) + "</ul>")))
 
 
-RUNS = Part("runs", "Runs, sample sizes and power",
-            "Every arm of a dataset plays the same game seeds (common random numbers). "
-            "Seconds are the playing time (Parquet written), summed over the sessions "
-            "that played the dataset, on a shared 2-core machine.", (
-                Table("runs", lambda r: runs_frame(r.datasets),
-                      lambda r: f"scale {r.scale}; games per arm and in all"),
-                Text(lambda r: "\n".join(f"<p class='power'>{x}</p>" for x in r.power),
-                     when=lambda r: bool(r.power))))
+RUNS = WORDS.part("runs", (
+    Table("runs", lambda r: runs_frame(r.datasets),
+          lambda r: WORDS.fill("table runs", scale=r.scale)),
+    Text(lambda r: "\n".join(f"<p class='power'>{x}</p>" for x in r.power),
+         when=lambda r: bool(r.power))))
+
+
+def power_lines(res: dict, datasets: dict, words: Words, targets) -> list[str]:
+    """What the sample sizes can detect: the study's ``power`` words, then per dataset the
+    pairs needed for 80% power at a Bonferroni (conservative for Holm) alpha for each
+    target (outcome, smallest difference, its words), from the largest observed sd of
+    the per-game differences, each in the study's ``power need`` words (``$what``,
+    ``$need``, ``$have``)."""
+    lines = [words["power"]]
+    for name, d in res.items():
+        c = d["contrasts"]
+        if not len(c):
+            continue
+        alpha = 0.05 / len(c)
+        parts = []
+        for o, mde, what in targets:
+            if o not in c.index.get_level_values(2):
+                continue
+            rows = c.xs(o, level="outcome")
+            sd = float(rows["sd_diff"].max())
+            n = ST.games_for_paired_mean(mde, sd, alpha=alpha)
+            if np.isfinite(n):
+                parts.append(words.fill("power need", what=what, need=f"{n:,.0f}",
+                                        have=f"{int(rows['n'].min()):,}"))
+        if parts:
+            lines.append(WORDS.fill("power dataset", name=name,
+                                    games=f"{datasets[name].games:,}", parts="; ".join(parts)))
+    return lines
 
 
 def runs_frame(datasets: dict[str, Dataset]) -> pd.DataFrame:
@@ -362,15 +417,14 @@ def write_readme(out: Path, name: str, title: str, question: str, answer: list[s
                  ) -> Path:
     """``out/README.md``: the question, the answer, the command, the runs, and every
     table and figure with what it shows."""
-    lines = [f"# {title}", "", f"**Question.** {question}", "", "**Answer.**", ""]
+    lines = [f"# {title}", "", WORDS.fill("readme question", question=question), "",
+             WORDS["readme answer"], ""]
     lines += [f"- {_plain(a)}" for a in answer]
-    lines += ["", "Rebuild everything (plays the games that are missing, then the analyses):",
+    lines += ["", WORDS["readme rebuild"],
               "", "```", f"catansim study {name}" + ("" if scale == "full" else
                                                     f" --scale {scale}"), "```", "",
-              f"Scale of this build: **{scale}**. Datasets go to `data/` here (not committed; "
-              "rerunning the command resumes them). `report.html` is the report (one "
-              f"self-contained file); the notebook is `notebooks/{notebook}.ipynb`.", "",
-              "## Runs", "",
+              WORDS.fill("readme scale", scale=scale, notebook=notebook), "",
+              f"## {WORDS['readme runs']}", "",
               "| dataset | experiment file | players | arms | games per arm | games | "
               "seconds | games/s | made by |", "|---|---|---:|---:|---:|---:|---:|---:|---|"]
     for d in datasets.values():
@@ -381,17 +435,15 @@ def write_readme(out: Path, name: str, title: str, question: str, answer: list[s
     total = sum(d.total_games for d in datasets.values())
     secs = sum(d.seconds for d in datasets.values())
     lines += [f"| all | | | | | {total:,} | {secs:,.0f} | | |", "",
-              "Seconds are the wall time of the sessions that played each dataset, on a "
-              "2-core machine shared with other jobs; `catansim bench` measures the "
-              "engine alone.", ""]
+              WORDS["readme seconds"], ""]
     lines += list(notes)
     lines += list(power_lines)
-    lines += ["", "## Tables (`tables/`)", ""]
+    lines += ["", f"## {WORDS['readme tables']}", ""]
     for s in sections:
         for b in s.blocks:
             if b[0] == "table":
                 lines.append(f"- `{b[1]}.csv` ({s.title}): {_plain(b[3])}")
-    lines += ["", "## Figures (`figures/`)", ""]
+    lines += ["", f"## {WORDS['readme figures']}", ""]
     for s in sections:
         for b in s.blocks:
             if b[0] == "figure":

@@ -51,7 +51,6 @@ from . import SCALES, Study
 from . import _openings_report as R
 
 NAME = "openings"
-TITLE = "The value of starting positions"
 BOARD_SEEDS = tuple(range(1, 101))
 BEGINNER = ("beginner4", "beginner3", "beginner4_second", "beginner4_pairs")
 # scale "small": a few games, every 9th node, three boards (tests and CI)
@@ -586,10 +585,7 @@ def runs_table(data: Path, items) -> pd.DataFrame:
 
 
 def write_outputs(out: Path, res: dict, scale: str, items) -> Path:
-    return R.write(out, res, scale, items, TITLE)
+    return R.write(out, res, scale, items, R.W["title"])
 
 
-STUDY = Study(name=NAME, title=TITLE, build=build,
-              description="forced-opening sweeps: value maps of the beginner map and of 100 "
-                          "variable boards, the scripted placement's rank, a win model of "
-                          "opening features")
+STUDY = Study(name=NAME, title=R.W["title"], build=build, description=R.W["description"])

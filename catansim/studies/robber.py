@@ -13,7 +13,7 @@ discard limit (7, 9, none), and the robber rule at a mixed table, at tables of e
 preset and with three players. Outcomes of the whole game (length, cards, a seat's win)
 are differenced game by game (``analysis.contrasts``), Holm-corrected over each
 dataset's table; the catch-up rates of whole-game arms are each arm's own (its leader at
-turn t is a state it reached its own way), not pairs.
+turn t is a state it reached its own way), not pairs. Its words: ``text/robber.md``.
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ from ..analysis import contrasts as C
 from ..analysis import robber as R
 from ..analysis import seats as SE
 from ..analysis import stats as ST
-from ..reports import Figure, Part, Table
+from ..reports import Table
 from . import _rule_study as U
+from ._rule_study import SEATS_PANEL, plots, strategy_rows
+from ._words import Words
 
-TITLE = "The robber: catch-up or a longer game?"
-QUESTION = ("Does the robber help trailing players catch up, or does it only lengthen the "
-            "game?")
+W = Words("robber")
 PRESETS = ("builder", "expander", "city", "army", "trader")
 THESIS_HIT_LEADER = 0.92  # a knowledge-based robber bot hit the leader 92% of the time
 CATCH_TURN = 40  # the checkpoint of the headline catch-up figures (middle of the game)
@@ -56,13 +56,6 @@ ARM_LABELS = {
     "presets": {"baseline": "builder official", **{
         f"{p}_{r}": f"{p} {r}" for p in PRESETS for r in ("official", "off", "friendly")}},
 }
-
-
-BUDGET = [
-    "Budget: the headline (`switch`) has 200,000 games per arm and `rule` 10^6; the other "
-    "datasets are sized by the power lines below. The table above gives each dataset's "
-    "games and the engine that played them (a dataset is resumed only by the engine that "
-    "began it).", ""]
 
 
 def pairs_of(name: str) -> list[tuple[str, str]]:
@@ -120,14 +113,7 @@ def finish(name: str, r: dict) -> dict:
 # --- the sections -------------------------------------------------------------------
 
 
-def _lab(name: str, v: str) -> str:
-    return U.arm_label(ARM_LABELS, name, v)
-
-
-def _arms(name: str, pairs=None) -> list[tuple[str, str, str]]:
-    return U.labelled_pairs(ARM_LABELS, name, pairs or pairs_of(name))
-
-
+ARMS = U.Arms(ARM_LABELS, pairs_of)
 _row = U.contrast_row
 
 
@@ -179,12 +165,13 @@ def _switch_row(res, T, policy, outcome):
     return None
 
 
-def _kept_off(r, what: str) -> str:
+def _kept_off(r, who: str) -> str:
     """'wins A% with the robber kept and B% with it off (kept - off = D [CI], n = N
     games ...)' from a switch contrast row (arm: off, reference: kept)."""
-    return (f"{what} {r['base_mean'] * 100:.1f}% with the robber kept and {r['mean'] * 100:.1f}% "
-            f"with it off (kept - off = {_pp(_neg(r))}, McNemar {ST.format_p(r['p_value'])}, "
-            f"{int(r['discordant']):,} of n = {int(r['n']):,} games differ)")
+    return W.fill("kept and off", who=who, kept=f"{r['base_mean'] * 100:.1f}",
+                  off=f"{r['mean'] * 100:.1f}", diff=_pp(_neg(r)),
+                  p=ST.format_p(r["p_value"]), differ=f"{int(r['discordant']):,}",
+                  n=f"{int(r['n']):,}")
 
 
 def _share_of_gap(res: dict, lw, T: int) -> str:
@@ -195,8 +182,8 @@ def _share_of_gap(res: dict, lw, T: int) -> str:
     catch = res["rule"]["catch"]["catch_up"]
     gap = catch.loc[("off", T), "leader_win_rate"] - catch.loc[("baseline", T),
                                                                 "leader_win_rate"]
-    return (f" The effect is {lw['diff'] / gap * 100:.0f}% of the {gap * 100:.1f}-point gap "
-            f"between whole games without and with the robber (below)." if gap > 0 else "")
+    return (" " + W.fill("share of gap", share=f"{lw['diff'] / gap * 100:.0f}",
+                         gap=f"{gap * 100:.1f}") if gap > 0 else "")
 
 
 def aim_words(leader, rand) -> str:
@@ -206,15 +193,10 @@ def aim_words(leader, rand) -> str:
     if leader is None or rand is None or not bool(leader["significant"]):
         return ""
     if rand["ci_low"] <= 0 <= rand["ci_high"]:
-        return ("The catch-up comes from aiming the robber at the leader: the random robber "
-                "is no different from no robber for the leader")
+        return W["aim none"]
     share = rand["diff"] / leader["diff"] if leader["diff"] else np.nan
-    if np.isfinite(share) and abs(share) < 1 / 3:
-        return (f"The catch-up comes from aiming the robber at the leader: the random robber "
-                f"is close to no robber, its effect on the leader "
-                f"{abs(share) * 100:.0f}% of the aimed robber's")
-    return (f"The random robber does part of it: its effect on the leader is "
-            f"{abs(share) * 100:.0f}% of the aimed robber's")
+    close = np.isfinite(share) and abs(share) < 1 / 3
+    return W.fill("aim close" if close else "aim part", share=f"{abs(share) * 100:.0f}")
 
 
 def make_answer(res: dict) -> list[str]:
@@ -231,34 +213,31 @@ def _switch_answers(res: dict) -> list[str]:
     lw = _switch_row(res, T, "leader", "leader_won")
     if lw is not None:
         early = _switch_row(res, SWITCH_TURNS[1], "leader", "leader_won")
-        out.append(
-            f"<b>{_verdict(lw, _switch_row(res, T, 'leader', 'turns_after'))}</b> Games "
-            f"played alike up to the end of turn {T}, then on "
-            f"with the robber and without it (the same dice after turn {T}): "
-            + _kept_off(lw, f"the player leading alone in visible VP after turn {T} wins")
-            + (f". Switched after turn {SWITCH_TURNS[1]}: "
-               + _kept_off(early, "that turn's sole leader wins") if early is not None else "")
-            + "." + _share_of_gap(res, lw, T))
+        out.append(W.fill(
+            "answer switch", verdict=_verdict(lw, _switch_row(res, T, "leader", "turns_after")),
+            turn=T, leader=_kept_off(lw, W.fill("who leader", turn=T)),
+            early="" if early is None else W.fill(
+                "answer switch early", turn=SWITCH_TURNS[1],
+                early=_kept_off(early, W["who early leader"])),
+            gap=_share_of_gap(res, lw, T)))
         parts = []
         for T2 in SWITCH_TURNS:
             last = _switch_row(res, T2, "leader", "last_won")
             if last is not None:
-                parts.append(_kept_off(last, f"after turn {T2}, the player alone in last "
-                                             "place wins"))
+                parts.append(_kept_off(last, W.fill("who last", turn=T2)))
         length = [(T2, _switch_row(res, T2, "leader", "turns_after")) for T2 in SWITCH_TURNS]
-        out.append(
-            "; ".join(parts)[:1].upper() + "; ".join(parts)[1:] + ". The robber also "
-            "lengthens the rest of the game: kept - off = " + "; ".join(
-                f"{_num(_neg(r))} turns after turn {T2} (n = {int(r['n']):,} games still "
-                f"going)" for T2, r in length if r is not None) + ".")
+        last = "; ".join(parts)
+        out.append(W.fill("answer last and length", last=last[:1].upper() + last[1:],
+                          lengths="; ".join(
+                              W.fill("length after turn", diff=_num(_neg(r)), turn=T2,
+                                     n=f"{int(r['n']):,}")
+                              for T2, r in length if r is not None)))
         rand = _switch_row(res, T, "random", "leader_won")
         if rand is not None:
             words = aim_words(lw, rand)
-            out.append(
-                (f"<b>{words}.</b> " if words else "")
-                + f"At tables whose players rob a random victim on a random hex, the same "
-                f"switch after turn {T}: " + _kept_off(rand, "the sole leader wins")
-                + f"; with the robber aimed at the leader the difference was {_pp(_neg(lw))}.")
+            out.append((f"<b>{words}.</b> " if words else "") + W.fill(
+                "answer random", turn=T, random=_kept_off(rand, W["who sole leader"]),
+                aimed=_pp(_neg(lw))))
     return out
 
 
@@ -274,37 +253,20 @@ def _rule_answers(res: dict) -> list[str]:
         rel = -turns["rel_diff"] / (1 + turns["rel_diff"]) * 100 if turns is not None \
             else np.nan
         if turns is not None:
-            out.append(
-                f"Over whole games (the robber official or off from the first turn, "
-                f"{int(turns['n']):,} games each, the same seeds) the robber makes a game "
-                f"longer: official - off = {_num(_neg(turns), 2)} turns per game ({rel:+.1f}% "
-                f"of a robber-free game), and the final VP spread (first minus last) changes "
-                f"by {_num(_neg(_row(c, 'off', 'baseline', 'vp_spread')))} VP. The player "
-                f"leading alone after turn {t} wins {_rate(catch, 'baseline', t)} of these "
-                f"games with the robber and {_rate(catch, 'off', t)} without it; those "
-                f"leaders are states each arm reached its own way (without the robber there "
-                f"are more sole leaders, with larger leads), so this gap is a description, "
-                f"not the robber's effect on a leader: the switch above measures that.")
+            out.append(W.fill(
+                "answer rule", n=f"{int(turns['n']):,}", turns=_num(_neg(turns), 2),
+                rel=f"{rel:+.1f}", spread=_num(_neg(_row(c, "off", "baseline", "vp_spread"))),
+                turn=t, with_=_rate(catch, "baseline", t), without=_rate(catch, "off", t)))
         e_off = R.stage_effect(rule["stage"], "off", "baseline", t)
-        out.append(
-            f"At equal standing after turn {t} (the same visible VP and the same lead over "
-            f"the second, each arm's own games), the leader's odds of winning are "
-            f"{_or(e_off)} times as high with the robber off as with it (Mantel-Haenszel over "
-            f"{e_off['strata']} standings, "
-            f"{e_off['games_arm'] + e_off['games_reference']:,} games). At the same standing "
-            f"the robber's longer game also leaves the others more turns, so this ratio "
-            f"mixes the length with the aim.")
+        out.append(W.fill("answer standing", turn=t, ratio=_or(e_off), strata=e_off["strata"],
+                          games=f"{e_off['games_arm'] + e_off['games_reference']:,}"))
         fr = _row(c, "friendly", "baseline", "turns")
         if fr is not None:
-            out.append(
-                f"The friendly robber (no robbing players with 2 or fewer visible VP) changes "
-                f"the length by {_num(fr)} turns per game; it cuts the cards stolen from "
-                f"{_mean(arms, 'baseline', 'stolen')} to {_mean(arms, 'friendly', 'stolen')} "
-                f"per game.")
-        out.append(
-            f"Per game with the official robber: {_mean(arms, 'baseline', 'stolen')} cards "
-            f"stolen, {_mean(arms, 'baseline', 'blocked')} blocked, "
-            f"{_mean(arms, 'baseline', 'discarded')} discarded on 7s.")
+            out.append(W.fill("answer friendly", turns=_num(fr),
+                              official=_mean(arms, "baseline", "stolen"),
+                              friendly=_mean(arms, "friendly", "stolen")))
+        out.append(W.fill("answer cards", **{k: _mean(arms, "baseline", k)
+                                             for k in ("stolen", "blocked", "discarded")}))
     return out
 
 
@@ -315,28 +277,23 @@ def _policy_answers(res: dict) -> list[str]:
     if pol is not None:
         pc, pcatch = pol["contrasts"], pol["catch"]["catch_up"]
         t = CATCH_TURN
-        out.append(
-            f"<b>Whom the robber hits.</b> The leader policy robbed the sole leader in "
-            f"{_share(pol['shares'], 'baseline')} of the robber moves made while an opponent "
-            f"led alone (the 2025 thesis's knowledge-based bot: 92%); random robbers in "
-            f"{_share(pol['shares'], 'all_random')}. Over whole games at tables of random "
-            f"robbers the sole leader after turn {t} wins {_rate(pcatch, 'all_random', t)}, "
-            f"at tables of leader robbers {_rate(pcatch, 'baseline', t)} (each arm's own "
-            f"leaders); game length random - leader = "
-            f"{_num(_row(pc, 'all_random', 'baseline', 'turns'))} turns per game.")
+        out.append(W.fill(
+            "answer whom", leader=_share(pol["shares"], "baseline"),
+            random=_share(pol["shares"], "all_random"), turn=t,
+            random_wins=_rate(pcatch, "all_random", t), leader_wins=_rate(pcatch, "baseline", t),
+            turns=_num(_row(pc, "all_random", "baseline", "turns"))))
         lone = _row(pc, "lone_random", "baseline", "win_strategy_default_random")
         lead1 = _row(pc, "lone_leader", "all_random", "win_strategy_default")
         if lone is not None and lead1 is not None:
-            out.append(
-                f"For the player who chooses: one seat robbing at random among three "
-                f"leader-robbers wins {lone['mean'] * 100:.1f}% of games against "
-                f"{lone['base_mean'] * 100:.1f}% for the same seat robbing the leader "
-                f"({_pp(lone)}, n = {int(lone['n']):,} games); one leader-robber among three "
-                f"random robbers wins {lead1['mean'] * 100:.1f}% against "
-                f"{lead1['base_mean'] * 100:.1f}% ({_pp(lead1)}, n = {int(lead1['n']):,}). "
-                f"(The thesis: a knowledge-based robber bot won 27.0% against 19.2% for a "
-                f"learned robber.)")
+            out.append(W.fill("answer chooser", **_chooser("lone", lone),
+                              **_chooser("leader", lead1)))
     return out
+
+
+def _chooser(key: str, r) -> dict:
+    """The fields ``answer chooser`` takes of one seat's contrast row, named ``key...``."""
+    return {key: f"{r['mean'] * 100:.1f}", f"{key}_base": f"{r['base_mean'] * 100:.1f}",
+            f"{key}_diff": _pp(r), f"{key}_n": f"{int(r['n']):,}"}
 
 
 def _verdict(lw, length) -> str:
@@ -344,16 +301,14 @@ def _verdict(lw, length) -> str:
     leader's win and of the turns after T, each counted only when significant after
     Holm."""
     if lw is None or length is None:
-        return "Not enough games for an answer."
+        return W["verdict too few"]
     catch = bool(lw["significant"]) and lw["diff"] > 0  # the leader wins more without it
     longer = bool(length["significant"]) and length["diff"] < 0  # shorter without it
     if catch and longer:
-        return "Yes, the robber helps trailing players catch up, and it also lengthens the game."
+        return W["verdict catch-up and longer"]
     if catch:
-        return "Yes, the robber helps trailing players catch up; it does not lengthen the game."
-    if longer:
-        return "The robber lengthens the game, with no clear catch-up."
-    return "Neither: no clear catch-up and no clear change in length."
+        return W["verdict catch-up"]
+    return W["verdict longer" if longer else "verdict neither"]
 
 
 def _or(e: dict) -> str:
@@ -376,12 +331,6 @@ def _mean(arms, v, o, scale=1.0):
     return U.ci_text(r["mean"], r["ci_low"], r["ci_high"], scale, 2)
 
 
-def _plots():
-    from ..plotting import rule_effects as PR  # noqa: PLC0415  matplotlib: seconds to import
-
-    return PR
-
-
 def _win_rates_figure(table: pd.DataFrame, by: str, labels: dict):
     from .. import plotting as P  # noqa: PLC0415  matplotlib: seconds to import
 
@@ -392,209 +341,123 @@ def _variants(r, name: str) -> list[str]:
     return r.datasets[name].variants
 
 
-ANSWER_NOTE = ("Computed from the tables below: rates with 95% Wilson intervals and their n; "
-               "differences game by game on common seeds with 95% paired t intervals "
-               "(McNemar's test for 0/1 outcomes), Holm-corrected within each dataset (* in "
-               "the tables: significant after correction). 'Leading alone' means strictly "
-               "the most visible VP (hidden VP cards do not count), after the turn named.")
-_ARMS_CAPTION = "per game in each arm, mean [95% CI] (rates in %); n = games"
-_SHARES_CAPTION = "whom the robber hits: share of robber moves [95% CI]; n = robber moves"
-_PCT_SEATS = ("Seats", "difference (percentage points)", [f"win_seat_{k}" for k in range(4)],
-              100.0)
+def _arms_table(name: str, dataset: str, caption: str) -> Table:
+    """The arms table of ``dataset``: per game in each arm, mean [95% CI]."""
+    return Table(name, f"{dataset}.arms", caption,
+                 view=lambda t, r: U.arm_cells(t, _variants(r, dataset), ARM_LABELS[dataset],
+                                               _ARM_OUTCOMES))
 
-SWITCH = Part(
-    "switch", "The robber from turn T + 1 on, on the same games (headline)",
-    "Dataset switch: four default players play each game alike up to the end of turn T "
-    "(official robber), then on from that state with the robber kept or off, on the same "
-    "dice; T = 20 and 40. The same at tables of random robbers (every seat puts the robber "
-    "on a random hex and robs a random victim). The standing at T, and so its sole leader "
-    "and sole last, is the same in both arms: each difference is the robber's effect from "
-    "T + 1 on, game by game (95% paired intervals, McNemar's test, Holm over the table).", (
-        Table("switch_effects", "switch.contrasts",
-                "the robber off from turn T + 1 against kept, on the same games: each arm's "
-                "rate and the difference kept - off [95% CI]; n = games with a sole leader "
-                "(last) after turn T, or still going; * significant after Holm",
-                view=lambda c, r: _switch_cells(c, ARM_LABELS["switch"])),
-        Figure("switch_effects", lambda r: _switch_figure(r["switch.contrasts"]),
-                 "the same games up to turn T, then the robber kept or off; leader robbers "
-                 "aim at the leader, random robbers rob a random victim"),
-        Table("switch_catch_up", "switch.catch.catch_up",
-                "each arm's win rate [95% CI] of the sole leader and the sole last after "
-                "each turn; up to T the arms of a pair are the same games",
-                view=lambda t, r: _catch_cells(t, ARM_LABELS["switch"])),
-        Table("switch_shares", "switch.shares", _SHARES_CAPTION,
-                view=lambda t, r: _share_cells(t, ARM_LABELS["switch"]))),
+
+SWITCH = W.part("switch", (
+    W.table("switch_effects", "switch.contrasts",
+            view=lambda c, r: _switch_cells(c, ARM_LABELS["switch"])),
+    W.figure("switch_effects", lambda r: _switch_figure(r["switch.contrasts"])),
+    W.table("switch_catch_up", "switch.catch.catch_up",
+            view=lambda t, r: _catch_cells(t, ARM_LABELS["switch"])),
+    Table("switch_shares", "switch.shares", W["caption shares"],
+          view=lambda t, r: _share_cells(t, ARM_LABELS["switch"]))),
     of="switch")
 
-RULE = Part(
-    "rule", "The robber rule over whole games",
-    "Dataset rule: four default players, robber official (baseline), off and friendly from "
-    "the first turn on the same seeds. Arm means with 95% t intervals (rates: Wilson); "
-    "differences per game of whole-game outcomes with paired t intervals, McNemar's test "
-    "for 0/1 outcomes, Holm over the dataset's table.", (
-        Table("rule_arms", "rule.arms", _ARMS_CAPTION,
-                view=lambda t, r: U.arm_cells(t, _variants(r, "rule"), ARM_LABELS["rule"],
-                                              _ARM_OUTCOMES)),
-        Table("rule_contrasts", "rule.contrasts",
-                "paired differences against the official robber, diff [95% CI]; rates in "
-                "percentage points; * significant after Holm over the whole table",
-                view=lambda c, r: U.contrast_cells(c, _arms("rule"))),
-        Figure("rule_effects", lambda r: _plots().contrast_forest(
-            r["rule.contrasts"], _arms("rule"), [
-                ("Game length and spread", "difference per game (turns, VP)",
-                 ["turns", "vp_spread", "winner_margin"], 1.0),
-                ("Cards per game (all seats)", "difference per game (cards)",
-                 ["stolen", "blocked", "discarded", "produced"], 1.0), _PCT_SEATS],
-            "What the robber changes over a whole game: each arm against the official robber"),
-            "differences game by game against the official robber on the same seeds"),
-        Table("rule_shares", "rule.shares", _SHARES_CAPTION,
-                view=lambda t, r: _share_cells(t, ARM_LABELS["rule"]))))
+RULE = W.part("rule", (
+    _arms_table("rule_arms", "rule", U.WORDS["caption arms"]),
+    W.table("rule_contrasts", "rule.contrasts",
+            view=lambda c, r: U.contrast_cells(c, ARMS.pairs("rule"))),
+    W.figure("rule_effects", lambda r: plots().contrast_forest(
+        r["rule.contrasts"], ARMS.pairs("rule"), [
+            ("Game length and spread", "difference per game (turns, VP)",
+             ["turns", "vp_spread", "winner_margin"], 1.0),
+            ("Cards per game (all seats)", "difference per game (cards)",
+             ["stolen", "blocked", "discarded", "produced"], 1.0), SEATS_PANEL],
+        "What the robber changes over a whole game: each arm against the official robber")),
+    Table("rule_shares", "rule.shares", W["caption shares"],
+          view=lambda t, r: _share_cells(t, ARM_LABELS["rule"]))))
 
 _POLICY_ARMS = ["baseline", "all_production", "all_random"]  # whole tables
 
-CATCH_UP = Part(
-    "catch_up", "Who wins from where, over whole games",
-    "For each checkpoint turn, the games still going after it with one player leading alone "
-    "in visible VP: that leader's win rate, and the win rate of the player alone in last "
-    "place, with 95% Wilson intervals; fair share = 1 / players. Each arm's rate is over "
-    "its own leaders: the standing at the turn is one the arm reached its own way (without "
-    "the robber more games have a sole leader, with larger leads), so the arms are "
-    "described side by side, not compared game by game; the switch above gives the "
-    "robber's effect on the same leaders.", (
-        Figure("catch_up_rule", lambda r: _plots().catch_up_figure(
-            r["rule.catch.catch_up"], _variants(r, "rule"), ARM_LABELS["rule"],
-            "Who wins from where: the robber rule")),
-        Figure("lead_size", lambda r: _plots().lead_figure(
-            r["rule.catch.lead"], CATCH_TURN, _variants(r, "rule"), ARM_LABELS["rule"],
-            fair=0.25)),
-        Table("catch_up_rule", "rule.catch.catch_up",
-                "win rate [95% CI] of the sole leader and the sole last after each turn; n "
-                "= games with a sole leader (last)",
-                view=lambda t, r: _catch_cells(t, ARM_LABELS["rule"])),
-        Table("lead_size", "rule.catch.lead",
-                "the sole leader's win rate by the size of the lead; n = games",
-                view=lambda t, r: _lead_cells(t, ARM_LABELS["rule"])),
-        Figure("equal_standing", lambda r: _plots().stage_figure(
-            r["rule.stage"], CATCH_TURN, _variants(r, "rule"), ARM_LABELS["rule"]),
-            "the same standing after the same turn in each arm's own games; at the same "
-            "standing a longer game also leaves the others more turns, so the gap mixes the "
-            "game's length with whom the robber hits"),
-        Table("equal_standing", lambda r: stage_effects(r.data),
-                f"after turn {CATCH_TURN}: the sole leader's win rate in each arm and the "
-                "Mantel-Haenszel odds ratio (arm vs reference) at equal standing, pooled over "
-                "the leader's VP and lead; * significant after Holm over every contrast and "
-                "checkpoint (all in the CSV)", view=lambda t, r: _stage_cells(t)),
-        Figure("catch_up_policy", lambda r: _plots().catch_up_figure(
-            r["policy.catch.catch_up"], _POLICY_ARMS, ARM_LABELS["policy"],
-            "Who wins from where: whom the robber hits"), of="policy"),
-        Table("catch_up_policy", "policy.catch.catch_up",
-                "as above, for the robber and victim policies of whole tables",
-                view=lambda t, r: _catch_cells(t.loc[_POLICY_ARMS], ARM_LABELS["policy"]))))
+CATCH_UP = W.part("catch_up", (
+    W.figure("catch_up_rule", lambda r: plots().catch_up_figure(
+        r["rule.catch.catch_up"], _variants(r, "rule"), ARM_LABELS["rule"],
+        "Who wins from where: the robber rule")),
+    W.figure("lead_size", lambda r: plots().lead_figure(
+        r["rule.catch.lead"], CATCH_TURN, _variants(r, "rule"), ARM_LABELS["rule"],
+        fair=0.25)),
+    W.table("catch_up_rule", "rule.catch.catch_up",
+            view=lambda t, r: _catch_cells(t, ARM_LABELS["rule"])),
+    W.table("lead_size", "rule.catch.lead",
+            view=lambda t, r: _lead_cells(t, ARM_LABELS["rule"])),
+    W.figure("equal_standing", lambda r: plots().stage_figure(
+        r["rule.stage"], CATCH_TURN, _variants(r, "rule"), ARM_LABELS["rule"])),
+    Table("equal_standing", lambda r: stage_effects(r.data),
+          W.fill("table equal_standing", turn=CATCH_TURN), view=lambda t, r: _stage_cells(t)),
+    W.figure("catch_up_policy", lambda r: plots().catch_up_figure(
+        r["policy.catch.catch_up"], _POLICY_ARMS, ARM_LABELS["policy"],
+        "Who wins from where: whom the robber hits"), of="policy"),
+    W.table("catch_up_policy", "policy.catch.catch_up",
+            view=lambda t, r: _catch_cells(t.loc[_POLICY_ARMS], ARM_LABELS["policy"]))))
 
 
 def _policy_arms(kind: str) -> list[tuple[str, str, str]]:
     """The policy dataset's contrasts of whole tables (``"all_"``) or one seat (``"lone_"``)."""
-    return [a for a in _arms("policy") if a[0].startswith(kind)]
+    return [a for a in ARMS.pairs("policy") if a[0].startswith(kind)]
 
 
 _LONE_ROWS = [f"win_strategy_{x}" for x in ("default_production", "default_random", "default")]
 
-POLICY = Part(
-    "policy", "Whom the robber hits: the robber and victim policies",
-    "Dataset policy: four default players whose robber_policy is leader (baseline: the hex "
-    "where the leader produces most, robbing the leader), production (most opponent "
-    "production, the largest hand) or random; whole tables, and one seat (rotated through "
-    "every seat) against three others. For one seat the win is compared with the same seat "
-    "in the reference table, game by game. Shares: ratio of totals with a sandwich "
-    "interval, games as units.", (
-        Figure("hit_leader", lambda r: _hit_leader_figure(r.data)),
-        Table("policy_shares", "policy.shares",
-                "share of robber moves [95% CI]; n = robber moves",
-                view=lambda t, r: _share_cells(t, ARM_LABELS["policy"])),
-        Table("policy_contrasts", "policy.contrasts",
-                "whole tables against the leader policy, paired per game; * significant "
-                "after Holm", view=lambda c, r: U.contrast_cells(c, _policy_arms("all_")),
-                csv=lambda r: U.select(r["policy.contrasts"], _policy_arms("all_"))),
-        Figure("lone_seat", lambda r: _lone_seat_figure(r.data),
-                 "paired per game: the seat that plays the lone policy against the same seat "
-                 "playing the table's policy"),
-        Table("lone_seat", "policy.contrasts",
-                "the lone seat's wins against the same seat in the reference table (three "
-                "leader robbers; for 'one leader seat': three random robbers)",
-                view=lambda c, r: U.contrast_cells(c, _policy_arms("lone_"),
-                                                   _LONE_ROWS + ["turns"]),
-                csv=lambda r: U.select(r["policy.contrasts"], _policy_arms("lone_"))),
-        Table("policy_win_rates", "policy.strategies",
-                "win rate per seat-game of each strategy in each arm [95% Wilson CI]",
-                view=lambda t, r: _win_cells(t, ARM_LABELS["policy"]))),
+POLICY = W.part("policy", (
+    W.figure("hit_leader", lambda r: _hit_leader_figure(r.data)),
+    W.table("policy_shares", "policy.shares",
+            view=lambda t, r: _share_cells(t, ARM_LABELS["policy"])),
+    W.table("policy_contrasts", "policy.contrasts",
+            view=lambda c, r: U.contrast_cells(c, _policy_arms("all_")),
+            csv=lambda r: U.select(r["policy.contrasts"], _policy_arms("all_"))),
+    W.figure("lone_seat", lambda r: _lone_seat_figure(r.data)),
+    W.table("lone_seat", "policy.contrasts",
+            view=lambda c, r: U.contrast_cells(c, _policy_arms("lone_"),
+                                               _LONE_ROWS + ["turns"]),
+            csv=lambda r: U.select(r["policy.contrasts"], _policy_arms("lone_"))),
+    W.table("policy_win_rates", "policy.strategies",
+            view=lambda t, r: _win_cells(t, ARM_LABELS["policy"]))),
     of="policy")
 
-DISCARD = Part(
-    "discard", "The discard limit on a 7",
-    "Dataset discard: four default players, players holding more than 7 (official), 9, or "
-    "any number of cards (no limit) discard half on a 7. Paired per game against the limit "
-    "7.", (
-        Table("discard_arms", "discard.arms", "per game in each arm, mean [95% CI]; n = games",
-                view=lambda t, r: U.arm_cells(t, _variants(r, "discard"),
-                                              ARM_LABELS["discard"], _ARM_OUTCOMES)),
-        Table("discard_contrasts", "discard.contrasts",
-                "paired differences against the limit 7; * significant after Holm",
-                view=lambda c, r: U.contrast_cells(c, _arms("discard"))),
-        Figure("discard_effects", lambda r: _plots().contrast_forest(
-            r["discard.contrasts"], _arms("discard"), [
-                ("Game length and spread", "difference per game (turns, VP)",
-                 ["turns", "vp_spread"], 1.0),
-                ("Cards per game", "difference per game (cards)",
-                 ["discarded", "stolen", "produced"], 1.0)],
-            "The discard limit against the official 7, game by game"))),
+DISCARD = W.part("discard", (
+    _arms_table("discard_arms", "discard", W["table discard_arms"]),
+    W.table("discard_contrasts", "discard.contrasts",
+            view=lambda c, r: U.contrast_cells(c, ARMS.pairs("discard"))),
+    W.figure("discard_effects", lambda r: plots().contrast_forest(
+        r["discard.contrasts"], ARMS.pairs("discard"), [
+            ("Game length and spread", "difference per game (turns, VP)",
+             ["turns", "vp_spread"], 1.0),
+            ("Cards per game", "difference per game (cards)",
+             ["discarded", "stolen", "produced"], 1.0)],
+        "The discard limit against the official 7, game by game"))),
     of="discard")
-
-
-def _strategy_rows(c: pd.DataFrame) -> list[str]:
-    """The per-strategy win outcomes of a contrasts table."""
-    return [o for o in dict.fromkeys(c.index.get_level_values(2))
-            if o.startswith("win_strategy_")]
-
 
 _TABLES = ("rule", "three", "mixed", "presets")
 
-TABLES = Part(
-    "tables", "Other tables: three players, a mixed table, each preset",
-    "The robber rule (off and friendly against official) at three default players "
-    "(dataset three), at a mixed table of builder, city, expander and army with rotated "
-    "seats (mixed), and at tables of four copies of each preset (presets), each paired game "
-    "by game within its own table.", (
-        Table("across_tables", lambda r: _across(r.data),
-                "official robber's effect by table: off - official and friendly - official "
-                "per game [95% CI]; * significant after Holm within its dataset",
-                csv=lambda r: pd.concat({k: r[f"{k}.contrasts"] for k in _TABLES if k in r},
-                                        names=["dataset"]),
-                when=lambda r: len(_across(r.data)) > 0),
-        Figure("across_tables", lambda r: _across_figure(r.data),
-                 "the robber's effect (official - off) at each table; presets: tables of "
-                 "four copies of the preset", when=lambda r: len(_across(r.data)) > 0),
-        Figure("mixed_strategies", lambda r: _win_rates_figure(
-            r["mixed.strategies"], "strategy", ARM_LABELS["mixed"]), of="mixed.strategies"),
-        Table("mixed_strategies", "mixed.strategies",
-                "mixed table: win rate per seat-game of each strategy [95% Wilson CI]",
-                view=lambda t, r: _win_cells(t, ARM_LABELS["mixed"])),
-        Table("mixed_strategy_contrasts", "mixed.contrasts",
-                "mixed table: each strategy's wins against the official robber, paired per "
-                "game", view=lambda c, r: U.contrast_cells(c, _arms("mixed"), _strategy_rows(c)),
-                csv=lambda r: U.select(r["mixed.contrasts"], _arms("mixed"),
-                                       _strategy_rows(r["mixed.contrasts"]))),
-        Figure("catch_up_three", lambda r: _plots().catch_up_figure(
-            r["three.catch.catch_up"], _variants(r, "three"), ARM_LABELS["three"],
-            "Who wins from where: three players"), of="three")))
+TABLES = W.part("tables", (
+    W.table("across_tables", lambda r: _across(r.data),
+            csv=lambda r: pd.concat({k: r[f"{k}.contrasts"] for k in _TABLES if k in r},
+                                    names=["dataset"]),
+            when=lambda r: len(_across(r.data)) > 0),
+    W.figure("across_tables", lambda r: _across_figure(r.data),
+             when=lambda r: len(_across(r.data)) > 0),
+    W.figure("mixed_strategies", lambda r: _win_rates_figure(
+        r["mixed.strategies"], "strategy", ARM_LABELS["mixed"]), of="mixed.strategies"),
+    W.table("mixed_strategies", "mixed.strategies",
+            view=lambda t, r: _win_cells(t, ARM_LABELS["mixed"])),
+    W.table("mixed_strategy_contrasts", "mixed.contrasts",
+            view=lambda c, r: U.contrast_cells(c, ARMS.pairs("mixed"), strategy_rows(c)),
+            csv=lambda r: U.select(r["mixed.contrasts"], ARMS.pairs("mixed"),
+                                   strategy_rows(r["mixed.contrasts"]))),
+    W.figure("catch_up_three", lambda r: plots().catch_up_figure(
+        r["three.catch.catch_up"], _variants(r, "three"), ARM_LABELS["three"],
+        "Who wins from where: three players"), of="three")))
 
-SEATS = Part(
-    "seats", "Seats",
-    "Win rate of each seat with 95% Wilson intervals (n = games) per arm of the headline "
-    "dataset; the paired seat differences are in the headline's contrasts table.", (
-        Figure("rule_seats", lambda r: _win_rates_figure(r["rule.seats"], "seat",
-                                                           ARM_LABELS["rule"])),
-        Table("rule_seats", "rule.seats", "win rate per seat [95% Wilson CI]; n = games",
-                view=lambda t, r: _win_cells(t, ARM_LABELS["rule"], by="seat"))))
+SEATS = W.part("seats", (
+    W.figure("rule_seats", lambda r: _win_rates_figure(r["rule.seats"], "seat",
+                                                         ARM_LABELS["rule"])),
+    W.table("rule_seats", "rule.seats",
+            view=lambda t, r: _win_cells(t, ARM_LABELS["rule"], by="seat"))))
 
 REPORT = (SWITCH, RULE, CATCH_UP, POLICY, DISCARD, TABLES, SEATS)
 
@@ -604,7 +467,7 @@ def _switch_figure(c: pd.DataFrame):
     arms = [(v, ref, f"{policy} robbers, after turn {T}")
             for T in SWITCH_TURNS for v, ref, policy in SWITCH_PAIRS[T]]
     outcomes = [f"{o}_{T}" for T in SWITCH_TURNS for o in ("leader_won", "last_won")]
-    return _plots().contrast_forest(
+    return plots().contrast_forest(
         _neg(c), arms,
         [("Who wins: the sole leader (last) after turn T", "kept - off (percentage points)",
           outcomes, 100.0),
@@ -622,11 +485,11 @@ def _hit_leader_figure(res: dict):
         sh = res[name]["shares"]
         if (v, "hit_leader") in sh.index:
             r = sh.loc[(v, "hit_leader")].copy()
-            r["label"] = f"{_lab(name, v)} robber" + (" (rule)" if name == "rule" else "")
+            r["label"] = f"{ARMS.label(name, v)} robber" + (" (rule)" if name == "rule" else "")
             rows.append(r)
     if not rows:
         return None
-    return _plots().share_bars(
+    return plots().share_bars(
         pd.DataFrame(rows), "share", "When an opponent leads alone, how often the robber robs "
         "them", "share of robber moves made while an opponent led alone (%)",
         reference=(THESIS_HIT_LEADER, "knowledge-based bot, 2025 thesis: 92%"),
@@ -636,12 +499,12 @@ def _hit_leader_figure(res: dict):
 def _lone_seat_figure(res: dict):
     """One seat's change of robber policy against the same seat unchanged, game by game."""
     picked = _picked([("policy", v, ref, f"win_strategy_{LONE[v]}",
-                       f"{_lab('policy', v)} among three "
+                       f"{ARMS.label('policy', v)} among three "
                        + ("random" if v == "lone_leader" else "leader") + " robbers", False)
                       for v, ref, _ in _policy_arms("lone_")], res)
     if picked is None:
         return None
-    return _plots().contrast_forest(
+    return plots().contrast_forest(
         picked, [("x", "y", "lone seat - same seat in the reference table")],
         [("The lone seat's win rate", "difference (percentage points)",
           list(picked.index.get_level_values(2)), 100.0)],
@@ -732,7 +595,7 @@ def _across(res: dict) -> pd.DataFrame:
         if name not in res:
             continue
         c = res[name]["contrasts"]
-        for v, ref, label in _arms(name):
+        for v, ref, label in ARMS.pairs(name):
             row = {"dataset": name, "contrast": label}
             for o in _ACROSS:
                 r = _row(c, v, ref, o)
@@ -777,7 +640,7 @@ def _across_figure(res: dict):
     chance, one row per table, each paired within its own dataset."""
     rows = []
     for name in ("rule", "three", "mixed", "presets"):
-        for v, ref, _ in _arms(name) if name in res else []:
+        for v, ref, _ in ARMS.pairs(name) if name in res else []:
             if not v.endswith("off"):
                 continue
             where = TABLE_WORDS.get(name, TABLE_WORDS.get(f"{name}:{v[:-4]}", name))
@@ -786,7 +649,7 @@ def _across_figure(res: dict):
     if table is None:
         return None
     outcomes = list(table.index.get_level_values(2))
-    return _plots().contrast_forest(
+    return plots().contrast_forest(
         table, [("x", "y", "official - off")],
         [("Game length", "official - off (turns per game)",
           [o for o in outcomes if o.startswith("turns|")], 1.0),
@@ -804,7 +667,7 @@ def stage_effects(res: dict) -> pd.DataFrame:
     for name in res:
         if "stage" not in res[name]:
             continue
-        for v, ref, label in _arms(name):
+        for v, ref, label in ARMS.pairs(name):
             for turn in R.HEADLINE_CHECKPOINTS:
                 e = R.stage_effect(res[name]["stage"], v, ref, turn)
                 rows.append({"dataset": name, "contrast": label, **e})
@@ -833,41 +696,17 @@ def _stage_cells(effects: pd.DataFrame) -> pd.DataFrame:
 
 
 def power_lines(res: dict, datasets: dict) -> list[str]:
-    """What the sample sizes can detect: pairs needed for 80% power at a Bonferroni
-    (conservative for Holm) alpha for 1 percentage point in a win rate and in the
-    leader's chance, and 0.5 turns in game length, from the observed sd of the per-game
-    differences."""
-    lines = ["Power (80%, two-sided, alpha = 0.05 / rows of the dataset's table, a "
-             "conservative stand-in for Holm; statsmodels TTestPower on the observed sd of "
-             "the per-game differences):"]
-    targets = (("turns", 0.5, "0.5 turns of game length"),
-               (f"leader_won_{CATCH_TURN}", 0.01,
-                f"1 point in the turn-{CATCH_TURN} sole leader's chance"),
-               ("win_seat_0", 0.01, "1 point in seat 0's win rate"))
-    for name, d in res.items():
-        c = d["contrasts"]
-        if not len(c):
-            continue
-        alpha = 0.05 / len(c)
-        parts = []
-        for o, mde, what in targets:
-            rows = c.xs(o, level="outcome") if o in c.index.get_level_values(2) else None
-            if rows is None or not len(rows):
-                continue
-            sd = float(rows["sd_diff"].max())
-            need = ST.games_for_paired_mean(mde, sd, alpha=alpha)
-            have = int(rows["n"].min())
-            if np.isfinite(need):
-                parts.append(f"{what}: {need:,.0f} pairs needed, {have:,} there")
-        if parts:
-            lines.append(f"- {name} ({datasets[name].games:,} games per arm): "
-                         + "; ".join(parts) + ".")
-    return lines
+    """What the sample sizes can detect (``_rule_study.power_lines``): 0.5 turns of game
+    length, 1 point in the turn-``CATCH_TURN`` sole leader's chance and in seat 0's win
+    rate."""
+    return U.power_lines(res, datasets, W, (
+        ("turns", 0.5, W["power turns"]),
+        (f"leader_won_{CATCH_TURN}", 0.01, W.fill("power leader", turn=CATCH_TURN)),
+        ("win_seat_0", 0.01, W["power seat"])))
 
 
-SPEC = U.RuleStudy(name="robber", title=TITLE, question=QUESTION, notebook="04-robber",
-                   plan=plan_for, finish=finish, answer=lambda r: make_answer(r.data),
-                   answer_note=ANSWER_NOTE, report=REPORT,
-                   power_lines=power_lines, budget=tuple(BUDGET))
-STUDY = SPEC.study("the robber rule, its policies and the discard limit, paired on "
-                  "common random numbers")
+SPEC = U.RuleStudy(name="robber", title=W["title"], question=W["question"],
+                   notebook="04-robber", plan=plan_for, finish=finish,
+                   answer=lambda r: make_answer(r.data), answer_note=W["answer note"],
+                   report=REPORT, power_lines=power_lines, budget=(W["budget"], ""))
+STUDY = SPEC.study(W["description"])

@@ -7,7 +7,7 @@ rules (official, strict, off) with a small supply of 9; supplies of 19, 15, 12 a
 under the official and the strict rule; and strategy mixes from city tables to expander
 tables. Every comparison is paired game by game (``analysis.contrasts``), Holm-corrected
 over each dataset's table; shortage counts, timing and who loses the cards come from
-``analysis.shortages``.
+``analysis.shortages``. Its words: ``text/shortages.md``.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ import pandas as pd
 
 from ..analysis import contrasts as C
 from ..analysis import shortages as SH
-from ..analysis import stats as ST
 from ..analysis.measures import RES
-from ..reports import Figure, Part, Table
+from ..reports import Table
 from . import _rule_study as U
+from ._rule_study import SEATS_PANEL, plots, strategy_rows
+from ._words import Words
 
-TITLE = "The supply-shortage rule: when it matters and whom it hurts"
-QUESTION = "When does the shortage rule matter, and who does it hurt?"
+W = Words("shortages")
 TABLES = ("city", "halves", "mixed", "expander")
 TABLE_WORDS = {"city": "four city", "halves": "two city + two expander",
                "mixed": "builder, city, expander, army", "expander": "four expander"}
@@ -37,15 +37,6 @@ ARM_LABELS = {
     "mixes": {"baseline": "city official", **{
         f"{t}_{r}": f"{t} {r}" for t in TABLES for r in ("official", "strict", "unlimited")}},
 }
-
-
-BUDGET = [
-    "Budget: the headline (`rule19`) has 10^6 games per arm (official, strict, unlimited "
-    "bank); the other datasets are sized by the power lines below (a rule change that alters few "
-    "games has a small sd of the paired differences, so 30,000-100,000 pairs see small "
-    "effects). The supply paying in turn order (`off`) is measured with 9 per resource "
-    "(`rule9`), where shortages are common, rather than at 10^6 games where it rarely "
-    "applies.", ""]
 
 
 def arm(name: str, table: str, rule: str) -> str:
@@ -99,14 +90,7 @@ def finish(name: str, r: dict) -> dict:
 # --- helpers ---------------------------------------------------------------------------
 
 
-def _lab(name: str, v: str) -> str:
-    return U.arm_label(ARM_LABELS, name, v)
-
-
-def _arms(name: str, pairs=None) -> list[tuple[str, str, str]]:
-    return U.labelled_pairs(ARM_LABELS, name, pairs or pairs_of(name))
-
-
+ARMS = U.Arms(ARM_LABELS, pairs_of)
 _row = U.contrast_row
 
 
@@ -147,23 +131,16 @@ def make_answer(res: dict, datasets: dict) -> list[str]:
     d19 = r19["differ"]
     strict, unlimited = _differ(d19, "strict"), _differ(d19, "unlimited")
     out = [
-        f"<b>At the official supply the sole-recipient exception "
-        f"{U.how_often(strict['ci_low'], strict['ci_high'])} and the limit of the supply "
-        f"{U.how_often(unlimited['ci_low'], unlimited['ci_high'])}.</b> "
-        f"With 19 cards per resource "
-        f"{_rate(a19, 'baseline', 'any_shortage')} of games (n = {n19:,}) have at least one "
-        f"roll the supply cannot pay in full; {most} runs short most often "
-        f"({_rate(a19, 'baseline', f'any_shortage_{most}')}), {least} least "
-        f"({_rate(a19, 'baseline', f'any_shortage_{least}')}). The first shortage comes late: "
-        f"median turn {t19.loc[('baseline', 'any'), 'median_turn']:.0f} of a game of about "
-        f"{a19.loc[('baseline', 'turns'), 'mean']:.0f} turns.",
-        f"The sole-recipient exception (the official rule's difference from catanatron's "
-        f"strict rule) applies on {_share(sh19, 'baseline', 'sole_recipient')} of the short "
-        f"rolls; the strict rule changes some outcome in {_differ_text(d19, 'strict')}. "
-        f"An unlimited bank (JSettlers) changes some outcome in "
-        f"{_differ_text(d19, 'unlimited')}. Seat win "
-        f"rates move by at most {_max_seat(c19):.2f} percentage points under any of the "
-        f"rules.",
+        W.fill("answer official", strict=U.how_often(strict["ci_low"], strict["ci_high"]),
+               unlimited=U.how_often(unlimited["ci_low"], unlimited["ci_high"]),
+               short=_rate(a19, "baseline", "any_shortage"), n=f"{n19:,}",
+               most=most, most_rate=_rate(a19, "baseline", f"any_shortage_{most}"),
+               least=least, least_rate=_rate(a19, "baseline", f"any_shortage_{least}"),
+               median=f"{t19.loc[('baseline', 'any'), 'median_turn']:.0f}",
+               turns=f"{a19.loc[('baseline', 'turns'), 'mean']:.0f}"),
+        W.fill("answer exception", sole=_share(sh19, "baseline", "sole_recipient"),
+               strict=_differ_text(d19, "strict"), unlimited=_differ_text(d19, "unlimited"),
+               seat=f"{_max_seat(c19):.2f}"),
     ]
     if "rule9" in res:
         a9, c9, sh9 = res["rule9"]["arms"], res["rule9"]["contrasts"], res["rule9"]["shares"]
@@ -171,23 +148,19 @@ def make_answer(res: dict, datasets: dict) -> list[str]:
         to = _row(c9, "off", "baseline", "turns")
         d9 = res["rule9"]["differ"]
         s9, o9 = _differ(d9, "strict"), _differ(d9, "off")
-        out.append(
-            f"<b>With a small supply the exception "
-            f"{U.how_often(s9['ci_low'], s9['ci_high'])} and paying in turn order "
-            f"{U.how_often(o9['ci_low'], o9['ci_high'])}.</b> The strict rule changes some "
-            f"outcome in {_differ_text(d9, 'strict')}; paying in turn order (off) in "
-            f"{_differ_text(d9, 'off')}. With 9 cards per resource "
-            f"{_rate(a9, 'baseline', 'any_shortage')} of games have a shortage, "
-            f"{_mean(a9, 'baseline', 'shortage_rolls', 2)} short rolls and "
-            f"{_mean(a9, 'baseline', 'withheld', 2)} cards withheld per game. Strict against "
-            f"official: {_diff(ts, digits=2)} turns per game; the supply paying in turn order "
-            f"(off): {_diff(to, digits=2)} turns. The exception applies on "
-            f"{_share(sh9, 'baseline', 'sole_recipient')} of short rolls.")
+        out.append(W.fill(
+            "answer small supply", strict_often=U.how_often(s9["ci_low"], s9["ci_high"]),
+            off_often=U.how_often(o9["ci_low"], o9["ci_high"]),
+            strict=_differ_text(d9, "strict"), off=_differ_text(d9, "off"),
+            short=_rate(a9, "baseline", "any_shortage"),
+            rolls=_mean(a9, "baseline", "shortage_rolls", 2),
+            withheld=_mean(a9, "baseline", "withheld", 2), strict_turns=_diff(ts, digits=2),
+            off_turns=_diff(to, digits=2), sole=_share(sh9, "baseline", "sole_recipient")))
     if "supply" in res:
         asup = res["supply"]["arms"]
-        seq = ", ".join(f"{s}: {_rate(asup, supply_arm('official', s), 'any_shortage', 1)}"
-                        for s in SUPPLIES)
-        out.append(f"Games with a shortage by the supply's size (official rule): {seq}.")
+        out.append(W.fill("answer supply", sizes=", ".join(
+            f"{s}: {_rate(asup, supply_arm('official', s), 'any_shortage', 1)}"
+            for s in SUPPLIES)))
     hurt = _who(res)
     if hurt:
         out.append(hurt)
@@ -207,12 +180,11 @@ def _differ_text(table: pd.DataFrame, v: str) -> str:
     """'X% [lo, hi] of games (n = N pairs; a seat's production in ..., ...)': the games
     arm ``v`` changes in any outcome, then in each."""
     r = _differ(table, v)
-    parts = [f"{FACET_WORDS[f]} {_pct(_differ(table, v, f))}" for f in FACET_WORDS]
-    return (f"{_pct(r)} of games (n = {int(r['n']):,} pairs; " + ", ".join(parts) + ")")
+    return W.fill("differ", share=_pct(r), n=f"{int(r['n']):,}", facets=", ".join(
+        f"{W['facet ' + f]} {_pct(_differ(table, v, f))}" for f in FACETS))
 
 
-FACET_WORDS = {"production": "a seat's production in", "final_vp": "a seat's final VP in",
-               "winner": "the winner in", "length": "the length in"}
+FACETS = ("production", "final_vp", "winner", "length")  # in the words: "facet NAME"
 
 
 def _pct(r) -> str:
@@ -236,15 +208,13 @@ def _who(res: dict) -> str:
         except KeyError:
             continue
         sh = _share(res[name]["shares"], v, "withheld_leader")
-        verdict = ("the others lose the larger share" if o["ci_low"] > w["ci_high"] else
-                   "the winner loses the larger share" if w["ci_low"] > o["ci_high"] else
-                   "no clear difference between the winner and the others")
-        parts.append(
-            f"{_lab(name, v)}: the sole leader at the roll loses {sh} of the withheld cards; "
-            f"over the game the eventual winner loses "
-            f"{U.ci_text(w['mean'], w['ci_low'], w['ci_high'], 100, 3, '%')} of the cards "
-            f"owed to them, the others "
-            f"{U.ci_text(o['mean'], o['ci_low'], o['ci_high'], 100, 3, '%')} ({verdict})")
+        verdict = ("others" if o["ci_low"] > w["ci_high"] else
+                   "winner" if w["ci_low"] > o["ci_high"] else "neither")
+        parts.append(W.fill(
+            "who arm", arm=ARMS.label(name, v), leader=sh,
+            winner=U.ci_text(w["mean"], w["ci_low"], w["ci_high"], 100, 3, "%"),
+            others=U.ci_text(o["mean"], o["ci_low"], o["ci_high"], 100, 3, "%"),
+            verdict=W["who verdict " + verdict]))
     if "mixes" in res:
         g = res["mixes"]["seat_groups"]
         v = arm("mixes", "mixed", "official")
@@ -255,17 +225,10 @@ def _who(res: dict) -> str:
                 r = g.loc[key]
                 rows.append(f"{s} {U.ci_text(r['mean'], r['ci_low'], r['ci_high'], 100, 3, '%')}")
         if rows:
-            parts.append("at the mixed table (official rule), share of owed cards withheld: "
-                         + ", ".join(rows))
+            parts.append(W.fill("who mixed", shares=", ".join(rows)))
     if not parts:
         return ""
-    return "<b>Who it hurts.</b> " + "; ".join(parts) + "."
-
-
-def _plots():
-    from ..plotting import rule_effects as PR  # noqa: PLC0415  matplotlib: seconds to import
-
-    return PR
+    return W.fill("answer who", parts="; ".join(parts))
 
 
 def _arm_table(name: str, caption: str) -> Table:
@@ -275,107 +238,67 @@ def _arm_table(name: str, caption: str) -> Table:
                                                _ARM_OUTCOMES))
 
 
-def _contrast_table(name: str, caption: str, outcomes=None) -> Table:
+def _contrast_table(name: str, outcomes=None) -> Table:
     """The contrasts table of dataset ``name``, all its pairs (``outcomes``: its rows)."""
-    return Table(f"{name}_contrasts", f"{name}.contrasts", caption,
-                 view=lambda c, r: U.contrast_cells(c, _arms(name), outcomes))
+    return W.table(f"{name}_contrasts", f"{name}.contrasts",
+                   view=lambda c, r: U.contrast_cells(c, ARMS.pairs(name), outcomes))
 
 
-def _differ_table(name: str, caption: str) -> Table:
-    return Table(f"{name}_differ", f"{name}.differ", caption,
-                 view=lambda t, r: U.differ_cells(t, _arms(name)))
+def _differ_table(name: str) -> Table:
+    return W.table(f"{name}_differ", f"{name}.differ",
+                   view=lambda t, r: U.differ_cells(t, ARMS.pairs(name)))
 
 
-def _effects_figure(name: str, panels, title: str) -> Figure:
-    return Figure(f"{name}_effects", lambda r: _plots().contrast_forest(
-        r[f"{name}.contrasts"], _arms(name), panels, title))
+def _effects_figure(name: str, panels, title: str):
+    return W.figure(f"{name}_effects", lambda r: plots().contrast_forest(
+        r[f"{name}.contrasts"], ARMS.pairs(name), panels, title))
 
 
-_SEATS_PANEL = ("Seats", "difference (percentage points)", [f"win_seat_{k}" for k in range(4)],
-                100.0)
-_ARMS_CAPTION = "per game in each arm, mean [95% CI] (rates in %); n = games"
+_ARMS_CAPTION = U.WORDS["caption arms"]
 
-ANSWER_NOTE = ("Computed from the tables below: rates with 95% Wilson intervals and their n; "
-               "differences paired game by game on common seeds (95% paired t intervals, "
-               "McNemar for 0/1 outcomes), Holm within each dataset (* in the tables); shares "
-               "are ratios of totals with sandwich intervals. A shortage: a roll on which the "
-               "supply could not pay everyone owed a resource in full. Games that differ: the "
-               "share of common-seed games whose result differs between two rules in any "
-               "seat's production, any seat's final VP, the winner or the length (Wilson "
-               "intervals). " + U.HOW_OFTEN_NOTE)
-
-RULE19 = Part(
-    "rule19", "The rules at the official supply (19 per resource)",
-    "Dataset rule19: four default players with 19 cards per resource under the official "
-    "rule (baseline), the strict rule (nobody paid) and an unlimited bank, on the same games "
-    "(the supply paying in turn order, off, is in the small-supply section). Arm figures "
-    "with 95% intervals (rates: Wilson; means: t); paired differences against the official "
-    "rule, Holm over the dataset's table.", (
+RULE19 = W.part("rule19", (
         _arm_table("rule19", _ARMS_CAPTION),
-        _contrast_table("rule19", "paired differences against the official rule, diff [95% "
-                        "CI]; discordant games in the CSV; * significant after Holm"),
-        _differ_table("rule19", "share of games whose result differs from the official "
-                      "rule's [95% Wilson CI] (games), by part of the result and in any; n = "
-                      "pairs of games"),
+        _contrast_table("rule19"),
+        _differ_table("rule19"),
         _effects_figure("rule19", [
             ("Game length", "difference per game (turns)", ["turns"], 1.0),
             ("Cards per game", "difference per game (cards)", ["withheld", "produced"], 1.0),
-            _SEATS_PANEL], "The shortage rules against the official one, 19 per resource"),
-        Table("rule19_shares", "rule19.shares",
-              "of the short rolls, those with one player alone owed the resource; of the "
-              "withheld cards, those of the sole leader [95% CI]",
-              view=lambda t, r: _share_cells(t, ARM_LABELS["rule19"]))))
+            SEATS_PANEL], "The shortage rules against the official one, 19 per resource"),
+        W.table("rule19_shares", "rule19.shares",
+                view=lambda t, r: _share_cells(t, ARM_LABELS["rule19"]))))
 
-WHEN = Part(
-    "when", "When the supply runs short, and of what",
-    "The turn of the first roll the supply could not pay in full, per resource ('any': the "
-    "first of any), over the games that had one (t interval of the mean, quantiles), and the "
-    "share of games that had one (Wilson); the curves are the cumulative share of all games "
-    "short by each turn.", (
-        Table("timing_rule19", "rule19.timing", "official supply: share of games with a "
-              "shortage [95% CI] and the turn of the first; n = games",
-              view=lambda t, r: _timing_cells(t, ARM_LABELS["rule19"])),
-        Figure("first_shortage", lambda r: _plots().curve_figure(
+WHEN = W.part("when", (
+        W.table("timing_rule19", "rule19.timing",
+                view=lambda t, r: _timing_cells(t, ARM_LABELS["rule19"])),
+        W.figure("first_shortage", lambda r: plots().curve_figure(
             r["supply.curve"], "any", [supply_arm("official", x) for x in SUPPLIES],
             ARM_LABELS["supply"], "When the supply first runs short, by its size (official "
             "rule)"), of="supply"),
-        Table("timing_rule9", "rule9.timing", "9 per resource: as above",
-              view=lambda t, r: _timing_cells(t, ARM_LABELS["rule9"]))))
+        W.table("timing_rule9", "rule9.timing",
+                view=lambda t, r: _timing_cells(t, ARM_LABELS["rule9"]))))
 
-SUPPLY = Part(
-    "supply", "The supply's size: when the rule starts to matter",
-    "Dataset supply: four default players with 19, 15, 12 and 9 cards per resource under the "
-    "official and the strict rule, and an unlimited bank, on the same games. Each official "
-    "arm is paired with the unlimited bank (what the shortages cost), each strict arm with "
-    "the official arm of the same supply (what the exception changes).", (
-        Figure("supply_by_resource", lambda r: _plots().sweep_figure(
+SUPPLY = W.part("supply", (
+        W.figure("supply_by_resource", lambda r: plots().sweep_figure(
             _by_resource(r["supply.arms"]), "supply", "resource",
             "Games with a shortage, by the supply's size", "cards per resource in the supply",
             "games with at least one shortage (%)", log=True,
             note="official rule; log scale")),
-        Figure("supply_effects", lambda r: supply_effects_figure(r["supply.contrasts"])),
+        W.figure("supply_effects", lambda r: supply_effects_figure(r["supply.contrasts"])),
         _arm_table("supply", _ARMS_CAPTION),
-        _contrast_table("supply", "each official supply against the unlimited bank, each "
-                        "strict arm against the official one of its supply; * significant "
-                        "after Holm"),
-        Table("supply_shares", "supply.shares", "shares per arm [95% CI]",
-              view=lambda t, r: _share_cells(t, ARM_LABELS["supply"]))),
+        _contrast_table("supply"),
+        W.table("supply_shares", "supply.shares",
+                view=lambda t, r: _share_cells(t, ARM_LABELS["supply"]))),
     of="supply")
 
-RULE9 = Part(
-    "rule9", "The rules with a small supply (9 per resource)",
-    "Dataset rule9: four default players with 9 cards per resource under the official, "
-    "strict and off rules, on the same games; paired against the official rule.", (
+RULE9 = W.part("rule9", (
         _arm_table("rule9", _ARMS_CAPTION),
-        _differ_table("rule9", "share of games whose result differs from the official rule's "
-                      "[95% Wilson CI] (games); n = pairs of games"),
-        _contrast_table("rule9", "paired differences against the official rule; * "
-                        "significant after Holm"),
+        _differ_table("rule9"),
+        _contrast_table("rule9"),
         _effects_figure("rule9", [
             ("Game length and spread", "difference per game (turns, VP)",
              ["turns", "vp_spread"], 1.0),
             ("Cards per game", "difference per game (cards)", ["withheld", "produced"], 1.0),
-            _SEATS_PANEL], "The shortage rules against the official one, 9 per resource")),
+            SEATS_PANEL], "The shortage rules against the official one, 9 per resource")),
     of="rule9")
 
 _WHO = ("rule19", "rule9", "supply", "mixes")  # the datasets whose seats lose cards
@@ -393,7 +316,7 @@ def who_loses_frame(res: dict, datasets: dict) -> pd.DataFrame | None:
             for group in ("winner", "others"):
                 key = (v, "standing", group, "withheld_share")
                 if key in g.index and g.loc[key, "mean"] > 0:
-                    rows.append({"arm": f"{name}: {_lab(name, v)}", "group": group,
+                    rows.append({"arm": f"{name}: {ARMS.label(name, v)}", "group": group,
                                  **g.loc[key].to_dict()})
     return pd.DataFrame(rows).set_index(["arm", "group"]) if rows else None
 
@@ -410,7 +333,7 @@ def withheld_leader_frame(res: dict, datasets: dict) -> pd.DataFrame | None:
             if (v, "withheld_leader") in sh.index and sh.loc[(v, "withheld_leader"),
                                                                "denominator"]:
                 r = sh.loc[(v, "withheld_leader")].copy()
-                r["label"] = f"{name}: {_lab(name, v)}"
+                r["label"] = f"{name}: {ARMS.label(name, v)}"
                 rows.append(r)
     return pd.DataFrame(rows) if rows else None
 
@@ -432,58 +355,39 @@ def _has(frame) -> bool:
     return frame is not None and len(frame) > 0
 
 
-WHO = Part(
-    "who", "Who loses the withheld cards",
-    "Per seat-game: cards withheld and the share of the cards owed to the seat that it did "
-    "not get (withheld / (withheld + produced), ratio of totals with a sandwich interval, "
-    "seat-games as units), by final standing (the winner, the others) and by strategy. The "
-    "share of withheld cards taken from the player leading alone in visible VP at the roll "
-    "comes from a per-game counter (fair share of the cards: 1 / players if shortages hit "
-    "everyone alike, but a leader is owed more cards).", (
-        Figure("who_loses", lambda r: who_loses_figure(_who_loses(r)),
-               when=lambda r: _has(_who_loses(r))),
-        Table("who_loses", lambda r: _who_loses(r), "share of owed cards withheld [95% CI] by "
-              "final standing; n = seat-games", view=lambda t, r: _group_cells(t),
-              when=lambda r: _has(_who_loses(r))),
-        Figure("withheld_leader", lambda r: _plots().share_bars(
+WHO = W.part("who", (
+        W.figure("who_loses", lambda r: who_loses_figure(_who_loses(r)),
+                 when=lambda r: _has(_who_loses(r))),
+        W.table("who_loses", lambda r: _who_loses(r), view=lambda t, r: _group_cells(t),
+                when=lambda r: _has(_who_loses(r))),
+        W.figure("withheld_leader", lambda r: plots().share_bars(
             _withheld_leader(r), "share", "Of the withheld cards, the sole leader's share",
             "share of the withheld cards owed to the player leading alone (%)",
             reference=(0.25, "1 / players"), n_unit="withheld cards"),
             when=lambda r: _has(_withheld_leader(r))),
-        Table("withheld_leader", lambda r: _withheld_leader(r),
-              "cards withheld from the sole leader / all withheld cards [95% CI]",
-              view=lambda t, r: t.set_index("label")[
-                  ["games", "numerator", "denominator", "share", "ci_low", "ci_high"]],
-              when=lambda r: _has(_withheld_leader(r))),
-        Table("who_by_strategy", lambda r: _withheld_by_strategy(r["mixes.seat_groups"]),
-              "mixes: share of owed cards withheld per strategy [95% CI]; n = seat-games",
-              view=lambda t, r: _strategy_cells(t),
-              when=lambda r: "mixes" in r and len(
-                  _withheld_by_strategy(r["mixes.seat_groups"])) > 0)))
+        W.table("withheld_leader", lambda r: _withheld_leader(r),
+                view=lambda t, r: t.set_index("label")[
+                    ["games", "numerator", "denominator", "share", "ci_low", "ci_high"]],
+                when=lambda r: _has(_withheld_leader(r))),
+        W.table("who_by_strategy", lambda r: _withheld_by_strategy(r["mixes.seat_groups"]),
+                view=lambda t, r: _strategy_cells(t),
+                when=lambda r: "mixes" in r and len(
+                    _withheld_by_strategy(r["mixes.seat_groups"])) > 0)))
 
 
 def _mixes_outcomes(c: pd.DataFrame) -> list[str]:
     """The mixes contrasts shown: length, withheld cards, shortages, each strategy's wins."""
-    strat_rows = [o for o in dict.fromkeys(c.index.get_level_values(2))
-                  if o.startswith("win_strategy_")]
-    return ["turns", "withheld", "any_shortage", *strat_rows]
+    return ["turns", "withheld", "any_shortage", *strategy_rows(c)]
 
 
-MIXES = Part(
-    "mixes", "Strategy mixes: city tables to expander tables",
-    "Dataset mixes: tables of four city players, two city and two expander players, one each "
-    "of builder, city, expander and army (seats rotated), and four expander players, each "
-    "under the official rule, the strict rule and an unlimited bank at 19 per resource; "
-    "paired within each table.", (
-        Figure("mixes_by_resource", lambda r: _plots().sweep_figure(
+MIXES = W.part("mixes", (
+        W.figure("mixes_by_resource", lambda r: plots().sweep_figure(
             _by_resource_tables(r["mixes.arms"]), "table", "resource",
             "Games with a shortage, by table", "table (official rule, 19 per resource)",
             "games with at least one shortage (%)", order=list(RES))),
-        _arm_table("mixes", "per game in each arm, mean [95% CI]; n = games"),
-        Table("mixes_contrasts", "mixes.contrasts",
-              "strict and unlimited against the official rule at each table; strategies' "
-              "wins at their seats; * significant after Holm",
-              view=lambda c, r: U.contrast_cells(c, _arms("mixes"), _mixes_outcomes(c)))),
+        _arm_table("mixes", W["table mixes_arms"]),
+        W.table("mixes_contrasts", "mixes.contrasts",
+                view=lambda c, r: U.contrast_cells(c, ARMS.pairs("mixes"), _mixes_outcomes(c)))),
     of="mixes")
 
 REPORT = (RULE19, WHEN, SUPPLY, RULE9, WHO, MIXES)
@@ -491,8 +395,8 @@ REPORT = (RULE19, WHEN, SUPPLY, RULE9, WHO, MIXES)
 
 def supply_effects_figure(contrasts: pd.DataFrame):
     """Each official supply against the unlimited bank (``supply_contrasts.csv``)."""
-    return _plots().contrast_forest(
-        contrasts, _arms("supply", [(supply_arm("official", x), "unlimited")
+    return plots().contrast_forest(
+        contrasts, ARMS.pairs("supply", [(supply_arm("official", x), "unlimited")
                                     for x in SUPPLIES]), [
             ("Game length", "difference per game (turns)", ["turns"], 1.0),
             ("Cards per game", "difference per game (cards)", ["produced"], 1.0),
@@ -507,7 +411,7 @@ def who_loses_figure(frame: pd.DataFrame):
     index (arm, group)); a log scale, so 0.24% shows beside 18%."""
     arms = [a for a in dict.fromkeys(frame.index.get_level_values(0))
             if a.startswith(("rule19: official", "rule9:", "supply: official"))]
-    return _plots().group_bars(frame, ["winner", "others"], arms[:6],
+    return plots().group_bars(frame, ["winner", "others"], arms[:6],
                          "Who loses the cards: the winner or the others",
                          "cards owed but withheld (%)", pct=True,
                          note="n = seat-games; values in %", log=True)
@@ -584,42 +488,21 @@ def _strategy_cells(strat: pd.DataFrame) -> pd.DataFrame:
     t = strat.reset_index()
     t["cell"] = [U.ci_text(m, lo, hi, 100, 3, "%") + f" (n = {int(n):,})" for m, lo, hi, n in
                  zip(t["mean"], t["ci_low"], t["ci_high"], t["n"], strict=True)]
-    t["arm"] = [_lab("mixes", v) for v in t["variant"]]
+    t["arm"] = [ARMS.label("mixes", v) for v in t["variant"]]
     return t.pivot_table(index="arm", columns="group", values="cell", aggfunc="first",
                          sort=False)
 
 
 def power_lines(res: dict, datasets: dict) -> list[str]:
-    lines = ["Power (80%, two-sided, alpha = 0.05 / rows of the dataset's table, a "
-             "conservative stand-in for Holm; statsmodels TTestPower on the observed sd of "
-             "the per-game differences; a rule change that alters few games has a small sd, "
-             "so a paired design sees small effects):"]
-    targets = (("turns", 0.1, "0.1 turns of game length"),
-               ("win_seat_0", 0.001, "0.1 point in seat 0's win rate"))
-    for name, d in res.items():
-        c = d["contrasts"]
-        if not len(c):
-            continue
-        alpha = 0.05 / len(c)
-        parts = []
-        for o, mde, what in targets:
-            if o not in c.index.get_level_values(2):
-                continue
-            rows = c.xs(o, level="outcome")
-            sd = float(rows["sd_diff"].max())
-            need = ST.games_for_paired_mean(mde, sd, alpha=alpha)
-            if np.isfinite(need):
-                parts.append(f"{what}: {need:,.0f} pairs needed (largest sd), "
-                             f"{int(rows['n'].min()):,} there")
-        if parts:
-            lines.append(f"- {name} ({datasets[name].games:,} games per arm): "
-                         + "; ".join(parts) + ".")
-    return lines
+    """What the sample sizes can detect (``_rule_study.power_lines``): 0.1 turns of game
+    length and 0.1 point in seat 0's win rate."""
+    return U.power_lines(res, datasets, W, (("turns", 0.1, W["power turns"]),
+                                            ("win_seat_0", 0.001, W["power seat"])))
 
 
-SPEC = U.RuleStudy(name="shortages", title=TITLE, question=QUESTION, notebook="05-shortages",
-                   plan=plan_for, finish=finish,
-                   answer=lambda r: make_answer(r.data, r.datasets), answer_note=ANSWER_NOTE,
-                   report=REPORT, power_lines=power_lines, budget=tuple(BUDGET))
-STUDY = SPEC.study("the supply-shortage rule, the supply's size and strategy mixes, "
-                  "paired on common random numbers")
+SPEC = U.RuleStudy(name="shortages", title=W["title"], question=W["question"],
+                   notebook="05-shortages", plan=plan_for, finish=finish,
+                   answer=lambda r: make_answer(r.data, r.datasets),
+                   answer_note=W.fill("answer note", how_often=U.WORDS["how often note"]),
+                   report=REPORT, power_lines=power_lines, budget=(W["budget"], ""))
+STUDY = SPEC.study(W["description"])

@@ -18,9 +18,9 @@ What lives here:
 Sits beside ``runs``: it plays games through the engine as a run does. May import
 ``engine``, ``strategies``, ``rules``, ``board``, ``checks``, ``errors``, ``files``,
 ``constants``, ``core.layout`` (the winner's counter), ``runs`` (tournament seatings,
-the Dask client), ``analysis`` (the statistics and the cross-play tables),
-``plotting`` (the style) and ``reports`` (HTML rendering). Never ``commands`` or
-``cli``.
+the Dask client, the checks of an input file), ``analysis`` (the statistics and the
+cross-play tables), ``plotting`` (the style) and ``reports`` (HTML rendering). Never
+``commands`` or ``cli``.
 
 Every module here needs Optuna (the ``tune`` extra); without it, importing this
 package is a one-line ``CatansimError`` saying what to install.

@@ -23,7 +23,8 @@ A spec (docs/tuning.md has every key)::
     [heldout]
     deals = 2000                   # fresh deals for the final measurement
 
-Every error is one line naming the file and the key.
+Every error is one line naming the file and the key (``runs.file_checks``, as for an
+experiment file).
 """
 
 from __future__ import annotations
@@ -33,9 +34,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..board import LAYOUTS
-from ..checks import SEED_ALLOWED, is_int, parse_toml, read_text, type_name
+from ..checks import (
+    SEED_ALLOWED,
+    check_choice,
+    check_int,
+    check_players,
+    check_str,
+    parse_toml,
+    read_text,
+    type_name,
+)
 from ..errors import CatansimError
 from ..rules import Rules
+from ..runs.file_checks import InFile
 from ..strategies import PRESETS, STRATEGY_RANDOM, StrategySet
 from .space import Dimension, parse_space
 
@@ -114,33 +125,6 @@ class TuneSpec:
         return replace(self, **changes)
 
 
-class _Where:
-    def __init__(self, path):
-        self.prefix = f"{path}: " if path is not None else ""
-
-    def fail(self, key: str, msg: str):
-        raise CatansimError(f"{self.prefix}{key}: {msg}")
-
-
-def _int(raw, key, ctx, lo, hi=None, allowed=None):
-    allowed = allowed or (f"an integer >= {lo}" if hi is None else f"an integer in {lo}..{hi}")
-    if not is_int(raw):
-        ctx.fail(key, f"expected an integer, got {type_name(raw)} ({raw!r}); allowed: {allowed}")
-    if raw < lo or (hi is not None and raw > hi):
-        ctx.fail(key, f"{raw} is not allowed; allowed: {allowed}")
-    return int(raw)
-
-
-def _table(raw, key, ctx, keys) -> dict:
-    if not isinstance(raw, dict):
-        ctx.fail(key, f"expected a table, got {type_name(raw)}; allowed: a table of "
-                      f"{', '.join(keys)}")
-    for k in raw:
-        if k not in keys:
-            ctx.fail(f"{key}.{k}", f"unknown key; allowed: {', '.join(keys)}")
-    return raw
-
-
 def _tables(raw, ctx, n_players: int, names: StrategySet) -> tuple[tuple[str, ...], ...]:
     allowed = (f"tables of {n_players - 1} names each from {names.allowed} or \"{BEST}\" "
                "(the best candidate so far)")
@@ -166,12 +150,10 @@ def _tables(raw, ctx, n_players: int, names: StrategySet) -> tuple[tuple[str, ..
 
 def parse_spec(data: Mapping, path: Path | None = None) -> TuneSpec:
     """Validate a spec's mapping (a TOML document's) into a ``TuneSpec``."""
-    ctx = _Where(path)
+    ctx = InFile(path)
     if not isinstance(data, Mapping):
         ctx.fail("spec", f"expected a table, got {type_name(data)}; allowed: {', '.join(KEYS)}")
-    for k in data:
-        if k not in KEYS:
-            ctx.fail(k, f"unknown key; allowed: {', '.join(KEYS)}")
+    ctx.known_keys(data, KEYS)
     for k in ("name", "params", "budget"):
         if k not in data:
             ctx.fail(k, f"missing; allowed: {KEYS[k]}")
@@ -179,10 +161,7 @@ def parse_spec(data: Mapping, path: Path | None = None) -> TuneSpec:
     if not isinstance(name, str) or not name.isidentifier():
         ctx.fail("name", f"{name!r} is not allowed; allowed: a name of letters, digits and _")
     definitions = data.get("strategies", {})
-    try:
-        strategy_set = PRESETS.with_definitions(definitions) if definitions else PRESETS
-    except CatansimError as exc:
-        raise CatansimError(f"{ctx.prefix}{exc}") from None
+    strategy_set = ctx.strategy_set(definitions, "strategies") if definitions else PRESETS
     for reserved in (CANDIDATE, name):
         if reserved in strategy_set:
             ctx.fail("name" if reserved == name else f"strategies.{reserved}",
@@ -191,60 +170,50 @@ def parse_spec(data: Mapping, path: Path | None = None) -> TuneSpec:
     scripted = sorted(n for n, s in strategy_set.items() if s.sid != STRATEGY_RANDOM)
     if strategy not in scripted:
         ctx.fail("strategy", f"unknown strategy {strategy!r}; allowed: {', '.join(scripted)}")
-    players = data.get("players", 4)
-    if not is_int(players) or players not in (3, 4):
-        ctx.fail("players", f"{players!r} is not allowed; allowed: 3, 4")
+    players = ctx.check(check_players, data.get("players", 4))
     layouts = data.get("layouts", ["variable"])
     if isinstance(layouts, str):
         layouts = [layouts]
     if not isinstance(layouts, list) or not layouts:
         ctx.fail("layouts", f"expected a non-empty array; allowed: {', '.join(LAYOUTS)}")
     for i, lay in enumerate(layouts):
-        if lay not in LAYOUTS:
-            ctx.fail(f"layouts[{i}]", f"{lay!r} is not allowed; allowed: {', '.join(LAYOUTS)}")
-    seed = _int(data.get("seed", 1), "seed", ctx, 0, 2**63 - 1, SEED_ALLOWED)
-    heldout_seed = _int(data.get("heldout_seed", seed + 1_000_003), "heldout_seed", ctx, 0,
-                        2**63 - 1, SEED_ALLOWED)
+        ctx.check(check_choice, lay, f"layouts[{i}]", LAYOUTS)
+    seed = ctx.check(check_int, data.get("seed", 1), "seed", 0, 2**63 - 1, SEED_ALLOWED)
+    heldout_seed = ctx.check(check_int, data.get("heldout_seed", seed + 1_000_003),
+                             "heldout_seed", 0, 2**63 - 1, SEED_ALLOWED)
     if heldout_seed == seed:
         ctx.fail("heldout_seed", f"{heldout_seed} is the training seed; allowed: another seed")
-    sampler = data.get("sampler", "tpe")
-    if sampler not in SAMPLERS:
-        ctx.fail("sampler", f"{sampler!r} is not allowed; allowed: {', '.join(SAMPLERS)}")
+    sampler = ctx.check(check_choice, data.get("sampler", "tpe"), "sampler", SAMPLERS)
     storage = data.get("storage")
     if storage is not None and (not isinstance(storage, str) or "://" not in storage):
         ctx.fail("storage", f"{storage!r} is not a database URL; allowed: e.g. "
                             "sqlite:///tune.db or postgresql://host/db")
-    rules_raw = _table(data.get("rules", {}), "rules", ctx, Rules.names())
-    try:
-        rules = Rules.from_mapping(rules_raw)
-    except CatansimError as exc:
-        msg = str(exc)
-        raise CatansimError(f"{ctx.prefix}rules.{msg[5:] if msg.startswith('rule ') else msg}"
-                            ) from None
+    rules = ctx.rules(data.get("rules", {}), "rules")
     try:
         space = parse_space(data["params"])
     except CatansimError as exc:
         raise CatansimError(f"{ctx.prefix}{exc}") from None
-    fld = _table(data.get("field", {"tables": [[strategy] * (players - 1)]}), "field", ctx,
-                 ["tables"])
+    fld = ctx.table(data.get("field", {"tables": [[strategy] * (players - 1)]}), "field",
+                    ["tables"])
     tables = _tables(fld.get("tables", strategy), ctx, players, strategy_set)
-    budget = _table(data["budget"], "budget", ctx, ["games", "minutes", "trials"])
+    budget = ctx.table(data["budget"], "budget", ["games", "minutes", "trials"])
     if not budget:
         ctx.fail("budget", "empty; allowed: games, minutes or trials (at least one)")
-    games = (_int(budget["games"], "budget.games", ctx, 1, BUDGET_GAMES_MAX,
-                  f"an integer in 1..{BUDGET_GAMES_MAX:,}") if "games" in budget else None)
-    trials = (_int(budget["trials"], "budget.trials", ctx, 1, BUDGET_TRIALS_MAX,
-                   f"an integer in 1..{BUDGET_TRIALS_MAX:,}") if "trials" in budget else None)
+    games = (ctx.check(check_int, budget["games"], "budget.games", 1, BUDGET_GAMES_MAX,
+                       f"an integer in 1..{BUDGET_GAMES_MAX:,}") if "games" in budget else None)
+    trials = (ctx.check(check_int, budget["trials"], "budget.trials", 1, BUDGET_TRIALS_MAX,
+                        f"an integer in 1..{BUDGET_TRIALS_MAX:,}") if "trials" in budget
+              else None)
     minutes = budget.get("minutes")
     if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int | float)
                                 or not 0 < minutes <= BUDGET_MINUTES_MAX):
         ctx.fail("budget.minutes", f"{minutes!r} is not allowed; allowed: a number > 0 and at "
                                    f"most {BUDGET_MINUTES_MAX} (a year)")
-    ev = _table(data.get("evaluation", {}), "evaluation", ctx,
-                ["deals", "instance", "p_threshold", "finalists", "selection_deals"])
-    instance = _int(ev.get("instance", 10), "evaluation.instance", ctx, 1)
-    deals = _int(ev.get("deals", 600), "evaluation.deals", ctx, instance,
-                 allowed=f"an integer >= evaluation.instance ({instance})")
+    ev = ctx.table(data.get("evaluation", {}), "evaluation",
+                   ["deals", "instance", "p_threshold", "finalists", "selection_deals"])
+    instance = ctx.check(check_int, ev.get("instance", 10), "evaluation.instance", 1)
+    deals = ctx.check(check_int, ev.get("deals", 600), "evaluation.deals", instance,
+                      allowed=f"an integer >= evaluation.instance ({instance})")
     if deals % instance:
         ctx.fail("evaluation.deals", f"{deals} is not a multiple of evaluation.instance "
                                      f"({instance}); allowed: a multiple of it")
@@ -252,11 +221,11 @@ def parse_spec(data: Mapping, path: Path | None = None) -> TuneSpec:
     if isinstance(p, bool) or not isinstance(p, int | float) or not 0 < p <= 1:
         ctx.fail("evaluation.p_threshold", f"{p!r} is not allowed; allowed: a number in (0, 1] "
                                            "(1: no racing)")
-    finalists = _int(ev.get("finalists", 5), "evaluation.finalists", ctx, 1)
-    selection_deals = _int(ev.get("selection_deals", deals), "evaluation.selection_deals", ctx,
-                           0)
-    ho = _table(data.get("heldout", {}), "heldout", ctx, ["deals", "presets"])
-    heldout_deals = _int(ho.get("deals", 2000), "heldout.deals", ctx, 1)
+    finalists = ctx.check(check_int, ev.get("finalists", 5), "evaluation.finalists", 1)
+    selection_deals = ctx.check(check_int, ev.get("selection_deals", deals),
+                                "evaluation.selection_deals", 0)
+    ho = ctx.table(data.get("heldout", {}), "heldout", ["deals", "presets"])
+    heldout_deals = ctx.check(check_int, ho.get("deals", 2000), "heldout.deals", 1)
     presets = ho.get("presets", "all")
     if presets == "all":
         presets = [n for n in scripted if n != strategy]
@@ -266,9 +235,7 @@ def parse_spec(data: Mapping, path: Path | None = None) -> TuneSpec:
         if p_name not in scripted:
             ctx.fail(f"heldout.presets[{i}]", f"unknown strategy {p_name!r}; allowed: "
                                               f"{', '.join(scripted)}")
-    desc = data.get("description", "")
-    if not isinstance(desc, str):
-        ctx.fail("description", f"expected a string, got {type_name(desc)}; allowed: a sentence")
+    desc = ctx.check(check_str, data.get("description", ""), "description", "a sentence")
     return TuneSpec(
         name=name, strategy=strategy, space=space, tables=tables, n_players=int(players),
         layouts=tuple(layouts), rules=rules, seed=seed, heldout_seed=heldout_seed,

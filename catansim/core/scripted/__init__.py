@@ -28,7 +28,7 @@ decision (the plan in the action decision and for each trade partner, the missin
 and affordable cards, the maritime trade, the development card to play) are
 ``inline_kernel``s: a kernel call passes each array as seven machine words, which
 inlining saves (``docs/history/performance.md``). ``action_nb`` above them stays a
-kernel, as the two-process cold compile (``catansim.kernels``) compiles it in its own
+kernel, as the two-process cold compile (``core.compiling``) compiles it in its own
 part; it takes only the arrays the scripted player reads (the random streams for its
 drawn ties and offers, no legal-action list).
 

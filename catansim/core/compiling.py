@@ -1,46 +1,45 @@
-"""Compiling and loading the game kernels: the engine API's way to ``play_batch_nb``.
+"""Getting the batch kernel ready: loaded from the kernel cache, or a cold compile.
 
-What lives here: ``batch_kernel()`` (the batch kernel, ready to call), ``kernels_cached()``
-(whether this machine's kernel cache holds it), the cold compile in two processes and
-its progress (``say_if_compiling``, ``CompileProgress``), and the blank arrays the batch
-kernel plays in (``game_arrays``; the free openings are ``core.layout.free_openings``).
-May import: ``catansim.core``, ``constants``, ``topology``, ``rules`` and ``strategies``
-(the arguments a kernel is compiled for), ``tunables``, Numba's compile events and tqdm.
-Never the engine: it calls this module.
+What lives here: ``batch_kernel()`` (``engine_nb.play_batch_nb``, ready to call),
+``kernels_cached()`` (whether this machine's kernel cache holds it), the cold compile in
+two processes (``compile_in_two_processes``, the helper process's ``python -m
+catansim.core.compiling helper``) and the compile events it counts for a progress line
+(``CompileEvents``, ``show_progress``); the line itself, drawn on stderr, lives above
+the core (``catansim.compile_progress``).
+May import: numpy, numba (its compile events) and the standard library; of catansim
+``core`` and ``tunables`` (``HELPER_TIMEOUT``). It makes its own sample arguments, of
+the types the engine passes (``_argument_types``), and changes no game: it is not part
+of the engine fingerprint.
 
 **The cold compile.** The first game on a machine (an empty kernel cache, see
-``catansim.core``) compiles every kernel (``COMPILING`` says how long it takes), in
-Numba's compiler, which runs one compile at a time in a process. With two or more CPUs (and
-a cache folder it can write), ``batch_kernel`` splits it over two processes. A helper
-process (``python -m catansim.kernels helper``) compiles the kernels of a turn's play
-(``HELPER_PART``: development cards, the robber, production, legality and applying
-an action) while this one compiles the board, the state, the setup and the choice
-of action (``MAIN_PART``); each part pulls in the kernels it calls, and each kernel
-is written to Numba's on-disk cache as it is compiled. This process then waits for
-the helper and compiles the batch loop on top (the turn is inlined into it), loading
-the helper's kernels from the cache. The sources, the signatures and the compiler are the same
-as in one process, so the games are too. ``tests/test_kernels.py`` checks, from an
-empty cache, that no kernel of either part is compiled twice (a signature in these
-tables that the game loop does not use would be) and that the games equal those of
-kernels compiled in one process.
+``catansim.core``) compiles every kernel, in Numba's compiler, which runs one compile
+at a time in a process. With two or more CPUs (and a cache folder it can write),
+``batch_kernel`` splits it over two processes. A helper process compiles the kernels
+of a turn's play (``HELPER_PART``: development cards, the robber, production, legality
+and applying an action) while this one compiles the board, the state, the setup and
+the choice of action (``MAIN_PART``); each part pulls in the kernels it calls, and each
+kernel is written to Numba's on-disk cache as it is compiled. This process then waits
+for the helper and compiles the batch loop on top (the turn is inlined into it),
+loading the helper's kernels from the cache. The sources, the signatures and the
+compiler are the same as in one process, so the games are too.
+``tests/test_kernels.py`` checks, from an empty cache, that no kernel of either part is
+compiled twice (a signature in these tables that the game loop does not use would be)
+and that the games equal those of kernels compiled in one process.
 
 If the helper cannot start, fails or takes longer than ``HELPER_TIMEOUT`` seconds,
 a warning says so and this process compiles what is missing itself.
 
-**Progress.** A command that plays games calls ``say_if_compiling()`` first: on a cold
-cache it prints ``COMPILING`` and the cold compile then shows a line on stderr with the
-kernels done of ``N_KERNELS`` (each entry of the two parts, then the batch loop) and the
-time since it began, refreshed every second on a terminal (``CompileProgress``). It
-watches Numba's compile events in this process and reads the helper's ``DONE`` lines;
-it compiles nothing itself, so what is compiled, and where, is as without it. A
-library call that did not ask is silent.
+**Progress.** ``show_progress(make)`` asks the next cold compile for a progress object
+``make()`` with ``kernel_done(key)`` and ``close()``: it is told of each kernel done of
+``N_KERNELS`` (each entry of the two parts, from Numba's compile events in this process
+through ``CompileEvents`` and from the helper's ``DONE`` lines, then the batch loop).
+It compiles nothing itself, so what is compiled, and where, is as without it.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -50,15 +49,13 @@ from pathlib import Path
 import numba
 import numpy as np
 from numba.core import event as numba_event
-from tqdm.auto import tqdm
 
-from .constants import MAX_PLAYERS, N_HEXES
-from .core import layout as L
-from .core.engine_nb import new_scratch, play_batch_nb
-from .rules import Rules
-from .strategies import PRESETS
-from .topology import TOPO
-from .tunables import HELPER_TIMEOUT
+from ..constants import MAX_PLAYERS, N_HEXES
+from ..topology import TOPO
+from ..tunables import HELPER_TIMEOUT
+from . import layout as L
+from .engine_nb import game_arrays, new_scratch, play_batch_nb
+from .scripted.weights_nb import N_PARAMS
 
 # The kernels each process compiles first, and the arguments the game loop
 # (``loop_nb.run_nb``) passes them, by the names of
@@ -97,21 +94,11 @@ DONE = "catansim-kernel-done"
 
 _lock = threading.Lock()
 _ready = False
-_announced = False  # say_if_compiling() printed COMPILING: the cold compile shows progress
-
-# Forced openings: (node1, edge1, node2, edge2) per seat, -1 free; slot (seat, k) of
-# the k-th settlement (k = 0, 1) holds its node at ``4 * seat + 2 * k``, its road after.
-def game_arrays(log_rows: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """The state and the event log ``play_batch_nb`` plays its games in: ``s``
-    (int32[STATE_SIZE], zero) and ``log`` (int32[max(log_rows, 1), LOG_WIDTH]); with
-    ``log_rows`` > 0 the state asks for the events (``S_LOG_ON`` = 1)."""
-    s = np.zeros(L.STATE_SIZE, dtype=np.int32)
-    s[L.S_LOG_ON] = 1 if log_rows > 0 else 0
-    return s, np.zeros((max(log_rows, 1), L.LOG_WIDTH), dtype=np.int32)
+_make_progress = None  # show_progress(): what the next cold compile reports its progress to
 
 
 def batch_kernel():
-    """``core.engine_nb.play_batch_nb``; on first use with a cold cache and two or more
+    """``engine_nb.play_batch_nb``; on first use with a cold cache and two or more
     CPUs (and a writable cache folder), its kernels are compiled in two processes first
     (see the module docstring).
     """
@@ -125,8 +112,16 @@ def batch_kernel():
     return play_batch_nb
 
 
+def show_progress(make) -> None:
+    """Have the next cold compile report to ``make()``: an object with
+    ``kernel_done(key)`` (``module.name``, each kernel of ``N_KERNELS``) and ``close()``
+    (see the module docstring)."""
+    global _make_progress
+    _make_progress = make
+
+
 def _cold_compile() -> None:
-    progress = CompileProgress() if _announced else None
+    progress = _make_progress() if _make_progress is not None else None
     try:
         if available_cpus() >= 2 and _cache_writable():
             compile_in_two_processes(progress)
@@ -147,92 +142,18 @@ def kernels_cached() -> bool:
         return True
 
 
-# Measured from an empty cache (docs/benchmarks.md, "Start-up and the first hour"): 85 CPU
-# seconds for both processes, about a minute of wall time on two quiet cores.
-COMPILING = ("compiling the kernels (once per machine: about a minute on two quiet cores, "
-             "a minute and a half on one, several on a busy machine; cached afterwards)")
-
-
-def say_if_compiling() -> bool:
-    """Print ``COMPILING`` on stderr when the next game will compile the kernels (a cold
-    cache), and have the cold compile show its progress (``CompileProgress``), so that a
-    command does not sit silent for a minute; returns whether it did. Every command
-    that plays games calls it first."""
-    global _announced
-    if kernels_cached():
-        return False
-    print(COMPILING, file=sys.stderr, flush=True)
-    _announced = True
-    return True
-
-
-class CompileProgress:
-    """The cold compile's line on stderr: kernels done of ``N_KERNELS`` and the time since
-    it began, refreshed every second on a terminal (elsewhere at most every 10 s).
-
-    A kernel of the parts counts when Numba has compiled it in this process (its compile
-    event) or the helper says it has (``kernel_done``), each once; the batch loop, which
-    compiles on the first game after ``batch_kernel`` returns, counts last and closes the
-    line (also if its compile fails). ``close()`` closes it at once.
-    """
-
-    def __init__(self, file=None):
-        self._file = file or sys.stderr
-        tty = self._file.isatty()
-        self._lock = threading.Lock()
-        self._closed = threading.Event()
-        self._done: set[str] = set()
-        # a terminal that reports no size (0 x 0) would make tqdm hide the line
-        size = shutil.get_terminal_size((80, 24))
-        self._bar = tqdm(total=N_KERNELS, file=self._file, desc="compiling the kernels",
-                         bar_format="{desc}: {n}/{total} done, {elapsed} elapsed",
-                         mininterval=0.5 if tty else 10.0, ncols=size.columns,
-                         nrows=size.lines)
-        # stays registered, inert once closed: unregistering inside Numba's broadcast
-        # would skip the listener after it
-        numba_event.register("numba:compile", _CompileEvents(self))
-        if tty:
-            threading.Thread(target=self._tick, name="catansim-compile-progress",
-                             daemon=True).start()
-
-    def _tick(self):
-        while not self._closed.wait(1.0):
-            with self._lock:
-                if not self._closed.is_set():
-                    self._bar.refresh()
-
-    @property
-    def done(self) -> int:
-        """Kernels counted so far (the batch loop included)."""
-        return len(self._done)
-
-    @property
-    def closed(self) -> bool:
-        return self._closed.is_set()
-
-    def kernel_done(self, key: str) -> None:
-        """Count kernel ``key`` (``module.name``, e.g. ``engine_nb.roll_nb``) once."""
-        with self._lock:
-            if not self._closed.is_set() and key not in self._done:
-                self._done.add(key)
-                self._bar.update(1)
-
-    def close(self) -> None:
-        with self._lock:
-            if not self._closed.is_set():
-                self._closed.set()
-                self._bar.close()
-
-
-# The kernels ``CompileProgress`` counts, as ``module.name``.
+_CORE = "catansim.core."
+# The kernels a progress object is told of, as ``module.name``.
 PART_KEYS = frozenset(f"{module}.{name}" for module, name, _ in MAIN_PART + HELPER_PART)
 BATCH_LOOP_KEY = "engine_nb.play_batch_nb"
 
 
-class _CompileEvents(numba_event.Listener):
-    """Numba's end of a compile, in this process, to ``CompileProgress``."""
+class CompileEvents(numba_event.Listener):
+    """Numba's end of a compile, in this process, to a progress object (register it
+    for ``"numba:compile"``): each kernel of the parts, then the batch loop, which
+    closes it."""
 
-    def __init__(self, progress: CompileProgress):
+    def __init__(self, progress):
         self.progress = progress
 
     def on_start(self, event):
@@ -243,10 +164,10 @@ class _CompileEvents(numba_event.Listener):
         # call need not be the object this module imported
         dispatcher = (event.data or {}).get("dispatcher")
         func = getattr(dispatcher, "py_func", None)
-        if func is None or not func.__module__.startswith("catansim.core."):
+        if func is None or not func.__module__.startswith(_CORE):
             return
-        # its module below catansim.core, as MAIN_PART and HELPER_PART name it
-        key = f"{func.__module__.removeprefix('catansim.core.')}.{func.__name__}"
+        # as the parts name it: the module under catansim.core (scripted.decisions_nb)
+        key = f"{func.__module__[len(_CORE):]}.{func.__name__}"
         if key == BATCH_LOOP_KEY:
             # compiled if it now has a signature (Numba 0.68's Event.is_failed reads
             # the other way round)
@@ -271,7 +192,7 @@ def available_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def compile_in_two_processes(progress: CompileProgress | None = None) -> None:
+def compile_in_two_processes(progress=None) -> None:
     """Compile ``MAIN_PART`` here while a helper process compiles ``HELPER_PART``;
     return when both are done (the batch kernel itself compiles on its first call).
     ``progress`` also counts the kernels the helper says it has compiled."""
@@ -308,11 +229,12 @@ def compile_part(part, on_done=None) -> list:
 
 
 def _argument_types() -> dict:
-    """Numba types of the game loop's arguments, from arrays made as the engine makes
-    them (four ``default`` players, official rules, a blank board)."""
-    topo, rules, openings = TOPO, Rules().to_array(), L.free_openings()
-    strat, params = PRESETS.seat_arrays(("default",) * MAX_PLAYERS)
-    rng, act, cand, u8, victims, bundle, owed, work, board_x, b, _ = new_scratch()
+    """Numba types of the game loop's arguments, from arrays of the shapes and types
+    the engine passes (``GameSettings.kernel_args``, ``new_scratch``, ``game_arrays``)."""
+    topo, rules, openings = TOPO, np.zeros(L.N_RULES, dtype=np.int32), L.free_openings()
+    strat = np.zeros(MAX_PLAYERS, dtype=np.int32)
+    params = np.zeros((MAX_PLAYERS, N_PARAMS), dtype=np.float64)
+    (rng, act, cand, u8, victims, bundle, owed, work), board_x, b, _ = new_scratch()
     s, log = game_arrays()
     arrays = dict(
         s=s, log=log,
@@ -330,11 +252,12 @@ def _argument_types() -> dict:
 
 def _start_helper():
     env = dict(os.environ)
-    root = str(Path(__file__).resolve().parent.parent)  # the folder holding this catansim
+    root = str(Path(__file__).resolve().parents[2])  # the folder holding this catansim
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     try:
         return subprocess.Popen(
-            [sys.executable, "-m", "catansim.kernels", "helper", str(numba.config.CACHE_DIR)],
+            [sys.executable, "-m", "catansim.core.compiling", "helper",
+             str(numba.config.CACHE_DIR)],
             env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE, text=True, bufsize=1,
         )
@@ -394,7 +317,7 @@ def _finish_helper(helper, reader: _HelperOutput) -> None:
 def _helper_main(argv) -> int:
     # Importing catansim.core (above) placed Numba's cache folder.
     if len(argv) != 2 or argv[0] != "helper":
-        print("usage: python -m catansim.kernels helper CACHE_FOLDER", file=sys.stderr)
+        print("usage: python -m catansim.core.compiling helper CACHE_FOLDER", file=sys.stderr)
         return 2
     if os.path.abspath(numba.config.CACHE_DIR) != os.path.abspath(argv[1]):
         print(f"kernel cache folder: the helper's is {numba.config.CACHE_DIR}, the caller's "
