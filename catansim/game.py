@@ -45,7 +45,7 @@ from .constants import (
     SETTLEMENTS_PER_PLAYER,
     VICTORY_POINT,
 )
-from .core import engine_nb
+from .core import determinize_nb, engine_nb
 from .core import layout as L
 from .core.actions_nb import is_legal_action_nb
 from .core.rules_nb import maritime_rate_nb, robber_for_rules_nb
@@ -262,6 +262,10 @@ class Observation:
         Resource cards left in the supply. ``deck_left``: development cards left.
     hand_sizes, development_counts, knights, visible_points, route_length : int[n]
         Every seat's public counts.
+    new_development_counts : int[n]
+        Every seat's development cards bought this turn (a public count).
+    development_played : int[n, 5]
+        Every seat's development cards played, by kind.
     known_low, known_high : int[n, 5]
         The observer's record of every seat's hand: the cards of each resource the
         seat surely holds and may hold at most (exact for the observer's own).
@@ -279,9 +283,10 @@ class Observation:
               "development_cards",
               "new_development_cards", "victory_points", "hex_terrain", "hex_number",
               "harbors", "robber", "node_owner", "node_level", "edge_owner", "supply",
-              "deck_left", "hand_sizes", "development_counts", "knights", "visible_points",
-              "route_length", "known_low", "known_high", "longest_route", "largest_army",
-              "dice_rolled", "card_played", "offer", "due", "rules")
+              "deck_left", "hand_sizes", "development_counts", "new_development_counts",
+              "development_played", "knights", "visible_points", "route_length", "known_low",
+              "known_high", "longest_route", "largest_army", "dice_rolled", "card_played",
+              "offer", "due", "rules")
 
     def __init__(self, s: np.ndarray, seat: int, n_players: int, offer: Option | None,
                  due: int, rules: Rules):
@@ -339,6 +344,14 @@ class Observation:
     @functools.cached_property
     def development_counts(self):
         return self._seats("dev_hand", 5).sum(axis=1)
+
+    @functools.cached_property
+    def new_development_counts(self):
+        return self._seats("dev_new", 5).sum(axis=1)
+
+    @functools.cached_property
+    def development_played(self):
+        return self._seats("c_dev_played", 5)
 
     @functools.cached_property
     def visible_points(self):
@@ -767,6 +780,40 @@ class Game:
             other._rules[:] = rules.to_array()
             robber_for_rules_nb(other.s, other._rules)
         return other
+
+    def determinize(self, seat: int, seed: int) -> Game:
+        """A fork in which what ``seat`` cannot see is dealt anew, drawn from ``seed``:
+        the opponents' resource cards (within the seat's record, each hand's size and
+        what the supply leaves), their unplayed development cards and the undrawn deck
+        (from the cards the seat has not seen), and every random stream (the future
+        dice, deck and steals) reseeded; the record of every other seat becomes the
+        seat's own. The seat's cards, its record and the board are as they were. Every
+        deal that fits is equally likely, cards told apart (``core.determinize_nb``);
+        the same seed and what the seat knows give the same fork. The fork keeps no
+        events (they would say what the seat did not see)."""
+        n = self.n_players
+        seat = check_int(seat, "determinize: seat", 0, n - 1, f"a seat in 0..{n - 1}")
+        seed = check_seed(seed)
+        if self.over:
+            raise CatansimError("determinize: the game is over")
+        plan, table = self.deal_plan(seat)
+        other = self.fork()
+        other.log = np.zeros((1, L.LOG_WIDTH), dtype=np.int32)
+        determinize_nb.redeal_nb(other.s, other._rules, other._rng, seat, seed, plan, table)
+        return other
+
+    def deal_plan(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """What ``seat`` knows of the cards it cannot see (``determinize_nb.hidden_plan_nb``)
+        and the table of its deals' weights (``deal_table_nb``): the same for every
+        determinization of this position for this seat."""
+        plan = np.zeros(determinize_nb.PLAN_SIZE, dtype=np.int32)
+        size = determinize_nb.hidden_plan_nb(self.s, self._rules, seat, plan)
+        table = np.zeros(size, dtype=np.float64)
+        if determinize_nb.deal_table_nb(plan, table) <= 0.0:
+            raise CatansimError(f"determinize: no deal of the hidden cards fits seat {seat}'s "
+                                "record, the hand sizes and the supply (a position made by "
+                                "hand?); allowed: a position the game reached")
+        return plan, table
 
     def __repr__(self) -> str:
         where = ("over" if self.over else "waiting" if self.waiting else

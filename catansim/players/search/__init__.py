@@ -5,6 +5,9 @@ What lives here:
 - ``openings``: ``RolloutOpener``, a player that chooses its first settlement by
   rollouts (games played from the set-up as it stands, one batch per candidate node)
   and leaves every other decision to its base strategy.
+- ``belief``: ``deal``, what a seat cannot see dealt anew from its observation: the
+  plain twin of ``core.determinize_nb`` (``Game.determinize``), drawing the same deal
+  from the same seed.
 
 A search player still decides from its observation only: the board, the pieces
 placed, the rules and its own cards. Its rollouts draw their dice and development
