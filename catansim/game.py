@@ -33,7 +33,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 import numpy as np
 
 from . import board as B
-from .checks import check_bool, check_instance, check_int, check_seed, is_int
+from .checks import check_bool, check_choice, check_instance, check_int, check_seed, is_int
 from .constants import (
     BONUS_TILE_VP,
     CITIES_PER_PLAYER,
@@ -802,12 +802,56 @@ class Game:
         determinize_nb.redeal_nb(other.s, other._rules, other._rng, seat, seed, plan, table)
         return other
 
+    def rollouts(self, seat: int, choices, seeds, strategies, information: str = "public",
+                 strategy_set: StrategySet = PRESETS) -> np.ndarray:
+        """Play one game on from here for each pair ``choices[j]``, ``seeds[j]``, in one
+        compiled call: ``determinize(seat, seeds[j])`` (with ``information="omniscient"``
+        the true position, only its random streams reseeded from ``seeds[j]``), option
+        ``choices[j]`` of the pending decision taken (an index of ``legal_options()``;
+        -1: the seat's strategy of ``strategies`` decides), then every seat played to the
+        end by its compiled strategy ``strategies`` (names of ``strategy_set``, one per
+        seat or one for all). Returns the games' counters (int32[len(seeds),
+        N_COUNTERS]; ``core.layout.counter`` reads them)."""
+        n = self.n_players
+        seat = check_int(seat, "rollouts: seat", 0, n - 1, f"a seat in 0..{n - 1}")
+        if self.over or self.waiting:
+            raise CatansimError("rollouts: no decision is pending")
+        information = check_choice(information, "rollouts: information",
+                                   ("public", "omniscient"))
+        seeds = np.ascontiguousarray(seeds, dtype=np.int64)
+        choices = np.ascontiguousarray(choices, dtype=np.int64)
+        if seeds.ndim != 1 or choices.shape != seeds.shape:
+            raise CatansimError(f"rollouts: {choices.shape} choices for {seeds.shape} seeds; "
+                                "allowed: one choice per seed")
+        k = len(self.legal_options())
+        if seeds.size and (choices.min() < -1 or choices.max() >= k):
+            raise CatansimError(f"rollouts: a choice is out of range; allowed: -1..{k - 1}")
+        if seeds.size and (seeds.min() < 0):
+            raise CatansimError("rollouts: a seed is negative; allowed: 0 <= seed < 2**63")
+        names = [strategy_set.compiled(x, "rollouts: strategies")
+                 for x in strategy_set.seat_names(strategies, n, "rollouts: strategies")]
+        strat, params = strategy_set.seat_arrays([x.name for x in names])
+        omniscient = information == "omniscient"
+        if omniscient:
+            plan = np.zeros(determinize_nb.PLAN_SIZE, dtype=np.int32)
+            table = np.zeros(1, dtype=np.float64)
+        else:
+            plan, table = self.deal_plan(seat)
+        out = np.zeros((seeds.size, L.N_COUNTERS), dtype=np.int32)
+        self._nb.rollouts_nb(self.s, TOPO, self._rules, self._act, self._cand,
+                             self._mask, self._victims, self._bundle, self._owed, self._work,
+                             self._openings, seat, omniscient, plan, table, choices, seeds,
+                             strat, params, np.zeros(L.STATE_SIZE, dtype=np.int32),
+                             np.zeros((1, L.LOG_WIDTH), dtype=np.int32),
+                             self._nb.new_scratch(), out)
+        return out
+
     def deal_plan(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """What ``seat`` knows of the cards it cannot see (``determinize_nb.hidden_plan_nb``)
         and the table of its deals' weights (``deal_table_nb``): the same for every
         determinization of this position for this seat."""
         plan = np.zeros(determinize_nb.PLAN_SIZE, dtype=np.int32)
-        size = determinize_nb.hidden_plan_nb(self.s, self._rules, seat, plan)
+        size = determinize_nb.hidden_plan_nb(self.s, self._rules, self._act, seat, plan)
         table = np.zeros(size, dtype=np.float64)
         if determinize_nb.deal_table_nb(plan, table) <= 0.0:
             raise CatansimError(f"determinize: no deal of the hidden cards fits seat {seat}'s "
@@ -827,8 +871,9 @@ def play_settings(seed: int, settings: GameSettings, log: bool = True,
     """Play the game of ``seed`` under ``settings``: its Python players
     (``settings.players``) decide in Python, every other seat in the kernel. A player
     with a ``new_game(seed, seat)`` method is told of each game first (to seed itself:
-    then a game depends only on its seed and the settings); one with a ``base_strategy``
-    that returns None gets that strategy's choice. A player that raises is a
+    then a game depends only on its seed and the settings), one with a ``watch(game)``
+    method is given the ``Game`` (a search player plays its rollouts in it); one with a
+    ``base_strategy`` that returns None gets that strategy's choice. A player that raises is a
     ``PlayerError`` (with ``debug``: its exception as it is)."""
     players = dict(settings.players)
     names = settings.strategies
@@ -837,6 +882,10 @@ def play_settings(seed: int, settings: GameSettings, log: bool = True,
         if callable(start):
             _call_player("new_game", start, seed, seat, names[seat], debug, seed, seat)
     game = Game(seed, settings=settings, external=set(players) | set(external), log=log)
+    for seat, player in players.items():
+        watch = getattr(player, "watch", None)
+        if callable(watch):
+            _call_player("watch", watch, seed, seat, names[seat], debug, game)
     while not game.over:
         q = game.to_move
         choice = _call_player("decide", players[q].decide, seed, q, names[q], debug,

@@ -81,7 +81,7 @@ def test_the_kernel_deals_what_the_plain_twin_deals_from_the_observation(n_playe
 
 
 def test_every_sample_keeps_the_invariants_and_everything_the_seat_knows():
-    checked = 0
+    checked = answers = 0
     for n_players in (3, 4):
         for game in _paused_games(n_players, ("random",) if n_players == 3 else ("default",)):
             seat = game.to_move
@@ -99,8 +99,12 @@ def test_every_sample_keeps_the_invariants_and_everything_the_seat_knows():
                 assert (held + deck).tolist() == list(DEV_CARD_COUNTS)
                 assert (_devs(s, n, L.C_DEV_BOUGHT) == _devs(s, n)
                         + _devs(s, n, L.C_DEV_PLAYED)).all()
+                if game.decision == "trade answer":  # its maker holds the cards offered
+                    maker = game.observation(seat).current_player
+                    assert (_hands(s, n)[maker] >= game.observation(seat).offer.give).all()
+                    answers += 1
                 checked += 1
-    assert checked >= 150
+    assert checked >= 150 and answers >= 10
 
 
 def test_positions_that_differ_only_in_hidden_cards_give_the_same_samples():
@@ -139,9 +143,11 @@ def _resource_deals(obs: Observation) -> dict[tuple, float]:
 
 
 def _samples(s, rules, seat, n, key):
-    """``n`` determinizations of state ``s`` for ``seat``, each summed up by ``key``."""
+    """``n`` determinizations of state ``s`` (no offer pending) for ``seat``, each summed
+    up by ``key``."""
     plan = np.zeros(D.PLAN_SIZE, dtype=np.int32)
-    table = np.zeros(D.hidden_plan_nb(s, rules, seat, plan))
+    act = np.zeros(L.ACT_SIZE, dtype=np.int32)
+    table = np.zeros(D.hidden_plan_nb(s, rules, act, seat, plan))
     assert D.deal_table_nb(plan, table) > 0
     rng = np.zeros(8, dtype=np.uint64)
     out = Counter()

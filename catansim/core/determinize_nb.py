@@ -28,9 +28,10 @@ Each opponent's development cards bought (``c_dev_bought``) become its cards hel
 played, and the log is switched off (its rows would say what ``p`` did not see).
 
 Nothing here reads a hidden card: the plan (``hidden_plan_nb``) reads ``p``'s hand,
-cards and record, the hand sizes, the supply, the development card counts and the
-cards played. Its plain twin, ``catansim.players.search.belief``, reads the seat's
-``Observation`` only and draws the same deal from the same seed.
+cards and record, the hand sizes, the supply, the development card counts, the cards
+played and the trade offer ``p`` is answering (its maker holds the cards offered). Its
+plain twin, ``catansim.players.search.belief``, reads the seat's ``Observation`` only
+and draws the same deal from the same seed.
 
 May import: numpy, numba, ``catansim.constants`` and the core below the game loop.
 """
@@ -38,13 +39,16 @@ May import: numpy, numba, ``catansim.constants`` and the core below the game loo
 import numpy as np
 
 from ..constants import DEV_CARD_COUNTS, N_DEV_CARDS, VICTORY_POINT
+from .actions_nb import ACT_GIVE
 from .jit import kernel
 from .layout import (
     C_DEV_BOUGHT,
     C_DEV_PLAYED,
+    D_ANSWER,
     R_BANK,
     R_VP_TO_WIN,
     S_BANK,
+    S_CUR,
     S_DECK,
     S_DECK_POS,
     S_DEV_HAND,
@@ -53,6 +57,8 @@ from .layout import (
     S_LOG_LEN,
     S_LOG_ON,
     S_N_PLAYERS,
+    S_PENDING,
+    S_PENDING_SEAT,
     S_SEEN_ABOVE,
     S_SEEN_BELOW,
 )
@@ -75,13 +81,16 @@ PL_POOL = 37  # [5] the opponents' cards of each resource beyond their low ends
 PL_DEVS = 42  # [25] the development cards p has not seen, by kind (then shuffled)
 PL_N_DEVS = 67  # how many
 PL_OK = 68  # 1 if the record, the sizes and the supply agree (0: no deal fits)
-PLAN_SIZE = 69
+PL_SHUFFLE = 69  # [25] the cards of PL_DEVS as a deal shuffles them (the plan stays)
+PLAN_SIZE = 94
 
 
 @kernel
-def hidden_plan_nb(s, rules, p, plan):
+def hidden_plan_nb(s, rules, act, p, plan):
     """What seat p knows of the cards it cannot see, into ``plan`` (``PL_*``); returns
-    the size of the table ``deal_table_nb`` needs (float64)."""
+    the size of the table ``deal_table_nb`` needs (float64), 0 if no deal fits. While p
+    answers a trade offer (``act``), the seat whose turn it is holds the cards it
+    offers: they raise its low ends."""
     n = np.int64(s[S_N_PLAYERS])
     m = 0
     for q in range(n):
@@ -91,6 +100,7 @@ def hidden_plan_nb(s, rules, p, plan):
     plan[PL_M] = m
     total_need = 0
     ok = True
+    answering = s[S_PENDING] == D_ANSWER and s[S_PENDING_SEAT] == p
     for i in range(m):
         q = np.int64(plan[PL_SEAT + i])
         size = 0
@@ -98,6 +108,8 @@ def hidden_plan_nb(s, rules, p, plan):
         for r in range(5):
             size += s[S_HAND + 5 * q + r]
             low = seen_low_nb(s, p, q, r)
+            if answering and q == s[S_CUR]:
+                low = max(low, act[ACT_GIVE + r])
             plan[PL_LOW + 5 * i + r] = low
             plan[PL_WIDTH + 5 * i + r] = seen_high_nb(s, p, q, r) - low
             low_sum += low
@@ -241,8 +253,10 @@ def deal_devs_nb(s, rules, plan, rng):
     each opponent's new cards, its other unplayed cards, then the undrawn deck."""
     m = plan[PL_M]
     n_devs = np.int64(plan[PL_N_DEVS])
-    devs = plan[PL_DEVS : PL_DEVS + N_DEV_CARDS]
+    devs = plan[PL_SHUFFLE : PL_SHUFFLE + N_DEV_CARDS]
     for _ in range(MAX_REDEALS):
+        for i in range(n_devs):  # each deal shuffles the cards as listed, by kind
+            devs[i] = plan[PL_DEVS + i]
         shuffle_nb(rng, STREAM_BOARD, devs, n_devs)
         k = 0
         fits = True
@@ -327,15 +341,3 @@ def reseed_nb(s, rng, seed):
     seed_streams_nb(seed, rng)
     s[S_LOG_ON] = 0
     s[S_LOG_LEN] = 0
-
-
-@kernel
-def determinize_nb(s, rules, rng, p, seed, plan, table):
-    """``hidden_plan_nb``, ``deal_table_nb`` and ``redeal_nb`` in one call. Returns False
-    (and changes nothing) if no deal fits p's record, or ``table`` is too small."""
-    size = hidden_plan_nb(s, rules, p, plan)
-    if size > table.shape[0] or deal_table_nb(plan, table) <= 0.0:
-        return False
-    redeal_nb(s, rules, rng, p, seed, plan, table)
-    return True
-

@@ -5,6 +5,8 @@ What lives here:
 - ``openings``: ``RolloutOpener``, a player that chooses its first settlement by
   rollouts (games played from the set-up as it stands, one batch per candidate node)
   and leaves every other decision to its base strategy.
+- ``player``: ``SearchPlayer`` (named ``search``), every decision by determinized
+  flat Monte Carlo with sequential halving, its rollouts played by ``Game.rollouts``.
 - ``belief``: ``deal``, what a seat cannot see dealt anew from its observation: the
   plain twin of ``core.determinize_nb`` (``Game.determinize``), drawing the same deal
   from the same seed.
@@ -22,5 +24,6 @@ analyses or reports.
 """
 
 from .openings import RolloutOpener
+from .player import SearchPlayer
 
-__all__ = ["RolloutOpener"]
+__all__ = ["RolloutOpener", "SearchPlayer"]

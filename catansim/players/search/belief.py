@@ -8,7 +8,8 @@ same order. It reads the ``Observation`` only, so the kernel that draws what it 
 reads nothing the seat may not know (``tests/test_determinize.py``).
 
 - **Resource cards.** The opponents' hands within the observer's record (``known_low``
-  to ``known_high``), each of its size, together holding what the supply's size less
+  to ``known_high``; while it answers a trade offer, its maker holds what it offers),
+  each of its size, together holding what the supply's size less
   the supply and the observer's hand leaves. Every deal of the (distinct) cards that
   fits is equally likely: a count matrix H has weight prod 1 / H[q, r]!.
 - **Development cards.** The cards the observer has not seen (25 less its own and every
@@ -87,7 +88,13 @@ class _Plan:
         self.seats = [q for q in range(obs.n_players) if q != obs.seat]
         low, high = obs.known_low, obs.known_high
         self.low = [[int(low[q, r]) for r in range(5)] for q in self.seats]
-        self.width = [[int(high[q, r] - low[q, r]) for r in range(5)] for q in self.seats]
+        if obs.decision == "trade answer" and obs.to_move == obs.seat:
+            # the seat whose turn it is holds the cards it offers
+            maker = self.seats.index(obs.current_player)
+            self.low[maker] = [max(x, g) for x, g in zip(self.low[maker], obs.offer.give,
+                                                        strict=True)]
+        self.width = [[int(high[q, r]) - lo[r] for r in range(5)]
+                      for q, lo in zip(self.seats, self.low, strict=True)]
         self.need = [int(obs.hand_sizes[q]) - sum(lo) for q, lo in zip(self.seats, self.low,
                                                                      strict=True)]
         supply = obs.rules.supply_size
@@ -177,7 +184,9 @@ def _deal_devs(obs: Observation, plan: _Plan, stream: Stream, hands: np.ndarray)
     new = {q: int(obs.new_development_counts[q]) for q in plan.seats}
     if len(devs) != sum(held.values()) + obs.deck_left:
         raise ValueError("the development cards held, played and left disagree")
+    listed = list(devs)
     for _ in range(MAX_REDEALS):
+        devs = list(listed)
         stream.shuffle(devs)
         at, fits = 0, True
         for q in plan.seats:
