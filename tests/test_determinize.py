@@ -35,12 +35,12 @@ from catansim.topology import TOPO
 KNIGHT, VICTORY_POINT, ROAD_BUILDING, INVENTION, MONOPOLY = range(5)
 
 
-def _paused_games(n_players=4, strategies=("default",), games=14):
+def _paused_games(n_players=4, strategies=("default",), games=14, log=False):
     """Games paused at a decision of a seat at various turns (steals widen records)."""
     out = []
     for seed in range(games):
         game = Game(seed, strategies=strategies, n_players=n_players,
-                    external=[seed % n_players], log=False)
+                    external=[seed % n_players], log=log)
         while not game.over and game.observation(0).turn < 8 + 5 * (seed % 8):
             game.step(game.suggest())
         if not game.over:
@@ -83,7 +83,8 @@ def test_the_kernel_deals_what_the_plain_twin_deals_from_the_observation(n_playe
 def test_every_sample_keeps_the_invariants_and_everything_the_seat_knows():
     checked = answers = 0
     for n_players in (3, 4):
-        for game in _paused_games(n_players, ("random",) if n_players == 3 else ("default",)):
+        strategies = ("random",) if n_players == 3 else ("default",)
+        for game in _paused_games(n_players, strategies, log=True):
             seat = game.to_move
             seen = game.observation(seat).as_dict()
             legal = game.legal()
@@ -91,6 +92,7 @@ def test_every_sample_keeps_the_invariants_and_everything_the_seat_knows():
                 fork = game.determinize(seat, k)
                 s = fork.s
                 assert count_violations_nb(s, TOPO, fork._rules) == 0
+                assert s[L.S_LOG_ON] == s[L.S_LOG_LEN] == 0 and s[L.S_DEV_EVENT] == -1
                 assert fork.observation(seat).as_dict() == seen  # hand, cards, record, board
                 assert fork.legal() == legal
                 n = n_players

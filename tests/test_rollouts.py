@@ -122,6 +122,30 @@ def test_minus_one_leaves_the_decision_to_the_rollout_strategy():
         assert np.array_equal(out[0], fork.s[L.S_COUNTERS :])
 
 
+def test_rollouts_from_a_card_being_played_in_a_logged_game_equal_an_unlogged_games():
+    # a card's effect writes into the log row of the card: a rollout plays unlogged
+    met = set()
+    for seed in range(40):
+        games = [Game(seed, strategies=("army", "city", "default", "trader"),
+                      external=[seed % 4], log=log) for log in (True, False)]
+        while not games[0].over and games[0].decision not in (
+                "Invention", "Monopoly", "Road Building road"):
+            choice = games[0].suggest()
+            assert games[1].suggest() == choice
+            for g in games:
+                g.step(choice)
+        if games[0].over:
+            continue
+        met.add(games[0].decision)
+        seat = games[0].to_move
+        k = len(games[0].legal())
+        for info in ("public", "omniscient"):
+            a, b = (g.rollouts(seat, np.arange(30) % k, np.arange(30), "default", info)
+                    for g in games)
+            assert np.array_equal(a, b)
+    assert len(met) == 3
+
+
 def test_bad_rollout_arguments_are_one_line_errors():
     game = _positions(2)[1]
     seat = game.to_move

@@ -51,6 +51,7 @@ from .layout import (
     S_CUR,
     S_DECK,
     S_DECK_POS,
+    S_DEV_EVENT,
     S_DEV_HAND,
     S_DEV_NEW,
     S_HAND,
@@ -321,6 +322,15 @@ def mirror_record_nb(s, plan, p):
 
 
 @kernel
+def log_off_nb(s):
+    """Switch the log off and empty it: no row, and no development card's row to fill
+    in (a card being played writes its effect into the row it logged)."""
+    s[S_LOG_ON] = 0
+    s[S_LOG_LEN] = 0
+    s[S_DEV_EVENT] = -1
+
+
+@kernel
 def redeal_nb(s, rules, rng, p, seed, plan, table):
     """Make ``s`` one of the states seat p cannot tell from it (the module's docstring),
     drawn from ``seed``; ``plan`` and ``table`` as ``hidden_plan_nb`` and
@@ -330,8 +340,7 @@ def redeal_nb(s, rules, rng, p, seed, plan, table):
     deal_hands_nb(s, plan, table, rng)
     deal_devs_nb(s, rules, plan, rng)
     mirror_record_nb(s, plan, p)
-    s[S_LOG_ON] = 0
-    s[S_LOG_LEN] = 0
+    log_off_nb(s)
 
 
 @kernel
@@ -339,5 +348,4 @@ def reseed_nb(s, rng, seed):
     """The omniscient counterpart of ``redeal_nb``: nothing dealt, the random streams
     reseeded from ``seed`` and the log switched off."""
     seed_streams_nb(seed, rng)
-    s[S_LOG_ON] = 0
-    s[S_LOG_LEN] = 0
+    log_off_nb(s)
