@@ -150,3 +150,15 @@ def test_a_search_player_without_its_game_is_a_one_line_error():
     game = _paused(1, 6)
     with pytest.raises(CatansimError, match=r"^SearchPlayer: it needs the game it plays in"):
         SearchPlayer().decide(game.observation(game.to_move), game.legal())
+
+
+def test_a_search_that_never_leaves_its_rollout_strategy_plays_that_strategys_game():
+    # confidence 10: no candidate beats the rollout strategy's choice by ten standard
+    # errors in 16 rollouts, so every choice is the strategy's own, drawn from the
+    # seat's random stream as the kernel draws it: the kernel's game, event for event
+    for seed in (1, 2):
+        want = play_game(seed, 4, ["default", "army", "default", "trader"], log=False)
+        player = SearchPlayer(budget=16, confidence=10.0)
+        got = play_game(seed, 4, [player, "army", "default", "trader"], log=False)
+        assert player.decisions_searched > 20
+        assert np.array_equal(got.counters, want.counters)

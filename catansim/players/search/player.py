@@ -5,17 +5,23 @@ than one option the player shortlists its candidates (the rollout strategy's own
 choice first, then the options its scripted twin ranks best, where the options are
 many), and spends its budget of rollouts on them in rounds: each round plays every
 candidate still in the race on the same rollout seeds (so they meet the same deals of
-the hidden cards and the same dice: ``Game.rollouts``), and keeps the better half,
-until one is left. Why flat Monte Carlo and not ISMCTS: a tree needs many visits a
-node before its statistics beat a rollout, and at the budgets a game can afford (a few
-hundred games a decision) the tree would stay one level deep, which is flat Monte
-Carlo with more bookkeeping; sequential halving is the bandit for a fixed budget and
-the best single pick (not regret), and it spends the most on the close calls.
+the hidden cards and the same dice: ``Game.rollouts``), and keeps the better half of
+the others, until one is left beside the rollout strategy's choice, which runs in
+every round. It leaves that choice only for an option that beats it by a margin on
+the same seeds (``confidence``): at small budgets most differences are noise, and
+following them would play worse than the rollout strategy itself.
+
+Why flat Monte Carlo and not ISMCTS: a tree needs many visits a node before its
+statistics beat a rollout, and at the budgets a game can afford (a few hundred games a
+decision) the tree would stay one level deep, which is flat Monte Carlo with more
+bookkeeping; sequential halving is the bandit for a fixed budget and the best single
+pick (not regret), and it spends the most on the close calls.
 """
 
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 
@@ -55,6 +61,11 @@ class SearchPlayer:
         (``Game.determinize``). ``omniscient``: the rollouts play on from the true
         position (only the dice and the deck's future are new): what seeing the cards
         is worth to the search.
+    confidence : float
+        How sure the search must be to leave the rollout strategy's own choice: the
+        best other candidate is taken only if its mean value beats that choice's by more
+        than ``confidence`` standard errors of their differences on the same rollout
+        seeds (0-10; 0: whenever its mean is higher).
     vp_weight : float
         A rollout's value is 1 for a win plus ``vp_weight`` x the seat's share of the
         points to win at its end (0-1): a little of the points breaks the ties of small
@@ -72,19 +83,23 @@ class SearchPlayer:
     last : dict
         Its last search: each candidate's rollouts and mean value, in the order the
         rounds left them (``{"candidates": [(Option, n, mean), ...], "rollouts": n}``).
-    rollouts_played, decisions_searched : int
+    rollouts_played, decisions_searched, decisions_asked : int
         Counts since the player was made.
+    seconds : float
+        CPU seconds its decisions took since it was made (``time.process_time``).
     """
 
     def __init__(self, budget: int = 200, candidates: int = 8, model: str = "default",
                  rollout: str = "default", information: str = "public",
-                 vp_weight: float = 0.2, seed: int = 0, strategy_set: StrategySet = PRESETS):
+                 confidence: float = 1.0, vp_weight: float = 0.2, seed: int = 0,
+                 strategy_set: StrategySet = PRESETS):
         self.budget = check_int(budget, "budget", 2, 100_000)
         self.candidates = check_int(candidates, "candidates", 2, 64)
         strategy_set.compiled(model, "model")
         own = strategy_set.compiled(rollout, "rollout")
         self.model, self.rollout = model, rollout
         self.information = check_choice(information, "information", ("public", "omniscient"))
+        self.confidence = check_number(confidence, "confidence", 0.0, 10.0)
         self.vp_weight = check_number(vp_weight, "vp_weight", 0.0, 1.0)
         self.seed = check_int(seed, "seed", 0)
         self.strategy_set = strategy_set
@@ -97,6 +112,8 @@ class SearchPlayer:
         self.last: dict = {}
         self.rollouts_played = 0
         self.decisions_searched = 0
+        self.decisions_asked = 0
+        self.seconds = 0.0
 
     def __repr__(self) -> str:
         return (f"SearchPlayer(budget={self.budget}, candidates={self.candidates}, "
@@ -114,8 +131,16 @@ class SearchPlayer:
     # --- a decision ------------------------------------------------------------------
 
     def decide(self, observation: Observation, options) -> Option:
+        self.decisions_asked += 1
         if len(options) == 1:
             return options[0]
+        start = time.process_time()
+        try:
+            return self._search(observation, options)
+        finally:
+            self.seconds += time.process_time() - start
+
+    def _search(self, observation: Observation, options) -> Option:
         game = self.game
         if game is None or game.to_move != observation.seat:
             raise CatansimError("SearchPlayer: it needs the game it plays in (watch(game), "
@@ -189,17 +214,21 @@ class SearchPlayer:
         return out
 
     def halve(self, seat: int, shortlist: list[tuple[int, Option]]) -> Option:
-        """Sequential halving over the shortlist: ceil(log2 k) rounds, each with an equal
-        share of the budget split among the candidates left, which all play the same
-        rollout seeds; the better half (by mean value, then the shortlist's order) goes
-        on. Returns the last one left."""
+        """Sequential halving over the shortlist, the rollout strategy's own choice (the
+        first) kept in every round: ceil(log2 k) rounds, each with an equal share of the
+        budget split among the candidates left, which all play the same rollout seeds;
+        the better half of the others (by mean value, then the shortlist's order) goes
+        on. The one left is taken if it beats the first by more than ``confidence``
+        standard errors of their paired differences (the same seeds), else the first."""
         game = self.game
         names = [self.model] * game.n_players
         names[seat] = self.rollout
-        left = list(range(len(shortlist)))
-        total = np.zeros(len(shortlist))
-        count = np.zeros(len(shortlist), dtype=np.int64)
-        rounds = math.ceil(math.log2(len(shortlist)))
+        k = len(shortlist)
+        left = list(range(k))
+        total = np.zeros(k)
+        count = np.zeros(k, dtype=np.int64)
+        diffs = [[] for _ in range(k)]  # each candidate's values less the first's, seed by seed
+        rounds = math.ceil(math.log2(k))
         vp_to_win = game.rules.vp_to_win
         played = 0
         for r in range(rounds):
@@ -216,18 +245,24 @@ class SearchPlayer:
             for j, i in enumerate(left):
                 total[i] += value[j].sum()
                 count[i] += per
+                diffs[i].extend(value[j] - value[0])  # left[0] is always the first
             played += per * len(left)
             mean = total / np.maximum(count, 1)
-            left = sorted(left, key=lambda i: (-mean[i], i))[: max(1, math.ceil(len(left) / 2))]
+            others = sorted(left[1:], key=lambda i: (-mean[i], i))
+            left = [0, *others[: max(1, math.ceil(len(others) / 2))]]
         self.rollouts_played += played
         self.decisions_searched += 1
         mean = total / np.maximum(count, 1)
+        best = left[1] if len(left) > 1 else 0
+        d = np.asarray(diffs[best])
+        se = d.std(ddof=1) / math.sqrt(d.size) if d.size > 1 else math.inf
+        pick = best if d.size and d.mean() > self.confidence * se and d.mean() > 0 else 0
         self.last = {"candidates": [(shortlist[i][1], int(count[i]), float(mean[i]))
-                                    for i in sorted(range(len(shortlist)),
+                                    for i in sorted(range(k),
                                                     key=lambda i: (-count[i], -mean[i], i))],
-                     "rollouts": played}
-        return shortlist[left[0]][1]
-
+                     "rollouts": played, "gain": float(d.mean()) if d.size else 0.0,
+                     "se": float(se)}
+        return shortlist[pick][1]
 
 def _builds(hand) -> int:
     """How many of the four builds ``hand`` pays for, each on its own."""
