@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from catansim.core import layout as L
 from catansim.engine import play_game
 from catansim.errors import CatansimError
 from catansim.game import Game
@@ -113,8 +114,6 @@ class _Fixed:
         self.n_players, self.rules = game.n_players, game.rules
 
     def rollouts(self, seat, choices, seeds, strategies, information, strategy_set):
-        from catansim.core import layout as L
-
         out = self.game.rollouts(seat, choices, seeds, strategies, information, strategy_set)
         won = np.asarray(choices) == self.win
         out[:, L.STATE_OFFSETS["c_winner"] - L.S_COUNTERS] = np.where(won, seat, (seat + 1) % 4)
@@ -162,3 +161,15 @@ def test_a_search_that_never_leaves_its_rollout_strategy_plays_that_strategys_ga
         got = play_game(seed, 4, [player, "army", "default", "trader"], log=False)
         assert player.decisions_searched > 20
         assert np.array_equal(got.counters, want.counters)
+
+
+def test_a_rollout_strategy_of_your_own_is_its_first_candidate_and_its_rollouts_seat():
+    mine = PRESETS.with_definitions({"cautious": {"base": "default", "offers": 0}})
+    want = play_game(3, 4, ["cautious", "default", "army", "default"], log=False,
+                     strategy_set=mine)
+    player = SearchPlayer(budget=16, confidence=10.0, rollout="cautious", strategy_set=mine)
+    got = play_game(3, 4, [player, "default", "army", "default"], log=False,
+                    strategy_set=mine)
+    assert player.decisions_searched > 20
+    assert np.array_equal(got.counters, want.counters)
+    assert got.state[L.STATE_OFFSETS["c_offers"]] == 0  # seat 0 never offered

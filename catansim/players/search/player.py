@@ -81,8 +81,10 @@ class SearchPlayer:
     Attributes
     ----------
     last : dict
-        Its last search: each candidate's rollouts and mean value, in the order the
-        rounds left them (``{"candidates": [(Option, n, mean), ...], "rollouts": n}``).
+        Its last search: ``own`` (the rollout strategy's choice), ``best`` (the best
+        other candidate), ``chosen``, ``gain`` (best's mean value less own's on the same
+        seeds) and ``se`` (its standard error), ``rollouts`` and ``candidates`` (each
+        candidate's (Option, rollouts, mean value), own first).
     rollouts_played, decisions_searched, decisions_asked : int
         Counts since the player was made.
     seconds : float
@@ -257,11 +259,11 @@ class SearchPlayer:
         d = np.asarray(diffs[best])
         se = d.std(ddof=1) / math.sqrt(d.size) if d.size > 1 else math.inf
         pick = best if d.size and d.mean() > self.confidence * se and d.mean() > 0 else 0
-        self.last = {"candidates": [(shortlist[i][1], int(count[i]), float(mean[i]))
-                                    for i in sorted(range(k),
-                                                    key=lambda i: (-count[i], -mean[i], i))],
-                     "rollouts": played, "gain": float(d.mean()) if d.size else 0.0,
-                     "se": float(se)}
+        self.last = {"own": shortlist[0][1], "best": shortlist[best][1],
+                     "chosen": shortlist[pick][1], "gain": float(d.mean()) if d.size else 0.0,
+                     "se": float(se), "rollouts": played,
+                     "candidates": [(shortlist[i][1], int(count[i]), float(mean[i]))
+                                    for i in range(k)]}
         return shortlist[pick][1]
 
 def _builds(hand) -> int:
