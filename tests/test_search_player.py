@@ -173,3 +173,15 @@ def test_a_rollout_strategy_of_your_own_is_its_first_candidate_and_its_rollouts_
     assert player.decisions_searched > 20
     assert np.array_equal(got.counters, want.counters)
     assert got.state[L.STATE_OFFSETS["c_offers"]] == 0  # seat 0 never offered
+
+
+def test_an_experiment_file_names_the_search_player():
+    from catansim.runs.experiment import parse_experiment
+
+    exp = parse_experiment({"name": "s", "games": 4, "rotate": True,
+                            "strategies": ["search", "default", "default", "default"]})
+    assert exp.variants[0].strategies == ("search", "default", "default", "default")
+    with pytest.raises(CatansimError, match=r"strategies\[0\]: unknown strategy 'serch' "
+                                            r"\(did you mean 'search'\?\)"):
+        parse_experiment({"name": "s", "games": 4,
+                          "strategies": ["serch", "default", "default", "default"]})
