@@ -9,7 +9,8 @@ Win rates carry 95% Wilson intervals. The cost is the player's own CPU seconds
 thread: run one at a time on a shared machine::
 
     python benchmarks/search_strength.py --budget 100 --deals 500 --seed 52000
-    python benchmarks/search_strength.py --budget 100 --deals 50 --opponents allrounder,classic
+    python benchmarks/search_strength.py --budget 100 --deals 200 --opponents allrounder \
+        --strategy-defs results/tuning/allrounder/allrounder.toml
 
 Each run appends one row per opponent to ``--out`` (CSV; the folder is made).
 """
@@ -22,6 +23,7 @@ import time
 from pathlib import Path
 
 from catansim.players.search import SearchPlayer
+from catansim.strategies import PRESETS
 from catansim.tuning.heldout import measure_player
 
 FIELDS = ("budget", "candidates", "information", "confidence", "vp_weight", "opponent",
@@ -31,11 +33,12 @@ FIELDS = ("budget", "candidates", "information", "confidence", "vp_weight", "opp
 
 
 def run(budget: int, deals: int, seed: int, opponents, candidates: int, information: str,
-        vp_weight: float, confidence: float) -> list[dict]:
+        vp_weight: float, confidence: float, strategy_set=PRESETS) -> list[dict]:
     player = SearchPlayer(budget=budget, candidates=candidates, information=information,
                           vp_weight=vp_weight, confidence=confidence)
     wall = time.perf_counter()
-    held = measure_player(player, "default", list(opponents), deals, seed, n_threads=1)
+    held = measure_player(player, "default", list(opponents), deals, seed, n_threads=1,
+                          strategy_set=strategy_set)
     wall = time.perf_counter() - wall
     rows = []
     games_played = 4 * deals * len(opponents)
@@ -74,10 +77,15 @@ def main(argv=None) -> None:
     ap.add_argument("--information", default="public", choices=("public", "omniscient"))
     ap.add_argument("--vp-weight", type=float, default=0.2)
     ap.add_argument("--confidence", type=float, default=1.0)
+    ap.add_argument("--strategy-defs", default=None,
+                    help="a TOML file of [strategies.NAME] tables (an opponent of your own, "
+                         "e.g. results/tuning/allrounder/allrounder.toml)")
     ap.add_argument("--out", default="results/search-player/strength.csv")
     args = ap.parse_args(argv)
+    strategy_set = (PRESETS.with_definitions(args.strategy_defs) if args.strategy_defs
+                    else PRESETS)
     rows = run(args.budget, args.deals, args.seed, args.opponents.split(","), args.candidates,
-               args.information, args.vp_weight, args.confidence)
+               args.information, args.vp_weight, args.confidence, strategy_set)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     new = not out.exists()
