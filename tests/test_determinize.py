@@ -20,7 +20,7 @@ import pytest
 from helpers import Game as Position
 from helpers import set_record
 from scipy.stats import chisquare
-from test_honest_players import _deal_hidden
+from test_honest_players import hidden_twins
 
 from catansim.constants import DEV_CARD_COUNTS
 from catansim.core import determinize_nb as D
@@ -114,13 +114,8 @@ def test_positions_that_differ_only_in_hidden_cards_give_the_same_samples():
     differed = 0
     for game in _paused_games():
         seat = game.to_move
-        s1, s2 = _deal_hidden(game.s, seat, rng)
-        twins = []
-        for s in (s1, s2):
-            twin = game.fork()
-            twin.s[:] = s
-            twins.append(twin)
-        differed += not np.array_equal(s1, s2)
+        twins = hidden_twins(game, seat, rng)
+        differed += not np.array_equal(twins[0].s, twins[1].s)
         for k in range(4):
             a, b = (t.determinize(seat, k) for t in twins)
             assert np.array_equal(a.s, b.s) and np.array_equal(a._rng, b._rng)

@@ -93,6 +93,17 @@ def _deal_hidden(s, p, rng):
     return s1, s2
 
 
+def hidden_twins(game, p, rng):
+    """Two forks of the paused ``game`` that differ only in what seat p cannot see
+    (``_deal_hidden``)."""
+    twins = []
+    for s in _deal_hidden(game.s, p, rng):
+        twin = game.fork()
+        twin.s[:] = s
+        twins.append(twin)
+    return twins
+
+
 def _decisions(prm, s, rules, p, seed):
     """Every decision of the scripted player p in position ``s`` (each on a copy, with the
     same random streams and a fresh work array)."""
@@ -257,11 +268,8 @@ def _search_decisions(information, positions=24, budget=24):
         if game.over:
             continue
         seat = game.to_move
-        s1, s2 = _deal_hidden(game.s, seat, rng)
         chosen = []
-        for s in (s1, s2):
-            twin = game.fork()
-            twin.s[:] = s
+        for twin in hidden_twins(game, seat, rng):
             player = SearchPlayer(budget=budget, information=information)
             player.new_game(seed, seat)
             player.watch(twin)

@@ -13,25 +13,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_honest_players import _deal_hidden
+from test_determinize import _paused_games
+from test_honest_players import hidden_twins
 
 from catansim.core import layout as L
 from catansim.core.rng_nb import seed_streams_nb
 from catansim.errors import CatansimError
 from catansim.game import Game
 from catansim.strategies import PRESETS
-
-
-def _positions(games=10, strategies=("default",), n_players=4):
-    out = []
-    for seed in range(games):
-        game = Game(seed, strategies=strategies, n_players=n_players,
-                    external=[seed % n_players], log=False)
-        while not game.over and game.observation(0).turn < 2 + 6 * (seed % 7):
-            game.step(game.suggest())
-        if not game.over:
-            out.append(game)
-    return out
 
 
 def _stepped(game, seat, choice, seed, strategies, information):
@@ -52,7 +41,7 @@ def _stepped(game, seat, choice, seed, strategies, information):
 @pytest.mark.parametrize("information", ["public", "omniscient"])
 def test_a_rollout_is_the_game_the_step_interface_plays_from_the_same_fork(information):
     decisions = set()
-    for game in _positions(12, ("default", "army", "trader", "random")):
+    for game in _paused_games(4, ("default", "army", "trader", "random"), games=16):
         seat = game.to_move
         k = len(game.legal())
         choices = np.arange(min(k, 4))
@@ -67,7 +56,7 @@ def test_a_rollout_is_the_game_the_step_interface_plays_from_the_same_fork(infor
 
 
 def test_a_rollout_depends_on_its_seed_and_choice_only():
-    for game in _positions(8):
+    for game in _paused_games(games=8):
         seat = game.to_move
         k = len(game.legal())
         choices = np.array([0, k - 1, 0, 0, k - 1])
@@ -79,7 +68,7 @@ def test_a_rollout_depends_on_its_seed_and_choice_only():
 
 def test_rollouts_break_no_invariant_and_make_no_illegal_choice():
     played = 0
-    for game in _positions(8, ("random",), n_players=3) + _positions(8):
+    for game in _paused_games(3, ("random",), games=8) + _paused_games(games=8):
         game._rules[L.R_CHECK] = 1  # the invariant checker after every step
         seat = game.to_move
         k = len(game.legal())
@@ -94,14 +83,12 @@ def test_rollouts_break_no_invariant_and_make_no_illegal_choice():
 def test_a_rollout_reads_nothing_the_seat_cannot_see():
     rng = np.random.default_rng(2)
     differed = 0
-    for game in _positions(14):
+    for game in _paused_games(games=14):
         seat = game.to_move
-        s1, s2 = _deal_hidden(game.s, seat, rng)
+        twins = hidden_twins(game, seat, rng)
         outs = {}
         for info in ("public", "omniscient"):
-            for name, s in (("a", s1), ("b", s2)):
-                twin = game.fork()
-                twin.s[:] = s
+            for name, twin in zip("ab", twins, strict=True):
                 k = len(twin.legal())
                 outs[info, name] = twin.rollouts(seat, np.arange(40) % k, np.arange(40),
                                                  "default", info)
@@ -111,7 +98,7 @@ def test_a_rollout_reads_nothing_the_seat_cannot_see():
 
 
 def test_minus_one_leaves_the_decision_to_the_rollout_strategy():
-    for game in _positions(6):
+    for game in _paused_games(games=6):
         seat = game.to_move
         out = game.rollouts(seat, [-1], [9], "default", "omniscient")
         fork = game.fork()
@@ -147,7 +134,7 @@ def test_rollouts_from_a_card_being_played_in_a_logged_game_equal_an_unlogged_ga
 
 
 def test_bad_rollout_arguments_are_one_line_errors():
-    game = _positions(2)[1]
+    game = _paused_games(games=2)[0]
     seat = game.to_move
     k = len(game.legal())
     with pytest.raises(CatansimError, match=rf"^rollouts: a choice is out of range; allowed: "

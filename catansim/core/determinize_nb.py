@@ -83,7 +83,9 @@ PL_DEVS = 42  # [25] the development cards p has not seen, by kind (then shuffle
 PL_N_DEVS = 67  # how many
 PL_OK = 68  # 1 if the record, the sizes and the supply agree (0: no deal fits)
 PL_SHUFFLE = 69  # [25] the cards of PL_DEVS as a deal shuffles them (the plan stays)
-PLAN_SIZE = 94
+PL_HELD = 94  # [3] each opponent's unplayed development cards (a public count)
+PL_NEW = 97  # [3] of them, the cards bought this turn (a public count)
+PLAN_SIZE = 100
 
 
 @kernel
@@ -139,8 +141,12 @@ def hidden_plan_nb(s, rules, act, p, plan):
     plan[PL_N_DEVS] = k
     for i in range(m):
         q = np.int64(plan[PL_SEAT + i])
+        plan[PL_HELD + i] = 0
+        plan[PL_NEW + i] = 0
         for card in range(5):
-            k -= s[S_DEV_HAND + 5 * q + card]
+            plan[PL_HELD + i] += s[S_DEV_HAND + 5 * q + card]
+            plan[PL_NEW + i] += s[S_DEV_NEW + 5 * q + card]
+        k -= plan[PL_HELD + i]
     if k != N_DEV_CARDS - s[S_DECK_POS]:
         plan[PL_OK] = 0  # the cards held, played and left disagree
     if plan[PL_OK] == 0:
@@ -263,15 +269,10 @@ def deal_devs_nb(s, rules, plan, rng):
         fits = True
         for i in range(m):
             q = np.int64(plan[PL_SEAT + i])
-            new = 0
-            held = 0
-            for card in range(5):
-                new += s[S_DEV_NEW + 5 * q + card]
-                held += s[S_DEV_HAND + 5 * q + card]
             vp = 0
-            for j in range(held):
+            for j in range(plan[PL_HELD + i]):
                 vp += 1 if devs[k + j] == VICTORY_POINT else 0
-            k += held
+            k += plan[PL_HELD + i]
             if visible_vp_nb(s, q) + vp >= rules[R_VP_TO_WIN]:
                 fits = False
         if fits:
@@ -279,11 +280,9 @@ def deal_devs_nb(s, rules, plan, rng):
     k = 0
     for i in range(m):
         q = np.int64(plan[PL_SEAT + i])
-        new = 0
-        held = 0
+        held = plan[PL_HELD + i]
+        new = plan[PL_NEW + i]
         for card in range(5):
-            new += s[S_DEV_NEW + 5 * q + card]
-            held += s[S_DEV_HAND + 5 * q + card]
             s[S_DEV_NEW + 5 * q + card] = 0
             s[S_DEV_HAND + 5 * q + card] = 0
         for j in range(held):
