@@ -11,16 +11,20 @@ What lives here:
   plain twin of ``core.determinize_nb`` (``Game.determinize``), drawing the same deal
   from the same seed.
 
-A search player still decides from its observation only: the board, the pieces
-placed, the rules and its own cards. Its rollouts draw their dice and development
-deck from the player's own generator, never from the game's, and play every seat by a
-model strategy it is given, never by the strategies the other seats really hold.
+A search player still decides from what its seat may know: the board, the pieces
+placed, the rules, the public record and its own cards. Its rollouts draw their dice
+and development deck from the player's own generator, never from the game's, and play
+every seat by a model strategy it is given, never by the strategies the other seats
+really hold. ``SearchPlayer`` reads the game it plays in only through ``Game.rollouts``,
+which deals anew what the seat cannot see (unless it is made ``omniscient``, to measure
+what seeing the cards is worth), and ``Game.suggest`` (its rollout strategy's choice, a
+public strategy's).
 
 May import: ``engine`` (``play_batch``), ``kernels`` (the forced openings), ``settings``,
-``game`` (``Observation``, ``Option``), ``players.reference`` (the plain scripted
-player's placement score), ``board``, ``strategies``, ``checks``, ``errors``,
-``constants`` and ``core.layout`` (the result counters); never the runner, datasets,
-analyses or reports.
+``game`` (``Observation``, ``Option``, ``Game``: its determinizations and rollouts),
+``players.reference`` (the plain scripted player's scores), ``board``, ``strategies``,
+``checks``, ``errors``, ``constants``, ``topology`` and ``core.layout`` (the result
+counters); never the runner, datasets, analyses or reports.
 """
 
 from .openings import RolloutOpener
