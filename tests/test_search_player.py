@@ -116,7 +116,7 @@ class _Fixed:
     def rollouts(self, seat, choices, seeds, strategies, information, strategy_set):
         out = self.game.rollouts(seat, choices, seeds, strategies, information, strategy_set)
         won = np.asarray(choices) == self.win
-        out[:, L.STATE_OFFSETS["c_winner"] - L.S_COUNTERS] = np.where(won, seat, (seat + 1) % 4)
+        out[:, L.COUNTER_OFFSETS["c_winner"]] = np.where(won, seat, (seat + 1) % 4)
         return out
 
 
