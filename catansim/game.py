@@ -1,6 +1,7 @@
 """The step interface: a game of the one engine, paused at each decision of a Python seat.
 
-What lives here: ``Game`` (``observation``, ``legal``, ``step``, ``suggest``, ``fork``),
+What lives here: ``Game`` (``observation``, ``legal``, ``step``, ``suggest``, ``fork``,
+and for search players ``determinize`` and ``rollouts``),
 ``Option`` (a choice in the game's words), ``Observation`` (what one seat may know),
 the ``Player`` protocol, ``RandomPlayer`` and ``play_settings`` (a game of Python
 players and compiled strategies, as ``play_game`` plays it). May import:

@@ -6,7 +6,8 @@ its own rows, and ``engine.play_game`` plays a single logged game through it: wi
 ``s[S_LOG_ON] = 1`` it records every event into ``log``), so a logged game is the game
 a batch plays for that seed. ``new_scratch`` (plain Python) makes the arrays it plays in.
 The ``step_*`` kernels serve ``catansim.game.Game``, ``batch_start_nb`` and
-``batch_choose_nb`` its ``GameBatch``; every one runs ``loop_nb.run_nb``.
+``batch_choose_nb`` its ``GameBatch``, ``rollouts_nb`` its ``rollouts`` (a search
+player's games, played on from one paused position); every one runs ``loop_nb.run_nb``.
 """
 
 import numba as nb
