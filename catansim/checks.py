@@ -99,6 +99,16 @@ def check_int(value, field: str, lo: int, hi: int | None = None, allowed: str | 
     return int(value)
 
 
+def check_number(value, field: str, lo: float, hi: float) -> float:
+    """A real number in ``lo .. hi`` (an int or a float; not a bool, not NaN)."""
+    allowed = f"a number in {lo:g}..{hi:g}"
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        fail(field, f"expected a number, got {type_name(value)} ({value!r})", allowed)
+    if not lo <= value <= hi:  # NaN compares False
+        fail(field, f"{value!r} is out of range", allowed)
+    return float(value)
+
+
 def check_bool(value, field: str, allowed: str = "True, False") -> bool:
     """True or False (not a string such as "no", which Python would take as true);
     ``allowed`` spells them as the caller's input does (TOML: ``true, false``)."""

@@ -1,6 +1,7 @@
 """The step interface: a game of the one engine, paused at each decision of a Python seat.
 
-What lives here: ``Game`` (``observation``, ``legal``, ``step``, ``suggest``, ``fork``),
+What lives here: ``Game`` (``observation``, ``legal``, ``step``, ``suggest``, ``fork``,
+and for search players ``determinize`` and ``rollouts``),
 ``Option`` (a choice in the game's words), ``Observation`` (what one seat may know),
 the ``Player`` protocol, ``RandomPlayer`` and ``play_settings`` (a game of Python
 players and compiled strategies, as ``play_game`` plays it). May import:
@@ -33,7 +34,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 import numpy as np
 
 from . import board as B
-from .checks import check_bool, check_instance, check_int, check_seed, is_int
+from .checks import check_bool, check_choice, check_instance, check_int, check_seed, is_int
 from .constants import (
     BONUS_TILE_VP,
     CITIES_PER_PLAYER,
@@ -45,7 +46,7 @@ from .constants import (
     SETTLEMENTS_PER_PLAYER,
     VICTORY_POINT,
 )
-from .core import engine_nb
+from .core import determinize_nb, engine_nb
 from .core import layout as L
 from .core.actions_nb import is_legal_action_nb
 from .core.compiling import batch_kernel
@@ -262,6 +263,10 @@ class Observation:
         Resource cards left in the supply. ``deck_left``: development cards left.
     hand_sizes, development_counts, knights, visible_points, route_length : int[n]
         Every seat's public counts.
+    new_development_counts : int[n]
+        Every seat's development cards bought this turn (a public count).
+    development_played : int[n, 5]
+        Every seat's development cards played, by kind.
     known_low, known_high : int[n, 5]
         The observer's record of every seat's hand: the cards of each resource the
         seat surely holds and may hold at most (exact for the observer's own).
@@ -279,9 +284,10 @@ class Observation:
               "development_cards",
               "new_development_cards", "victory_points", "hex_terrain", "hex_number",
               "harbors", "robber", "node_owner", "node_level", "edge_owner", "supply",
-              "deck_left", "hand_sizes", "development_counts", "knights", "visible_points",
-              "route_length", "known_low", "known_high", "longest_route", "largest_army",
-              "dice_rolled", "card_played", "offer", "due", "rules")
+              "deck_left", "hand_sizes", "development_counts", "new_development_counts",
+              "development_played", "knights", "visible_points", "route_length", "known_low",
+              "known_high", "longest_route", "largest_army", "dice_rolled", "card_played",
+              "offer", "due", "rules")
 
     def __init__(self, s: np.ndarray, seat: int, n_players: int, offer: Option | None,
                  due: int, rules: Rules):
@@ -339,6 +345,14 @@ class Observation:
     @functools.cached_property
     def development_counts(self):
         return self._seats("dev_hand", 5).sum(axis=1)
+
+    @functools.cached_property
+    def new_development_counts(self):
+        return self._seats("dev_new", 5).sum(axis=1)
+
+    @functools.cached_property
+    def development_played(self):
+        return self._seats("c_dev_played", 5)
 
     @functools.cached_property
     def visible_points(self):
@@ -770,6 +784,83 @@ class Game:
             robber_for_rules_nb(other.s, other._rules)
         return other
 
+    def determinize(self, seat: int, seed: int) -> Game:
+        """A fork in which what ``seat`` cannot see is dealt anew, drawn from ``seed``:
+        the opponents' resource cards (within the seat's record, each hand's size and
+        what the supply leaves), their unplayed development cards and the undrawn deck
+        (from the cards the seat has not seen), and every random stream (the future
+        dice, deck and steals) reseeded; the record of every other seat becomes the
+        seat's own. The seat's cards, its record and the board are as they were. Every
+        deal that fits is equally likely, cards told apart (``core.determinize_nb``);
+        the same seed and what the seat knows give the same fork. The fork keeps no
+        events (they would say what the seat did not see)."""
+        n = self.n_players
+        seat = check_int(seat, "determinize: seat", 0, n - 1, f"a seat in 0..{n - 1}")
+        seed = check_seed(seed)
+        if self.over:
+            raise CatansimError("determinize: the game is over")
+        plan, table = self.deal_plan(seat)
+        other = self.fork()
+        other.log = np.zeros((1, L.LOG_WIDTH), dtype=np.int32)
+        determinize_nb.redeal_nb(other.s, other._rules, other._rng, seat, seed, plan, table)
+        return other
+
+    def rollouts(self, seat: int, choices, seeds, strategies, information: str = "public",
+                 strategy_set: StrategySet = PRESETS) -> np.ndarray:
+        """Play one game on from here for each pair ``choices[j]``, ``seeds[j]``, in one
+        compiled call: ``determinize(seat, seeds[j])`` (with ``information="omniscient"``
+        the true position, only its random streams reseeded from ``seeds[j]``), option
+        ``choices[j]`` of the pending decision taken (an index of ``legal_options()``;
+        -1: the seat's strategy of ``strategies`` decides), then every seat played to the
+        end by its compiled strategy ``strategies`` (names of ``strategy_set``, one per
+        seat or one for all). Returns the games' counters (int32[len(seeds),
+        N_COUNTERS]; ``core.layout.counter`` reads them)."""
+        n = self.n_players
+        seat = check_int(seat, "rollouts: seat", 0, n - 1, f"a seat in 0..{n - 1}")
+        if self.over or self.waiting:
+            raise CatansimError("rollouts: no decision is pending")
+        information = check_choice(information, "rollouts: information",
+                                   ("public", "omniscient"))
+        seeds = np.ascontiguousarray(seeds, dtype=np.int64)
+        choices = np.ascontiguousarray(choices, dtype=np.int64)
+        if seeds.ndim != 1 or choices.shape != seeds.shape:
+            raise CatansimError(f"rollouts: {choices.shape} choices for {seeds.shape} seeds; "
+                                "allowed: one choice per seed")
+        k = len(self.legal_options())
+        if seeds.size and (choices.min() < -1 or choices.max() >= k):
+            raise CatansimError(f"rollouts: a choice is out of range; allowed: -1..{k - 1}")
+        if seeds.size and (seeds.min() < 0):
+            raise CatansimError("rollouts: a seed is negative; allowed: 0 <= seed < 2**63")
+        names = [strategy_set.compiled(x, "rollouts: strategies")
+                 for x in strategy_set.seat_names(strategies, n, "rollouts: strategies")]
+        strat, params = strategy_set.seat_arrays([x.name for x in names])
+        omniscient = information == "omniscient"
+        if omniscient:
+            plan = np.zeros(determinize_nb.PLAN_SIZE, dtype=np.int32)
+            table = np.zeros(1, dtype=np.float64)
+        else:
+            plan, table = self.deal_plan(seat)
+        out = np.zeros((seeds.size, L.N_COUNTERS), dtype=np.int32)
+        self._nb.rollouts_nb(self.s, TOPO, self._rules, self._scratch(), self._openings, seat,
+                             omniscient, plan, table, choices, seeds,
+                             strat, params, np.zeros(L.STATE_SIZE, dtype=np.int32),
+                             np.zeros((1, L.LOG_WIDTH), dtype=np.int32),
+                             self._nb.new_scratch(), out)
+        return out
+
+    def deal_plan(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """What ``seat`` knows of the cards it cannot see (``determinize_nb.hidden_plan_nb``)
+        and the table of its deals' weights (``deal_table_nb``): the same for every
+        determinization of this position for this seat."""
+        plan = np.zeros(determinize_nb.PLAN_SIZE, dtype=np.int32)
+        size = determinize_nb.hidden_plan_nb(self.s, self._rules, self._act, seat, plan)
+        table = np.zeros(size, dtype=np.float64)
+        if determinize_nb.deal_table_nb(plan, table) <= 0.0:
+            raise CatansimError(f"determinize: no deal of the hidden cards fits seat {seat}'s "
+                                "record, the hand sizes and the supply (a position made by "
+                                "hand?); allowed: a position the game reached")
+        return plan, table
+
     def __repr__(self) -> str:
         where = ("over" if self.over else "waiting" if self.waiting else
                  f"{self.decision} of seat {self.to_move}")
@@ -782,8 +873,9 @@ def play_settings(seed: int, settings: GameSettings, log: bool = True,
     """Play the game of ``seed`` under ``settings``: its Python players
     (``settings.players``) decide in Python, every other seat in the kernel. A player
     with a ``new_game(seed, seat)`` method is told of each game first (to seed itself:
-    then a game depends only on its seed and the settings); one with a ``base_strategy``
-    that returns None gets that strategy's choice. A player that raises is a
+    then a game depends only on its seed and the settings), one with a ``watch(game)``
+    method is given the ``Game`` (a search player plays its rollouts in it); one with a
+    ``base_strategy`` that returns None gets that strategy's choice. A player that raises is a
     ``PlayerError`` (with ``debug``: its exception as it is)."""
     players = dict(settings.players)
     names = settings.strategies
@@ -792,6 +884,10 @@ def play_settings(seed: int, settings: GameSettings, log: bool = True,
         if callable(start):
             _call_player("new_game", start, seed, seat, names[seat], debug, seed, seat)
     game = Game(seed, settings=settings, external=set(players) | set(external), log=log)
+    for seat, player in players.items():
+        watch = getattr(player, "watch", None)
+        if callable(watch):
+            _call_player("watch", watch, seed, seat, names[seat], debug, game)
     while not game.over:
         q = game.to_move
         choice = _call_player("decide", players[q].decide, seed, q, names[q], debug,

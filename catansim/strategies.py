@@ -209,6 +209,11 @@ class StrategySet(Mapping):
     def allowed(self) -> str:
         return ", ".join(sorted(self._by_name))
 
+    @property
+    def allowed_seats(self) -> str:
+        """What a seat may be named: the strategies and the Python players' names."""
+        return ", ".join(sorted([*self._by_name, *PLAYER_NAMES]))
+
     def resolve(self, name: str, field: str = "strategy") -> Strategy:
         """The strategy called ``name``; an unknown name is a one-line CatansimError.
 
@@ -216,19 +221,20 @@ class StrategySet(Mapping):
         resolves to ``PYTHON_STAND_IN``: the compiled row its seat carries, which only
         ``Game.suggest`` reads.
         """
-        if isinstance(name, str) and name.startswith(PYTHON_PREFIX):
+        if is_python_player(name):
             check_python_player_name(name, field)
             return PYTHON_STAND_IN
         if not isinstance(name, str) or name not in self._by_name:
             raise CatansimError(f"{field}: unknown strategy {name!r}"
-                                f"{did_you_mean(name, self._by_name)}; allowed: {self.allowed}"
-                                f", or {PYTHON_PREFIX}module:Class for a Python player")
+                                f"{did_you_mean(name, [*self._by_name, *PLAYER_NAMES])}; "
+                                f"allowed: {self.allowed_seats}, or {PYTHON_PREFIX}module:Class "
+                                "for a Python player")
         return self._by_name[name]
 
     def compiled(self, name, field: str = "strategy") -> Strategy:
         """The compiled strategy called ``name``; a Python player's name or a value that is
         no name is a one-line CatansimError, as an unknown name is (``resolve``)."""
-        if not isinstance(name, str) or name.startswith(PYTHON_PREFIX):
+        if not isinstance(name, str) or is_python_player(name):
             raise CatansimError(f"{field}: {name!r} is not a compiled strategy; allowed: "
                                 f"{self.allowed}")
         return self.resolve(name, field)
@@ -277,6 +283,9 @@ class StrategySet(Mapping):
         out = dict(self._by_name)
         for name, spec in tables.items():
             check_name(name, f"{where}: a strategy's name")
+            if name in PLAYER_NAMES:
+                raise CatansimError(f"{where}.{name}: names a Python player "
+                                    f"({PLAYER_NAMES[name]}); allowed: any other name")
             if name in out:
                 what = "a built-in preset" if name in PRESETS else "a strategy defined before"
                 raise CatansimError(f"{where}.{name}: redefines {what}; allowed: any other name")
@@ -310,15 +319,18 @@ PRESETS: StrategySet = _builtin()
 # A seat played by a Python player (``catansim.game``) is named ``python:module:Class``:
 # ``Class()`` in importable ``module`` makes the player. Its compiled row is random.
 PYTHON_PREFIX = "python:"
+# The Python players catansim ships, named as presets are: each name stands for its
+# ``python:module:Class`` (``search``: determinized rollouts, docs/players.md).
+PLAYER_NAMES = {"search": "python:catansim.players.search:SearchPlayer"}
 PYTHON_STAND_IN = Strategy("random", STRATEGY_RANDOM, np.zeros(N_PARAMS))
 _PYTHON_NAME = re.compile(r"^python:([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*):"
                           r"([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)$")
 
 
 def check_python_player_name(name: str, field: str = "strategy") -> tuple[str, str]:
-    """The (module, attribute) of a Python player's name; a malformed one is a one-line
-    CatansimError."""
-    m = _PYTHON_NAME.match(name)
+    """The (module, attribute) of a Python player's name (or of a name of
+    ``PLAYER_NAMES``); a malformed one is a one-line CatansimError."""
+    m = _PYTHON_NAME.match(PLAYER_NAMES.get(name, name))
     if m is None:
         raise CatansimError(f"{field}: {name!r} is not a Python player's name; allowed: "
                             f"{PYTHON_PREFIX}module.path:Class (e.g. "
@@ -327,8 +339,9 @@ def check_python_player_name(name: str, field: str = "strategy") -> tuple[str, s
 
 
 def is_python_player(name) -> bool:
-    """Whether a seat's name names a Python player (``python:module:Class``)."""
-    return isinstance(name, str) and name.startswith(PYTHON_PREFIX)
+    """Whether a seat's name names a Python player (``python:module:Class``, or a name
+    of ``PLAYER_NAMES``)."""
+    return isinstance(name, str) and (name.startswith(PYTHON_PREFIX) or name in PLAYER_NAMES)
 
 
 def python_player_name(player) -> str:

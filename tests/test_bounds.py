@@ -9,7 +9,8 @@ kernels are compiled afresh with Numba's bounds checks on (``NUMBA_BOUNDSCHECK=1
 where any index outside ``[0, size)`` raises IndexError), and the games must come out
 exactly as stored: no index out of bounds, and the checks change nothing. Then the
 random-play invariant suite (``tests/test_invariants.py``, every rule setting with the
-in-kernel state checker on) runs in such a process on a twentieth of its games.
+in-kernel state checker on) runs in such a process on a twentieth of its games, and so
+do games of the search player (determinizations and rollouts at every decision).
 
 Both children share one fresh kernel cache: Numba's cache does not key machine code by
 the bounds-check flag, so the user's cache would hand them unchecked kernels.
@@ -53,6 +54,20 @@ INVARIANTS = textwrap.dedent("""
 """)
 TESTS = Path(__file__).resolve().parent
 
+SEARCH = textwrap.dedent("""
+    import numba
+    assert numba.config.BOUNDSCHECK, "NUMBA_BOUNDSCHECK is not on"
+    import catansim
+    from catansim.players.search import SearchPlayer
+    for n in (3, 4):
+        for seed in range(4):
+            player = SearchPlayer(budget=8, candidates=4, information=("public",
+                                  "omniscient")[seed % 2])
+            seats = [player, "army", "trader", "city"][:n]
+            catansim.play_game(seed, n, seats[seed % n:] + seats[:seed % n])
+    print("played")
+""")
+
 
 @pytest.fixture(scope="module")
 def checked_env(tmp_path_factory):
@@ -88,3 +103,11 @@ def test_the_random_play_invariants_hold_with_bounds_checks_on(checked_env):
     assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
     summary = r.stdout.strip().splitlines()[-1]
     assert f"{len(CONFIGS)} passed" in summary and "failed" not in summary, summary
+
+
+def test_determinization_and_rollouts_stay_inside_their_arrays(checked_env):
+    # Search players' games (logged, every decision searched by rollouts from
+    # determinized copies): an index out of bounds raises in the child.
+    r = subprocess.run([sys.executable, "-c", SEARCH], capture_output=True, text=True,
+                       env=checked_env, cwd=TESTS.parent, timeout=1800)
+    assert r.returncode == 0 and r.stdout.strip().endswith("played"), r.stderr[-3000:]

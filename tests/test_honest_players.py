@@ -6,7 +6,9 @@
   development cards and the undrawn deck dealt anew (each keeps its count), and the
   decider's public record the same in both (an interval that holds either hand). With
   ``information = "omniscient"`` the same sweep finds decisions that change, so the
-  test can fail.
+  test can fail. The search player (``players.search.SearchPlayer``) too: its rollouts
+  deal anew what it cannot see, so twin positions give the same choice, and with
+  ``information = "omniscient"`` some do not.
 - **Seat labels.** Four identical players: the win rate of each set-up position is the
   same, within its interval, whichever seat index holds that position (``first_pick``
   rotated over the same deals).
@@ -89,6 +91,17 @@ def _deal_hidden(s, p, rng):
         for t in (s1, s2):
             set_record(t, p, q, np.minimum(h1, h2), np.maximum(h1, h2))
     return s1, s2
+
+
+def hidden_twins(game, p, rng):
+    """Two forks of the paused ``game`` that differ only in what seat p cannot see
+    (``_deal_hidden``)."""
+    twins = []
+    for s in _deal_hidden(game.s, p, rng):
+        twin = game.fork()
+        twin.s[:] = s
+        twins.append(twin)
+    return twins
 
 
 def _decisions(prm, s, rules, p, seed):
@@ -237,3 +250,40 @@ def _label_invariance(games):
         # Bonferroni over the four positions at 0.001 overall: a seat-index effect of the
         # size the tie-breaks made (1.4 points at seat 0) is found at these n
         assert p_value > 0.001 / 4, (k, wins[:, k] / decided)
+
+
+def _search_decisions(information, positions=24, budget=24):
+    """(decisions compared, decisions that differed) of ``SearchPlayer`` between twin
+    positions that differ only in what the deciding seat cannot see."""
+    from catansim.game import Game
+    from catansim.players.search import SearchPlayer
+
+    rng = np.random.default_rng(11)
+    compared = differed = 0
+    for seed in range(positions):
+        game = Game(seed, strategies=("default",) * 4, external=[seed % 4], log=False)
+        while not game.over and (game.observation(0).turn < 6 + 3 * (seed % 12)
+                                 or len(game.legal()) < 2):
+            game.step(game.suggest())
+        if game.over:
+            continue
+        seat = game.to_move
+        chosen = []
+        for twin in hidden_twins(game, seat, rng):
+            player = SearchPlayer(budget=budget, information=information)
+            player.new_game(seed, seat)
+            player.watch(twin)
+            chosen.append(player.decide(twin.observation(seat), twin.legal()))
+        compared += 1
+        differed += chosen[0] != chosen[1]
+    return compared, differed
+
+
+def test_no_decision_of_the_search_player_reads_hidden_information():
+    compared, differed = _search_decisions("public")
+    assert compared >= 20 and differed == 0
+
+
+def test_an_omniscient_search_player_does_read_hidden_cards():
+    _, differed = _search_decisions("omniscient")
+    assert differed >= 5  # the same sweep has teeth (14 of 24 when written)

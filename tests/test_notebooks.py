@@ -16,7 +16,8 @@ DATASETS = {"02-seats-and-boards.ipynb": ("data", "data-boards"),
             "04-robber.ipynb": ("data/switch", "data/rule", "data/policy", "data/my-board"),
             "05-shortages.ipynb": ("data/rule19", "data/supply", "data/my-board"),
             "06-tuning.ipynb": (),  # a tuning's outputs, no dataset
-            "09-ladder.ipynb": ()}  # a ladder's folder, no dataset
+            "09-ladder.ipynb": (),  # a ladder's folder, no dataset
+            "10-search-player.ipynb": ()}  # one game, no dataset
 
 
 def test_there_are_notebooks():

@@ -13,7 +13,7 @@ import os
 
 import numpy as np
 import pytest
-from test_honest_players import _deal_hidden
+from test_honest_players import hidden_twins
 from test_invariants import CONFIGS
 
 from catansim.engine import play_batch, play_game
@@ -100,16 +100,12 @@ def test_an_observation_does_not_change_when_only_hidden_information_does():
         if game.over:
             continue
         seat = game.to_move
-        s1, s2 = _deal_hidden(game.s, seat, rng)
-        views = []
-        for s in (s1, s2):
-            twin = game.fork()
-            twin.s[:] = s
-            views.append(twin.observation(seat).as_dict())
+        twins = hidden_twins(game, seat, rng)
+        views = [twin.observation(seat).as_dict() for twin in twins]
         assert views[0] == views[1]
         compared += 1
         hidden = slice(L.S_HAND, L.S_HAND + 20)
-        hidden_differed += not np.array_equal(s1[hidden], s2[hidden])
+        hidden_differed += not np.array_equal(twins[0].s[hidden], twins[1].s[hidden])
     assert compared >= 10 and hidden_differed >= 6  # the twins do differ in hidden cards
 
 

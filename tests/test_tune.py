@@ -440,3 +440,21 @@ def test_two_processes_share_one_tuning_through_its_database(tmp_path):
     assert 16 <= len(finished) <= 17  # each stops once the shared budget is spent
     numbers = [t.number for t in finished]
     assert len(set(numbers)) == len(numbers) and set(range(8)) <= set(numbers)
+
+
+def test_the_search_player_is_a_name_in_a_field_table():
+    from catansim.players.search import SearchPlayer
+    from catansim.tuning.arena import candidate_set, jobs, play_jobs
+
+    spec = parse_spec({**NO_BANK, "field": {"tables": [["search", "default", "default"]]}})
+    job_list = jobs(spec, candidate_set(spec.strategy_set, spec.strategy, {}), np.arange(1))
+    searchers = [p for j in job_list for _, p in j.settings.players]
+    assert len(job_list) == 4 and all(isinstance(p, SearchPlayer) for p in searchers)
+    assert len(searchers) == 4  # a search player in every seating
+    for p in searchers:
+        p.budget = 8
+    wins = play_jobs(job_list, 1, n_threads=1)
+    assert 0 <= wins[0] <= 4 and all(p.decisions_searched > 0 for p in searchers)
+    with pytest.raises(CatansimError, match=r"field\.tables\[0\]\[2\]: unknown strategy "
+                                            r"'serch'; allowed: .*random, search, trader"):
+        parse_spec({**NO_BANK, "field": {"tables": [["search", "default", "serch"]]}})

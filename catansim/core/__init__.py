@@ -8,11 +8,12 @@ the ``random`` player (``policy_nb``), the scripted player (the subpackage ``scr
 module for module the twin of ``catansim.players.reference``), the game: a new game and
 its set-up (``setup_nb``), the phases of a turn (``phases_nb``), the loop that plays
 them for the batch and the step interface (``loop_nb``), its entry points
-(``engine_nb``) and what the kernel checks as it plays (``checker_nb``: illegal
-choices, broken invariants); how kernels are compiled (``jit``), the two changes to
-Numba's own code that make them faster (``numba_patches``, with the Numba version they
-were written for) and getting the batch kernel ready, from the kernel cache or a cold
-compile in two processes (``compiling``). Kernels take
+(``engine_nb``), what the kernel checks as it plays (``checker_nb``: illegal
+choices, broken invariants) and determinization, the cards a seat cannot see dealt
+anew from what it knows (``determinize_nb``); how kernels are compiled (``jit``), the
+two changes to Numba's own code that make them faster (``numba_patches``, with the
+Numba version they were written for) and getting the batch kernel ready, from the
+kernel cache or a cold compile in two processes (``compiling``). Kernels take
 arrays and scalars only (topology, rules and strategy parameters as arguments, never
 module globals).
 

@@ -7,7 +7,8 @@ its own rows, and ``engine.play_game`` plays a single logged game through it: wi
 a batch plays for that seed. ``new_scratch`` and ``game_arrays`` (plain Python) make the
 arrays it plays in.
 The ``step_*`` kernels serve ``catansim.game.Game``, ``batch_start_nb`` and
-``batch_choose_nb`` its ``GameBatch``; every one runs ``loop_nb.run_nb``.
+``batch_choose_nb`` its ``GameBatch``, ``rollouts_nb`` its ``rollouts`` (a search
+player's games, played on from one paused position); every one runs ``loop_nb.run_nb``.
 """
 
 import numba as nb
@@ -16,6 +17,7 @@ import numpy as np
 from ..constants import MAX_PLAYERS, N_EDGES, N_HEXES, N_NODES
 from .actions_nb import ACT_SIZE, MAX_LEGAL, can_play_dev_nb, legal_actions_nb, unpack_nb
 from .board_nb import BOARD_SCRATCH, generate_board_nb
+from .determinize_nb import redeal_nb, reseed_nb
 from .jit import inline_kernel, kernel
 from .layout import (
     BOARD_SIZE,
@@ -388,6 +390,27 @@ def option_count_nb(s, topo, rules, mask, victims, cand):
     return k
 
 
+@kernel
+def take_option_nb(s, topo, rules, openings, log, scratch, i):
+    """Apply option ``i`` of the pending decision (the index of ``Game.legal()``: the
+    options of ``step_options_nb``, a discard's or Invention's bundles in the order of
+    ``bundle_option_nb``) with the game's scratch (``play_scratch``); ``run_nb`` goes on."""
+    _, act, cand, mask, victims, bundle, _, _ = scratch
+    d = s[S_PENDING]
+    q = np.int64(s[S_PENDING_SEAT])
+    step_options_nb(s, topo, rules, mask, victims, cand)
+    value = np.int64(0)
+    if d == D_ACTION:
+        unpack_nb(cand[i], act)
+    elif d == D_DISCARD:
+        bundle_option_nb(s, S_HAND + 5 * q, cand[0], i, bundle)
+    elif d == D_INVENTION:
+        bundle_option_nb(s, S_BANK, cand[0], i, bundle)
+    else:
+        value = np.int64(cand[i])
+    resolve_nb(s, topo, rules, openings, log, scratch, value)
+
+
 @nb.njit(cache=True, nogil=True, _nrt=False)
 def batch_start_nb(seeds, n_players, layout, board, openings, topo, rules, strat, params,
                    states, log, rngs, acts, cands, masks, victims, bundles, owed, works,
@@ -422,19 +445,60 @@ def batch_choose_nb(choice, topo, rules, strat, params, openings, states, log, r
         if i < 0 or s[S_PENDING] == D_NONE:
             continue
         cand = cands[g]
-        d = s[S_PENDING]
-        q = np.int64(s[S_PENDING_SEAT])
-        step_options_nb(s, topo, game_rules, masks[g], victims[g], cand)
-        value = np.int64(0)
-        if d == D_ACTION:
-            unpack_nb(cand[i], acts[g])
-        elif d == D_DISCARD:
-            bundle_option_nb(s, S_HAND + 5 * q, cand[0], i, bundles[g])
-        elif d == D_INVENTION:
-            bundle_option_nb(s, S_BANK, cand[0], i, bundles[g])
-        else:
-            value = np.int64(cand[i])
         play = (rngs[g], acts[g], cand, masks[g], victims[g], bundles[g], owed[g], works[g])
-        resolve_nb(s, topo, game_rules, openings, log, play, value)
+        take_option_nb(s, topo, game_rules, openings, log, play, i)
         run_nb(s, topo, game_rules, strat, params, openings, log, play, -1)
         counts[g] = option_count_nb(s, topo, game_rules, masks[g], victims[g], cand)
+
+
+# --- rollouts: many games played on from one position (search players) ------------------
+
+
+@nb.njit(cache=True, nogil=True, _nrt=False)
+def rollouts_nb(root, topo, rules, root_play, openings, seat, omniscient, plan, table,
+                choices, seeds, strat, params, s, log, scratch, counters_out):
+    """Play one game on from the paused game ``root`` for each ``choices[j]``, ``seeds[j]``:
+    a copy of it (with its scratch arrays ``root_play``, a ``play_scratch()``, and its
+    ``rules``) in which what ``seat`` cannot see is dealt anew from ``seeds[j]``
+    (``determinize_nb.redeal_nb`` with the seat's ``plan`` and ``table``; with
+    ``omniscient`` only the random streams are reseeded), takes option ``choices[j]`` of
+    the pending decision (-1: the deciding seat's strategy of ``strat`` decides) and
+    plays to the end with every seat's compiled strategy ``strat``, ``params``. Row j of
+    ``counters_out`` receives its counters. ``s``, ``log`` and ``scratch``
+    (``new_scratch()``) are where the copies are played (the GIL released)."""
+    play, _, _, g_rules = scratch
+    g_rng, g_act, g_cand, g_mask, g_victims, g_bundle, g_owed, g_work = play
+    _, act, cand, mask, victims, bundle, owed, work = root_play
+    for j in range(seeds.shape[0]):
+        for i in range(root.shape[0]):
+            s[i] = root[i]
+        for i in range(g_rules.shape[0]):
+            g_rules[i] = rules[i]
+        for i in range(g_act.shape[0]):
+            g_act[i] = act[i]
+        for i in range(g_cand.shape[0]):
+            g_cand[i] = cand[i]
+        for i in range(g_mask.shape[0]):
+            g_mask[i] = mask[i]
+        for i in range(MAX_PLAYERS):
+            g_victims[i] = victims[i]
+            for r in range(5):
+                g_owed[i, r] = owed[i, r]
+        for r in range(5):
+            g_bundle[r] = bundle[r]
+        for i in range(g_work.shape[0]):
+            g_work[i] = work[i]
+        if omniscient:
+            reseed_nb(s, g_rng, seeds[j])
+        else:
+            redeal_nb(s, g_rules, g_rng, seat, seeds[j], plan, table)
+        for q in range(MAX_PLAYERS):
+            s[S_EXTERNAL + q] = 0
+        if choices[j] >= 0 and s[S_PENDING] != D_NONE:
+            take_option_nb(s, topo, g_rules, openings, log, play, choices[j])
+        else:
+            s[S_PENDING] = D_NONE
+            s[S_PENDING_SEAT] = -1
+        run_nb(s, topo, g_rules, strat, params, openings, log, play, -1)
+        for i in range(N_COUNTERS):
+            counters_out[j, i] = s[S_COUNTERS + i]

@@ -13,7 +13,8 @@ What lives here:
   checks that the kernel decides as it does.
 
 - ``search``: players that look ahead by playing games in the engine
-  (``RolloutOpener``, its first settlement by rollouts).
+  (``RolloutOpener``, its first settlement by rollouts; ``SearchPlayer``, named
+  ``search``, every decision by determinized rollouts).
 
 Name one in an experiment file or on the command line as
 ``python:catansim.players.greedy:GreedyBuilder``, or pass the object to ``play_game``.

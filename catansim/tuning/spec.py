@@ -47,7 +47,7 @@ from ..checks import (
 from ..errors import CatansimError
 from ..rules import Rules
 from ..runs.file_checks import InFile
-from ..strategies import PRESETS, STRATEGY_RANDOM, StrategySet
+from ..strategies import PLAYER_NAMES, PRESETS, STRATEGY_RANDOM, StrategySet
 from .space import Dimension, parse_space
 
 # A budget must end: at most a year of minutes, and games and trials no run could
@@ -126,8 +126,8 @@ class TuneSpec:
 
 
 def _tables(raw, ctx, n_players: int, names: StrategySet) -> tuple[tuple[str, ...], ...]:
-    allowed = (f"tables of {n_players - 1} names each from {names.allowed} or \"{BEST}\" "
-               "(the best candidate so far)")
+    allowed = (f"tables of {n_players - 1} names each from {names.allowed_seats} or "
+               f"\"{BEST}\" (the best candidate so far)")
     if isinstance(raw, str):
         raw = [[raw] * (n_players - 1)]
     if not isinstance(raw, list) or not raw:
@@ -141,9 +141,10 @@ def _tables(raw, ctx, n_players: int, names: StrategySet) -> tuple[tuple[str, ..
             ctx.fail(key, f"expected {n_players - 1} names for {n_players} players; "
                           f"allowed: {allowed}")
         for j, name in enumerate(table):
-            if name != BEST and (not isinstance(name, str) or name not in names):
+            if name != BEST and (not isinstance(name, str)
+                                 or (name not in names and name not in PLAYER_NAMES)):
                 ctx.fail(f"{key}[{j}]", f"unknown strategy {name!r}; allowed: "
-                                        f"{names.allowed}, {BEST}")
+                                        f"{names.allowed_seats}, {BEST}")
         out.append(tuple(table))
     return tuple(out)
 
