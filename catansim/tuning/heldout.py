@@ -25,7 +25,7 @@ from ..analysis.crossplay import crossplay_table
 from ..analysis.stats import wilson_ci
 from ..rules import Rules
 from ..runs.tournament import Deals, pair_name, play_seatings
-from ..strategies import python_player_name
+from ..strategies import PRESETS, StrategySet, python_player_name
 from .arena import candidate_set
 from .spec import TuneSpec
 
@@ -138,12 +138,14 @@ def measure(spec: TuneSpec, params: dict[str, float], n_threads=None, client=Non
 
 
 def measure_player(player, start: str, opponents, n_deals: int, seed: int, n_players: int = 4,
-                   layouts=("variable",), rules=None, n_threads=None) -> Heldout:
+                   layouts=("variable",), rules=None, n_threads=None,
+                   strategy_set: StrategySet = PRESETS) -> Heldout:
     """Held-out games of a Python player (an object: a search player, say), as ``measure``
     plays a tuned row's: alone against ``n_players - 1`` copies of each of ``opponents``,
     and the compiled ``start`` alone against the same copies on the same deals, so that
     ``player - start`` is paired deal by deal. ``n_deals`` deals per layout, from ``seed``
-    (plus the layout's index), every seat rotated."""
+    (plus the layout's index), every seat rotated; ``start``, ``opponents`` and the
+    player's ``base_strategy`` are names of ``strategy_set``."""
     name = python_player_name(player)
     pairs = {}
     for o in opponents:
@@ -151,7 +153,7 @@ def measure_player(player, start: str, opponents, n_deals: int, seed: int, n_pla
         pairs[pair_name(start, o)] = (start, o)
     games, players_all = play_pairs(
         pairs, lambda li, layout: Deals(n_deals, n_players, seed + li, rules or Rules(),
-                                        layout, players=((name, player),)),
+                                        layout, strategy_set, players=((name, player),)),
         layouts, n_deals, n_players, n_threads)
     table = crossplay_table((games, players_all))
     paired = paired_differences(players_all, pairs, name, start, n_players, list(opponents))

@@ -66,6 +66,20 @@ PARAM_FIELDS: tuple[tuple[str, float, float, str], ...] = (
     ("offer_two", 0.0, 1.0,
      "player-trade offers: 1 offers two spare cards for the wanted one when no partner "
      "lacks a spare card, 0 never"),
+    ("answer_weigh", 0.0, 5.0,
+     "trade answers: 0 accepts what brings its next build closer; above 0 weighs both "
+     "sides from public information: accepts when its plan's gain + answer_cards x the "
+     "card balance exceeds answer_weigh x (1 + answer_lead x the offerer's visible "
+     "points) x the offerer's plan gain"),
+    ("answer_cards", 0.0, 2.0,
+     "trade answers weighing both sides: worth of each card more received than paid"),
+    ("answer_lead", 0.0, 1.0,
+     "trade answers weighing both sides: how much more the offerer's gain counts per "
+     "visible point it shows"),
+    ("hand_guard", 0.0, 5.0,
+     "before ending a turn: 0 never trades down; above 0 builds, buys or trades at sea "
+     "when this weight x the expected cards it saves from a discard beats what the "
+     "action sets its top build back"),
 )
 PARAM_INDEX = {name: i for i, (name, _, _, _) in enumerate(PARAM_FIELDS)}
 N_USED_PARAMS = len(PARAM_FIELDS)
@@ -95,3 +109,7 @@ P_INFORMATION = 26
 P_PLACEMENT_TEMPERATURE = 27
 P_OFFER_ASK = 28
 P_OFFER_TWO = 29
+P_ANSWER_WEIGH = 30
+P_ANSWER_CARDS = 31
+P_ANSWER_LEAD = 32
+P_HAND_GUARD = 33

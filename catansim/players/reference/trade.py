@@ -139,16 +139,54 @@ def maritime_toward(obs: Observation, build: str, complete: bool) -> Option | No
     return Option("maritime", give=one_card(give, rate[give]), get=one_card(get))
 
 
+def plan_value(mine: Plan) -> float:
+    """How close a plan is to its next build: the priority of its top build (0 when
+    none is wanted)."""
+    return mine.priority[mine.top] if mine.top is not None else 0.0
+
+
+def weigh_offer(obs: Observation, w: Weights) -> float:
+    """The pending offer weighed from both sides, from public information only (positive:
+    it pays the observer).
+
+    How much the trade brings the observer's plan closer (``plan_value`` after less
+    before), plus ``answer_cards`` per card it receives more than it pays, less
+    ``answer_weigh`` x (1 + ``answer_lead`` x the offerer's visible points) x how much
+    it brings the offerer's plan closer. The offerer's plan is read from the public
+    record: the cards it surely holds (its unplayed development cards counted as
+    Knights), planned with the observer's own weights, as a trade offer plans a partner.
+    """
+    offerer = obs.current_player
+    offer = obs.offer  # its ``give`` reaches the observer, its ``get`` leaves it
+    hand = [int(x) for x in obs.hand]
+    after = [h + g - t for h, g, t in zip(hand, offer.give, offer.get, strict=True)]
+    knights = int(obs.development_cards[KNIGHT])
+    gain = (plan_value(plan(obs, w, obs.seat, after, knights))
+            - plan_value(plan(obs, w, obs.seat, hand, knights)))
+    sure = [int(x) for x in obs.known_low[offerer]]
+    theirs = [max(c - g, 0) + t for c, g, t in zip(sure, offer.give, offer.get, strict=True)]
+    dev = int(obs.development_counts[offerer])
+    their_gain = (plan_value(plan(obs, w, offerer, theirs, dev))
+                  - plan_value(plan(obs, w, offerer, sure, dev)))
+    balance = sum(offer.give) - sum(offer.get)
+    lead = 1.0 + w.answer_lead * int(obs.visible_points[offerer])
+    return gain + w.answer_cards * balance - w.answer_weigh * lead * their_gain
+
+
 def answer(obs: Observation, w: Weights) -> list[Option]:
     """Accept the pending offer if ``accept`` is on, the offering player (whose turn it
-    is) shows fewer than ``accept_vp_limit`` points, and the trade brings the top build
-    closer (or keeps it as close and brings more cards than it costs)."""
+    is) shows fewer than ``accept_vp_limit`` points, and the trade pays: with
+    ``answer_weigh`` 0, it brings the top build closer (or keeps it as close and brings
+    more cards than it costs); above 0, it is worth more than nothing weighed from both
+    sides (``weigh_offer``)."""
     offerer = obs.current_player
     if w.accept < 0.5 or obs.visible_points[offerer] >= w.accept_vp_limit:
         return [Option("refuse")]
     mine = own_plan(obs, w)
     if mine.top is None:
         return [Option("refuse")]
+    if getattr(w, "answer_weigh", 0.0) > 0:
+        return [Option("accept" if weigh_offer(obs, w) > 0 else "refuse")]
     cost = COST[mine.top]
     offer = obs.offer  # its ``give`` reaches the observer, its ``get`` leaves it
     hand = [int(x) for x in obs.hand]
@@ -157,4 +195,3 @@ def answer(obs: Observation, w: Weights) -> list[Option]:
     more_cards = sum(offer.give) > sum(offer.get)
     yes = after_short < before_short or (after_short == before_short and more_cards)
     return [Option("accept" if yes else "refuse")]
-
