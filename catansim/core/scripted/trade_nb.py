@@ -291,29 +291,30 @@ def _plan_value_nb(s, topo, prm, p, x, hand, held_knights):
 @kernel
 def weigh_offer_nb(prm, s, topo, q, p, act, x):
     """``weigh_offer``: p's offer ``act`` weighed by q from both sides (positive: it pays
-    q). q's plan gain, plus ``answer_cards`` per card q receives more than it pays, less
-    ``answer_weigh`` x (1 + ``answer_lead`` x p's visible points) x p's plan gain, p's
-    hand read as the cards q's public record says it surely holds (the scratch field
-    ``view`` holds each hand planned)."""
+    q). Each side's worth is its plan's gain plus ``answer_cards`` per card it receives
+    more than it pays; q's less ``answer_weigh`` x (1 + ``answer_lead`` x p's visible
+    points) x p's, p's hand read as the cards q's public record says it surely holds
+    (the scratch field ``view`` holds each hand planned)."""
     knights = s[S_DEV_HAND + 5 * q + KNIGHT]
+    balance = 0
     for r in range(5):
         s[S_VIEW + r] = s[S_HAND + 5 * q + r] + act[ACT_GIVE + r] - act[ACT_RECEIVE + r]
+        balance += act[ACT_GIVE + r] - act[ACT_RECEIVE + r]
     after = _plan_value_nb(s, topo, prm, q, x, S_VIEW, knights)
-    gain = after - _plan_value_nb(s, topo, prm, q, x, S_HAND + 5 * q, knights)
+    worth = after - _plan_value_nb(s, topo, prm, q, x, S_HAND + 5 * q, knights)
+    worth = worth + prm[P_ANSWER_CARDS] * balance
     dev = 0
     for k in range(5):
         dev += s[S_DEV_HAND + 5 * p + k]
     for r in range(5):
         s[S_VIEW + r] = seen_low_nb(s, q, p, r)
     before = _plan_value_nb(s, topo, prm, p, x, S_VIEW, dev)
-    balance = 0
     for r in range(5):
-        sure = s[S_VIEW + r]
-        s[S_VIEW + r] = max(sure - act[ACT_GIVE + r], 0) + act[ACT_RECEIVE + r]
-        balance += act[ACT_GIVE + r] - act[ACT_RECEIVE + r]
-    their_gain = _plan_value_nb(s, topo, prm, p, x, S_VIEW, dev) - before
+        s[S_VIEW + r] = max(s[S_VIEW + r] - act[ACT_GIVE + r], 0) + act[ACT_RECEIVE + r]
+    their_worth = _plan_value_nb(s, topo, prm, p, x, S_VIEW, dev) - before
+    their_worth = their_worth - prm[P_ANSWER_CARDS] * balance
     lead = 1.0 + prm[P_ANSWER_LEAD] * visible_vp_nb(s, p)
-    return gain + prm[P_ANSWER_CARDS] * balance - prm[P_ANSWER_WEIGH] * lead * their_gain
+    return worth - prm[P_ANSWER_WEIGH] * lead * their_worth
 
 
 @kernel

@@ -68,11 +68,12 @@ PARAM_FIELDS: tuple[tuple[str, float, float, str], ...] = (
      "lacks a spare card, 0 never"),
     ("answer_weigh", 0.0, 5.0,
      "trade answers: 0 accepts what brings its next build closer; above 0 weighs both "
-     "sides from public information: accepts when its plan's gain + answer_cards x the "
-     "card balance exceeds answer_weigh x (1 + answer_lead x the offerer's visible "
-     "points) x the offerer's plan gain"),
+     "sides from public information, each side's worth its plan's gain + answer_cards x "
+     "its card balance: accepts when its own worth exceeds answer_weigh x (1 + "
+     "answer_lead x the offerer's visible points) x the offerer's"),
     ("answer_cards", 0.0, 2.0,
-     "trade answers weighing both sides: worth of each card more received than paid"),
+     "trade answers weighing both sides: worth of each card a side receives more than "
+     "it pays"),
     ("answer_lead", 0.0, 1.0,
      "trade answers weighing both sides: how much more the offerer's gain counts per "
      "visible point it shows"),

@@ -149,28 +149,28 @@ def weigh_offer(obs: Observation, w: Weights) -> float:
     """The pending offer weighed from both sides, from public information only (positive:
     it pays the observer).
 
-    How much the trade brings the observer's plan closer (``plan_value`` after less
-    before), plus ``answer_cards`` per card it receives more than it pays, less
-    ``answer_weigh`` x (1 + ``answer_lead`` x the offerer's visible points) x how much
-    it brings the offerer's plan closer. The offerer's plan is read from the public
-    record: the cards it surely holds (its unplayed development cards counted as
-    Knights), planned with the observer's own weights, as a trade offer plans a partner.
+    Each side's worth is how much the trade brings its plan closer (``plan_value`` after
+    less before) plus ``answer_cards`` per card it receives more than it pays; the
+    observer's worth less ``answer_weigh`` x (1 + ``answer_lead`` x the offerer's visible
+    points) x the offerer's. The offerer's plan is read from the public record: the cards
+    it surely holds (its unplayed development cards counted as Knights), planned with the
+    observer's own weights, as a trade offer plans a partner.
     """
     offerer = obs.current_player
     offer = obs.offer  # its ``give`` reaches the observer, its ``get`` leaves it
     hand = [int(x) for x in obs.hand]
     after = [h + g - t for h, g, t in zip(hand, offer.give, offer.get, strict=True)]
     knights = int(obs.development_cards[KNIGHT])
-    gain = (plan_value(plan(obs, w, obs.seat, after, knights))
-            - plan_value(plan(obs, w, obs.seat, hand, knights)))
+    balance = sum(offer.give) - sum(offer.get)
+    worth = (plan_value(plan(obs, w, obs.seat, after, knights))
+             - plan_value(plan(obs, w, obs.seat, hand, knights)) + w.answer_cards * balance)
     sure = [int(x) for x in obs.known_low[offerer]]
     theirs = [max(c - g, 0) + t for c, g, t in zip(sure, offer.give, offer.get, strict=True)]
     dev = int(obs.development_counts[offerer])
-    their_gain = (plan_value(plan(obs, w, offerer, theirs, dev))
-                  - plan_value(plan(obs, w, offerer, sure, dev)))
-    balance = sum(offer.give) - sum(offer.get)
+    their_worth = (plan_value(plan(obs, w, offerer, theirs, dev))
+                   - plan_value(plan(obs, w, offerer, sure, dev)) - w.answer_cards * balance)
     lead = 1.0 + w.answer_lead * int(obs.visible_points[offerer])
-    return gain + w.answer_cards * balance - w.answer_weigh * lead * their_gain
+    return worth - w.answer_weigh * lead * their_worth
 
 
 def answer(obs: Observation, w: Weights) -> list[Option]:
