@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import numpy as np
 from scipy.stats import bootstrap
@@ -31,16 +32,17 @@ from catansim.engine import play_game
 from catansim.errors import CatansimError
 from catansim.logs import event_rows_to_dicts, replay
 from catansim.rules import Rules
-from catansim.strategies import PRESETS
+from catansim.strategies import PRESETS, StrategySet, load_strategies
 
 BIG_HAND = 12
 
 
-def game_hands(seed: int, strategy: str, rules: Rules) -> dict:
+def game_hands(seed: int, strategy: str, rules: Rules,
+               strategy_set: StrategySet = PRESETS) -> dict:
     """One game's counts: per seat, its largest hand at any turn end and at its own, and
     whether it built a city; over the game, the hands counted at turn ends (every seat's,
     and the seat whose turn ended) and those over the discard limit."""
-    res = play_game(seed, 4, [strategy] * 4, rules=rules)
+    res = play_game(seed, 4, [strategy] * 4, rules=rules, strategy_set=strategy_set)
     events = event_rows_to_dicts(res.events, 4)
     limit = rules.discard_limit if rules.discard_limit is not None else 10**9
     largest, largest_own = [0] * 4, [0] * 4
@@ -72,10 +74,11 @@ def _share(over: np.ndarray, total: np.ndarray, seed: int) -> tuple[float, float
     return float(over.sum() / total.sum()), float(ci.low), float(ci.high)
 
 
-def figures(strategy: str, games: int, seed: int, rules: Rules | None = None) -> dict:
+def figures(strategy: str, games: int, seed: int, rules: Rules | None = None,
+            strategy_set: StrategySet = PRESETS) -> dict:
     """The figures over ``games`` games of four ``strategy`` players."""
     rules = rules or Rules()
-    rows = [game_hands(seed + i, strategy, rules) for i in range(games)]
+    rows = [game_hands(seed + i, strategy, rules, strategy_set) for i in range(games)]
     out = dict(strategy=strategy, games=games, seat_games=4 * games)
 
     def column(key):
@@ -98,11 +101,14 @@ def main(argv=None) -> int:
     ap.add_argument("--strategy", default="default", help="the preset playing all four seats")
     ap.add_argument("--games", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--config", type=Path, default=None, help="a TOML file of "
+                    "[strategies.NAME] tables (docs/strategies.md) --strategy may name")
     a = ap.parse_args(argv)
-    PRESETS.compiled(a.strategy, "--strategy")
+    strategies = load_strategies(a.config) if a.config is not None else PRESETS
+    strategies.compiled(a.strategy, "--strategy")
     if a.games < 1:
         raise CatansimError(f"--games: {a.games}; allowed: an integer of at least 1")
-    f = figures(a.strategy, a.games, a.seed)
+    f = figures(a.strategy, a.games, a.seed, strategy_set=strategies)
 
     def rate(key):
         r, lo, hi = f[key]

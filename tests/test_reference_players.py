@@ -58,7 +58,7 @@ STRATEGIES = PRESETS.with_definitions({
                 "answer_lead": 0.1},
     "guard": {"base": "city", "hand_guard": 1.5},
     "weighing_guard": {"base": "haggler", "answer_weigh": 0.6, "answer_cards": 0.3,
-                       "hand_guard": 0.8, "bank_trade": "progress"},
+                       "hand_guard": 0.8, "bank_trade": "progress", "offer_haggle": 1},
     "guard_omniscient": {"base": "trader", "hand_guard": 3.0, "answer_weigh": 2.0,
                          "information": "omniscient"},
 })
@@ -134,7 +134,7 @@ def kernel_draws(game: Game, chosen, allowed: set, rounds: int = 60) -> set:
 # Switches of the scripted player that are off (0) in the older presets, and the
 # decision each one changes: the sweep must meet decisions where the switch turned on
 # chose otherwise than it would have off, so the comparison covers the new decisions.
-SWITCHES = {"answer_weigh": "trade answer", "hand_guard": "action"}
+SWITCHES = {"answer_weigh": "trade answer", "hand_guard": "action", "offer_haggle": "action"}
 
 
 def tally_switches(tally: Tally, obs, game: Game, w, hidden, allowed) -> None:

@@ -49,7 +49,7 @@ from .scripted.work_nb import reset_work_nb as reset_work_nb  # a new game's wor
 
 STRATEGY_RANDOM = 0
 STRATEGY_SCRIPTED = 1
-N_PARAMS = 34  # length of each strategy's parameter row
+N_PARAMS = 35  # length of each strategy's parameter row
 
 
 @typed_kernel("int64(uint64[::1], int64, uint8[::1], int64)")

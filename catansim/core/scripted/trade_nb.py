@@ -37,6 +37,7 @@ from .weights_nb import (
     P_ANSWER_WEIGH,
     P_INFORMATION,
     P_OFFER_ASK,
+    P_OFFER_HAGGLE,
     P_OFFER_TWO,
     P_OFFERS,
 )
@@ -205,6 +206,8 @@ def trade_offers_nb(prm, s, topo, rules, rng, p, kind, act, x):
         act[ACT_GIVE + give] = 1
     act[ACT_A] = partner
     ask = int(prm[P_OFFER_ASK] + 0.5)
+    if prm[P_OFFER_HAGGLE] >= 0.5 and made > 0:
+        ask = 0  # the turn's later offers ask no more than the wanted card
     if ask > 0:
         ask_more_nb(prm, s, p, partner, partner_k, kind, ask, act)
     return True

@@ -77,6 +77,9 @@ PARAM_FIELDS: tuple[tuple[str, float, float, str], ...] = (
     ("answer_lead", 0.0, 1.0,
      "trade answers weighing both sides: how much more the offerer's gain counts per "
      "visible point it shows"),
+    ("offer_haggle", 0.0, 1.0,
+     "player-trade offers asking more (offer_ask): 1 asks more only in the turn's first "
+     "offer, 0 in every offer"),
     ("hand_guard", 0.0, 5.0,
      "before ending a turn: 0 never trades down; above 0 builds, buys or trades at sea "
      "when this weight x the expected cards it saves from a discard beats what the "
@@ -113,4 +116,5 @@ P_OFFER_TWO = 29
 P_ANSWER_WEIGH = 30
 P_ANSWER_CARDS = 31
 P_ANSWER_LEAD = 32
-P_HAND_GUARD = 33
+P_OFFER_HAGGLE = 33
+P_HAND_GUARD = 34

@@ -51,7 +51,8 @@ def trade_offers(obs: Observation, w: Weights, mine: Plan, offers_made: int,
     With ``offer_two`` on and at least two cards to spare (``want`` aside), when no
     partner lacks a card offered, two spare cards (each the one with most left to spare)
     go to a partner holding ``want`` beyond its own next build. With ``offer_ask`` k,
-    up to k more cards are asked (``ask_more``).
+    up to k more cards are asked (``ask_more``); with ``offer_haggle`` on, only in the
+    turn's first offer.
 
     The kernel asks the opponents in turn from a place drawn from the seat's own random
     stream, so any of these offers may be the one made: all are returned.
@@ -66,6 +67,8 @@ def trade_offers(obs: Observation, w: Weights, mine: Plan, offers_made: int,
     want = best_of(range(5), lambda r: lack[r])[0]
     spare = [hand[r] - cost[r] for r in range(5)]
     ask = int(getattr(w, "offer_ask", 0.0) + 0.5)
+    if getattr(w, "offer_haggle", 0.0) >= 0.5 and offers_made > 0:
+        ask = 0  # the turn's later offers ask no more than the wanted card
     two = getattr(w, "offer_two", 0.0) >= 0.5
     two = two and sum(max(spare[r], 0) for r in range(5) if r != want) >= 2
     out, out_two = [], []
