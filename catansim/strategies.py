@@ -165,6 +165,19 @@ ARCHETYPES: dict[str, dict[str, float]] = {
         knight_eager=1.0,
     ),
 }
+# ``default`` with trade answers that weigh both sides, a hand kept from 7s, and offers
+# that ask three more cards in a turn's first offer and two spare cards for one when no
+# partner lacks one (issue #51; the figures in docs/strategies.md, Presets).
+ARCHETYPES["sound"] = dict(
+    ARCHETYPES["default"],
+    answer_weigh=0.7,
+    answer_cards=0.35,
+    answer_lead=0.05,
+    hand_guard=2.5,
+    offer_ask=3.0,
+    offer_two=1.0,
+    offer_haggle=1.0,
+)
 
 class StrategySet(Mapping):
     """An immutable set of named strategies: a value, passed wherever names are resolved.

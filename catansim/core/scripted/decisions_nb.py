@@ -469,6 +469,18 @@ def trade_down_nb(prm, s, topo, rules, p, top, act, x):
             break
         if x[X_MISSING + k] > 0:
             continue
+        # The build's worth before its place: a build not worth more than the best so
+        # far is never placed (placing costs more than the rest of the decision).
+        spent = 0
+        after = 0
+        for r in range(5):
+            c = COST_TABLE[5 * k + r]
+            spent += c
+            after += max(COST_TABLE[5 * top + r] - (s[S_HAND + 5 * p + r] - c), 0)
+        setback = 0.0 if k == top else after - short
+        v = guard * (risk - discard_risk_nb(s, rules, p, cards - spent)) - setback
+        if v <= best_v:
+            continue
         kind = ACT_BUY_DEV
         a = 0
         if k == K_CITY:
@@ -487,18 +499,9 @@ def trade_down_nb(prm, s, topo, rules, p, top, act, x):
                 kind = ACT_ROAD
         if a < 0:
             continue
-        spent = 0
-        after = 0
-        for r in range(5):
-            c = COST_TABLE[5 * k + r]
-            spent += c
-            after += max(COST_TABLE[5 * top + r] - (s[S_HAND + 5 * p + r] - c), 0)
-        setback = 0.0 if k == top else after - short
-        v = guard * (risk - discard_risk_nb(s, rules, p, cards - spent)) - setback
-        if v > best_v:
-            best_v = v
-            best_kind = kind
-            best_a = a
+        best_v = v
+        best_kind = kind
+        best_a = a
     if prm[P_BANK_TRADE] > 0:
         for i in range(N_KINDS):
             k = int(x[X_ORDER + i])
