@@ -55,7 +55,8 @@ import os, subprocess, sys
 sys.path[:0] = [{root!r}, {here!r}]  # the catansim beside this script, whatever the cwd
 import catansim
 from catansim.core import engine_fingerprint
-from catansim.engine import GameSettings, batch_seeds, play_batch
+from catansim.engine import batch_seeds, play_batch
+from catansim.settings import GameSettings
 print("engine", engine_fingerprint(), os.path.dirname(catansim.__file__), flush=True)
 settings = GameSettings(n_players=4, strategies=({strategy!r},))
 play_batch(batch_seeds(1, 2), settings, n_threads=1)  # load or compile the kernels

@@ -41,7 +41,8 @@ if {core!r} >= 0:
     os.sched_setaffinity(0, {{{core!r}}})
 import catansim
 from catansim.core import engine_fingerprint
-from catansim.engine import GameSettings, batch_seeds, play_batch
+from catansim.engine import batch_seeds, play_batch
+from catansim.settings import GameSettings
 try:
     settings = GameSettings(n_players={players!r}, strategies=({strategy!r},))
 except ValueError as e:  # catansim's one-line error: the field and what is allowed

@@ -56,7 +56,8 @@ def write_perf_map(path: str | None = None) -> int:
 
 
 def main(n_games: int = 100_000, strategy: str = "default") -> None:
-    from catansim.engine import GameSettings, batch_seeds, play_batch
+    from catansim.engine import batch_seeds, play_batch
+    from catansim.settings import GameSettings
 
     settings = GameSettings(n_players=4, strategies=(strategy,))
     play_batch(batch_seeds(1, 4), settings, n_threads=1)  # compile

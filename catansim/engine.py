@@ -9,9 +9,12 @@ Python players (``catansim.game``) go through the step interface of the same eng
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -28,25 +31,15 @@ from .core import layout as L
 from .core.engine_nb import new_scratch
 from .errors import CatansimError, IllegalActionError
 from .game import play_settings
-from .kernels import (  # noqa: F401
-    OPENINGS_SIZE,
+from .kernels import (
     batch_kernel,
-    free_openings,
     game_arrays,
-    opening_slot,
 )
 from .rules import Rules
-
-# The settings and result of a game live in ``catansim.settings``; the engine's API
-# offers them too, as before.
-from .settings import (  # noqa: F401
-    GAME_LAYOUTS,
+from .settings import (
     GameResult,
     GameSettings,
-    openings_from_seats,
-    openings_from_strings,
     settings_of,
-    validate_openings,
 )
 from .strategies import PRESETS, StrategySet
 from .tunables import DEFAULT_LOG_ROWS, THREAD_CHUNK_MAX, THREAD_CHUNK_MIN
@@ -167,7 +160,7 @@ def play_batch(
         _play_parallel(seeds, settings.kernel_args(), counters, boards,
                        batch_threads(n_threads))
     if debug:
-        bad = np.flatnonzero(counters[:, L.C_ILLEGAL - L.S_COUNTERS])
+        bad = np.flatnonzero(L.counter(counters, "c_illegal"))
         if bad.size:
             play_game(int(seeds[bad[0]]), settings=settings, log=False, debug=True)
             raise RuntimeError(f"seed {seeds[bad[0]]}: illegal in the batch, legal alone")
@@ -268,3 +261,59 @@ def batch_seeds(base_seed: int, n_games: int, start: int = 0) -> np.ndarray:
         out[i - start : i - start + take] = _block_seeds(base_seed, block, offset + take)[offset:]
         i += take
     return out
+
+
+# The games behind ``games_digest``: (players, strategies, layout, rules, games), each
+# set on its own seeds. They touch every preset, 3 and 4 players, the fixed and the
+# variable map, the robber and shortage rules and a rule switch.
+DIGEST_GAMES = (
+    (4, ("default",), "variable", Rules(), 120),
+    (4, ("builder", "expander", "city", "army"), "variable", Rules(), 60),
+    (4, ("trader", "random", "default", "city"), "random_numbers",
+     Rules(robber="friendly", shortage="strict", bank_per_resource=9), 60),
+    (3, ("default", "army", "trader"), "beginner", Rules(discard_limit=9), 40),
+    (4, ("default",), "variable", Rules().switched(30, robber="off", vp_to_win=9), 40),
+)
+GAMES_DIGEST_FILE = "games-digest"
+
+
+def digest_of_games(sets) -> str:
+    """12 hex digits of a SHA-256 of the counters and boards of the games ``sets``
+    (rows as ``DIGEST_GAMES``; set ``i`` plays the seeds ``batch_seeds(7100 + i, games)``)."""
+    h = hashlib.sha256()
+    for i, (n, strategies, layout, rules, games) in enumerate(sets):
+        settings = GameSettings(n_players=n, strategies=strategies, layout=layout,
+                                rules=rules)
+        res = play_batch(batch_seeds(7100 + i, games), settings)
+        h.update(res.counters.tobytes())
+        h.update(res.boards.tobytes())
+    return h.hexdigest()[:12]
+
+
+@functools.cache
+def games_digest() -> str:
+    """What this installation's games are: 12 hex digits of a SHA-256 of the results
+    (every counter and the board) of the fixed games ``DIGEST_GAMES``.
+
+    The engine fingerprint names the code; this names its behaviour. Two installations
+    with the same games digest play those games identically, so a dataset, README or
+    report that records both tells "the same games, newer code" (equal digests,
+    different fingerprints) from "other games". Played once per engine and kept beside
+    its kernel cache (about a second of play after the compile).
+    """
+    folder = Path(numba.config.CACHE_DIR)
+    path = folder / GAMES_DIGEST_FILE
+    try:
+        kept = path.read_text(encoding="ascii").strip()
+        if len(kept) == 12 and all(c in "0123456789abcdef" for c in kept):
+            return kept
+    except OSError:
+        pass
+    digest = digest_of_games(DIGEST_GAMES)
+    try:
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(digest + "\n", encoding="ascii")
+        os.replace(tmp, path)
+    except OSError:
+        pass  # an unwritable cache: computed again in the next process
+    return digest

@@ -8,7 +8,7 @@ players and compiled strategies, as ``play_game`` plays it). May import:
 ``logs`` and the constants; never the engine's batch API (it calls this module), the
 runner, datasets or analyses.
 
-A ``Game`` runs the same compiled loop as the batch kernel (``core.engine_nb.run_nb``):
+A ``Game`` runs the same compiled loop as the batch kernel (``core.loop_nb.run_nb``):
 the seats listed as ``external`` pause it at each of their decisions, every other seat
 is played inside it by its compiled strategy. ``step`` applies a choice and runs on to
 the next external decision. So a game whose external seats always take ``suggest()`` is,
@@ -47,7 +47,8 @@ from .constants import (
 )
 from .core import engine_nb
 from .core import layout as L
-from .core.rules_nb import maritime_rate_nb
+from .core.actions_nb import is_legal_action_nb
+from .core.rules_nb import maritime_rate_nb, robber_for_rules_nb
 from .errors import CatansimError
 from .kernels import batch_kernel
 from .logs import event_rows_to_dicts
@@ -601,8 +602,8 @@ class Game:
         value = 0
         if d == L.D_ACTION and choice.kind == "offer":
             self._encode_action(choice)
-            if not self._nb.is_legal_action_nb(self.s, TOPO, self._rules,
-                                               int(self.s[L.S_CUR]), self._act):
+            if not is_legal_action_nb(self.s, TOPO, self._rules, int(self.s[L.S_CUR]),
+                                      self._act):
                 raise CatansimError(f"step: {choice} is not a legal offer now; allowed: a "
                                     "partner that plays, at least one card each way, no "
                                     "resource on both sides, cards you hold, offers left")
@@ -686,7 +687,8 @@ class Game:
     def fork(self, rules: Rules | None = None) -> Game:
         """An independent copy of the game as it stands; with ``rules``, the copy plays on
         under those rules (the settings ``rules.FIXED``, of the set-up and the supply size,
-        must stay as they were)."""
+        must stay as they were), as a rule switch would: the robber turned off rests on
+        the desert."""
         other = copy.copy(self)
         for name, v in vars(self).items():
             if isinstance(v, np.ndarray):
@@ -701,7 +703,13 @@ class Game:
                 n_players=self.n_players, strategies=seats,
                 layout=self.settings.layout, board=self.settings.board, rules=rules,
                 openings=self.settings.openings, strategy_set=self.settings.strategy_set)
+            if rules.robber == "off" and int(self.s[L.S_PHASE]) in (L.PH_ROBBER_HEX,
+                                                                    L.PH_VICTIM):
+                raise CatansimError("fork: rule robber: cannot turn off while the robber "
+                                    "moves; allowed: a fork before the 7 or knight, or "
+                                    "after its steal")
             other._rules[:] = rules.to_array()
+            robber_for_rules_nb(other.s, other._rules)
         return other
 
     def __repr__(self) -> str:

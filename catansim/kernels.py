@@ -48,33 +48,33 @@ from .topology import TOPO
 from .tunables import HELPER_TIMEOUT
 
 # The kernels each process compiles first, and the arguments the game loop
-# (``engine_nb.run_nb``) passes them, by the names of
+# (``loop_nb.run_nb``) passes them, by the names of
 # ``_argument_types``. Each list is in the order compiled.
 MAIN_PART = (
     ("board_nb", "generate_board_nb", "int rng topo board board_x"),
-    ("engine_nb", "init_state_nb", "s topo rules rng int board"),
-    ("engine_nb", "setup_node_mask_nb", "s topo rules openings u8"),
-    ("engine_nb", "setup_edge_mask_nb", "s topo rules openings u8 int"),
-    ("engine_nb", "setup_settlement_choice_nb", "s topo rules openings log u8 int"),
-    ("engine_nb", "setup_road_choice_nb", "s topo rules openings log u8 int"),
+    ("setup_nb", "init_state_nb", "s topo rules rng int board"),
+    ("setup_nb", "setup_node_mask_nb", "s topo rules openings u8"),
+    ("setup_nb", "setup_edge_mask_nb", "s topo rules openings u8 int"),
+    ("setup_nb", "setup_settlement_choice_nb", "s topo rules openings log u8 int"),
+    ("setup_nb", "setup_road_choice_nb", "s topo rules openings log u8 int"),
     ("scripted.decisions_nb", "action_nb", "prm s topo rules rng int act work"),
     ("policy_nb", "random_action_nb", "s topo rules rng int act cand"),
 )
 HELPER_PART = (
-    ("engine_nb", "start_dev_nb", "s rules log int int"),
-    ("engine_nb", "pre_roll_choice_nb", "s rules log int"),
-    ("engine_nb", "robber_hex_choice_nb", "s topo rules log u8 victims int"),
-    ("engine_nb", "victim_choice_nb", "s topo rng log victims int"),
-    ("engine_nb", "discard_choice_nb", "s log bundle"),
-    ("engine_nb", "free_road_choice_nb", "s topo rules log int"),
-    ("engine_nb", "invention_choice_nb", "s log bundle"),
-    ("engine_nb", "monopoly_choice_nb", "s log int"),
-    ("engine_nb", "roll_nb", "s rules rng log owed topo"),
+    ("phases_nb", "start_dev_nb", "s rules log int int"),
+    ("phases_nb", "pre_roll_choice_nb", "s rules log int"),
+    ("phases_nb", "robber_hex_choice_nb", "s topo rules log u8 victims int"),
+    ("phases_nb", "victim_choice_nb", "s topo rng log victims int"),
+    ("phases_nb", "discard_choice_nb", "s log bundle"),
+    ("phases_nb", "free_road_choice_nb", "s topo rules log int"),
+    ("phases_nb", "invention_choice_nb", "s log bundle"),
+    ("phases_nb", "monopoly_choice_nb", "s log int"),
+    ("phases_nb", "roll_nb", "s rules rng log owed topo"),
     ("rules_nb", "produce_nb", "s topo rules log int owed"),
     ("actions_nb", "trade_bundles_ok_nb", "s int act"),
-    ("engine_nb", "build_action_nb", "s topo log int act"),
-    ("engine_nb", "action_choice_nb", "s topo rules log act"),
-    ("engine_nb", "answer_choice_nb", "s log act bool"),
+    ("phases_nb", "build_action_nb", "s topo log int act"),
+    ("phases_nb", "action_choice_nb", "s topo rules log act"),
+    ("phases_nb", "answer_choice_nb", "s log act bool"),
 )
 
 _lock = threading.Lock()

@@ -3,10 +3,10 @@
 What lives here: ``GameSettings`` (everything but the seed that determines a game,
 validated), the forced openings' parsers and checks, and ``GameResult`` (one played
 game). ``catansim.engine`` plays games under these settings, with the batch kernel or
-through the step interface (``catansim.game``); both re-export them.
+through the step interface (``catansim.game``); this module is their one home.
 May import: ``board``, ``rules``, ``strategies``, ``kernels``, ``checks``, ``core``
-(layout), ``topology`` and the constants; ``logs`` and the viewer (a result's
-header and notebook view).
+(layout), ``topology``, ``display`` (a result's notebook view, registered from above)
+and the constants; never the logs or the viewer.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import board as B
+from . import display
 from .checks import check_choice, check_instance, check_players, checked_fields, is_int
 from .constants import MAX_PLAYERS, N_EDGES, N_NODES
 from .core import layout as L
 from .errors import CatansimError
 from .kernels import OPENINGS_SIZE, free_openings, opening_slot
-from .logs import make_header
 from .rules import Rules
 from .strategies import (
     PRESETS,
@@ -33,7 +33,6 @@ from .strategies import (
     python_player_name,
 )
 from .topology import EDGE_NODES, NODE_EDGES, NODE_NEIGHBOURS, TOPO
-from .viewer import game_log, inline_html
 
 # Every layout a game can be played on: the layouts of ``board.LAYOUTS``, or
 # ``given`` (one fixed board for every game).
@@ -345,10 +344,7 @@ class GameResult:
         off = L.STATE_OFFSETS[name]
         return self.state[off : off + L.STATE_LENGTHS[name]]
 
-    def header(self) -> dict:
-        """The game-log header of this game."""
-        return make_header(self.seed, self.n_players, list(self.strategies), self.rules, self.board)
-
     def _repr_html_(self) -> str | None:
-        """The game viewer in a notebook (``catansim.viewer``); None without events."""
-        return None if self.events is None else inline_html(*game_log(self))
+        """Its view in a notebook (``display.GAME``: the game viewer, registered by the
+        package ``catansim``); None without one."""
+        return display.html(display.GAME, self)

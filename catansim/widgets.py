@@ -246,7 +246,7 @@ class GameStepper(_Shown):
     Parameters
     ----------
     header, events
-        A game log (``catansim.logs.read_log``, ``catansim.viewer.game_log``).
+        A game log (``catansim.logs.read_log``, ``catansim.logs.game_log``).
     show_all : bool
         Show every card (else hidden cards as counts, as the table sees them).
 

@@ -26,14 +26,9 @@ from catansim import topology as T
 from catansim.board import beginner_board
 from catansim.core import layout as L
 from catansim.core.actions_nb import ACT_SIZE, is_legal_action_nb
-from catansim.core.engine_nb import (
-    action_choice_nb,
-    check_win_nb,
-    count_violations_nb,
-    init_state_nb,
-    run_nb,
-    start_dev_nb,
-)
+from catansim.core.checker_nb import count_violations_nb
+from catansim.core.loop_nb import run_nb
+from catansim.core.phases_nb import action_choice_nb, check_win_nb, start_dev_nb
 from catansim.core.rng_nb import seed_streams_nb
 from catansim.core.rules_nb import (
     produce_nb,
@@ -46,6 +41,7 @@ from catansim.core.rules_nb import (
     vp_nb,
 )
 from catansim.core.scripted.work_nb import WORK_SIZE
+from catansim.core.setup_nb import init_state_nb
 from catansim.logs import event_rows_to_dicts
 from catansim.rules import Rules
 from catansim.strategies import seat_arrays
@@ -344,7 +340,7 @@ def batch_scratch():
     """The (state, log, scratch) arguments ``play_batch_nb`` plays its games in (logging
     off)."""
     from catansim.core.engine_nb import new_scratch
-    from catansim.engine import game_arrays
+    from catansim.kernels import game_arrays
 
     return (*game_arrays(), new_scratch())
 

@@ -16,8 +16,9 @@ def header(page: str) -> dict[str, str]:
 
 
 def assert_provenance(page: str, roots) -> None:
-    """The header names each dataset's base seed, engine fingerprint, the strategies of
-    its seats and every rule setting an arm changes, as its manifest records them."""
+    """The header names each dataset's base seed, engine fingerprint and games digest,
+    the strategies of its seats and every rule setting an arm changes, as its manifest
+    records them."""
     items = header(page)
     seeds, engine = items["base seed"], items["engine"]
     rules = " ".join(v for k, v in items.items() if k.startswith("rules"))
@@ -26,6 +27,7 @@ def assert_provenance(page: str, roots) -> None:
         m = json.loads((Path(root) / "manifest.json").read_text())
         assert re.search(rf"\b{m['base_seed']}\b", seeds), (root, seeds)
         assert m["engine_fingerprint"] in engine, (root, engine)
+        assert m["games_digest"] in engine, (root, engine)
         for v, spec in m["result_key"]["variants"].items():
             for name in spec["strategies"]:
                 assert name in strategies, (root, v, name)

@@ -17,11 +17,12 @@ import pytest
 
 from catansim.constants import RESOURCE_NAMES
 from catansim.core import layout as L
-from catansim.engine import GameSettings, play_game
+from catansim.engine import play_game
 from catansim.errors import CatansimError
 from catansim.logs import event_rows_to_dicts, make_header, replay
 from catansim.logs.checker import TERRAIN_RESOURCE
 from catansim.rules import Rules
+from catansim.settings import GameSettings
 
 SETTINGS = [
     (4, {"bank_per_resource": 4}),

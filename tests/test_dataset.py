@@ -19,6 +19,7 @@ import pytest
 
 import catansim
 from catansim.core import engine_fingerprint, prune_caches
+from catansim.engine import games_digest
 from catansim.errors import CatansimError, CatansimWarning
 from catansim.results import dataset as D
 from catansim.runs.experiment import parse_experiment
@@ -59,6 +60,7 @@ def test_each_record_matches_its_files_recomputed_independently(ds):
     m = json.loads((ds / "manifest.json").read_text())
     assert (m["format_version"], m["engine_fingerprint"], m["players"]) == (
         2, engine_fingerprint(), 4)
+    assert m["games_digest"] == games_digest()
 
 
 def test_each_column_has_its_encoding_and_reads_back_the_frame(ds):

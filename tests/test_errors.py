@@ -15,11 +15,12 @@ from catansim.analysis import seat_win_rates, wilson_ci
 from catansim.board import beginner_board
 from catansim.board.metrics import board_features
 from catansim.checks import check_scheduler
-from catansim.engine import GameSettings, batch_seeds, play_batch
+from catansim.engine import batch_seeds, play_batch
 from catansim.errors import CatansimError
 from catansim.logs import read_log
 from catansim.plotting.board import draw_board  # the plotting package selects Agg
 from catansim.results import games_frame
+from catansim.settings import GameSettings
 from catansim.topology import edge_between_hexes, node_of_hexes
 
 ROOT = Path(__file__).resolve().parents[1] / "catansim"

@@ -98,3 +98,33 @@ def test_a_comment_and_a_docstring_keep_the_fingerprint_and_code_moves_it(tmp_pa
     moved = _fingerprint_of_a_copy(tmp_path / "code", file,
                                    lambda text: text + "\nANOTHER_ENGINE = 1\n")
     assert len(moved) == 16 and moved != engine_fingerprint()
+
+
+def test_the_games_digest_names_the_games_not_the_code(tmp_path, monkeypatch):
+    import numba
+
+    from catansim import engine as E
+    from catansim.rules import Rules
+
+    # the kept digest is the digest of the fixed games, played again here
+    digest = E.games_digest()
+    assert len(digest) == 12 and int(digest, 16) >= 0
+    assert E.digest_of_games(E.DIGEST_GAMES) == digest
+    # a change of behaviour (one seat's strategy, one rule) changes it; the same games
+    # give the same digest
+    small = [(4, ("default",), "variable", Rules(), 20)]
+    assert E.digest_of_games(small) == E.digest_of_games(list(small))
+    assert E.digest_of_games([(4, ("default", "default", "default", "city"), "variable",
+                               Rules(), 20)]) != E.digest_of_games(small)
+    assert E.digest_of_games([(4, ("default",), "variable", Rules(robber="off"), 20)]) \
+        != E.digest_of_games(small)
+    # kept in the engine's cache folder; a damaged or missing file is played again
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    E.games_digest.cache_clear()
+    try:
+        (tmp_path / E.GAMES_DIGEST_FILE).write_text("not a digest\n")
+        assert E.games_digest() == digest
+        assert (tmp_path / E.GAMES_DIGEST_FILE).read_text().strip() == digest
+        assert not list(tmp_path.glob("*.tmp"))
+    finally:
+        E.games_digest.cache_clear()

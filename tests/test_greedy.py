@@ -12,7 +12,7 @@ from test_honest_players import _deal_hidden
 from catansim.constants import COST_CITY, COST_SETTLEMENT, PIPS, TERRAIN_RESOURCE
 from catansim.engine import play_game
 from catansim.game import Game
-from catansim.logs import event_rows_to_dicts, replay
+from catansim.logs import game_log, replay
 from catansim.players import GreedyBuilder
 from catansim.players.greedy import missing
 from catansim.runs.tournament import tournament
@@ -44,7 +44,7 @@ def _decisions(games=12):
         seats = ["default", "trader", "random"]
         seats.insert(seed % 4, rec)
         res = play_game(seed, 4, seats)
-        replay(res.header(), event_rows_to_dicts(res.events, 4))  # raises at a broken rule
+        replay(*game_log(res))  # raises at a broken rule
         out += rec.seen
     return out
 

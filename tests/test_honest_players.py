@@ -24,8 +24,9 @@ from catansim.core.rules_nb import robber_hex_mask_nb, victims_nb
 from catansim.core.scripted import decisions_nb as S
 from catansim.core.scripted import trade_nb
 from catansim.core.scripted import work_nb as W
-from catansim.engine import GameSettings, play_batch, play_game
+from catansim.engine import play_batch, play_game
 from catansim.rules import Rules
+from catansim.settings import GameSettings
 from catansim.strategies import PRESETS
 from catansim.topology import NODE_EDGES, TOPO
 
@@ -228,7 +229,7 @@ def _label_invariance(games):
         settings = GameSettings(n_players=4, strategies=("default",),
                                 rules=Rules(first_pick=pick))
         batch = play_batch(np.arange(games), settings)
-        w = batch.counters[:, L.C_WINNER - L.S_COUNTERS]
+        w = L.counter(batch.counters, "c_winner")
         w = w[w >= 0]
         decided[pick] = len(w)
         position = (w - pick) % 4

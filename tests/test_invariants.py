@@ -21,10 +21,12 @@ from helpers import batch_scratch, play_one
 
 from catansim.constants import PIPS
 from catansim.core import layout as L
-from catansim.core.engine_nb import count_violations_nb, play_batch_nb
+from catansim.core.checker_nb import count_violations_nb
+from catansim.core.engine_nb import play_batch_nb
 from catansim.core.rules_nb import derive_piece_fields_nb
-from catansim.engine import GameSettings, batch_seeds, play_batch, play_game
+from catansim.engine import batch_seeds, play_batch, play_game
 from catansim.rules import Rules
+from catansim.settings import GameSettings
 from catansim.topology import EDGE_NODES, NODE_EDGES, NODE_HEXES, TOPO
 
 DEV_COUNTS = (14, 5, 2, 2, 2)
@@ -84,7 +86,7 @@ class Cols:
         self._c = counters
 
     def __getattr__(self, name):
-        off = L.STATE_OFFSETS["c_" + name] - L.S_COUNTERS
+        off = L.COUNTER_OFFSETS["c_" + name]
         k = L.STATE_LENGTHS["c_" + name]
         out = self._c[:, off : off + k]
         return out[:, 0] if k == 1 else out

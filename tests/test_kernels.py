@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from catansim import kernels
-from catansim.engine import GameSettings, batch_seeds, play_batch
+from catansim.engine import batch_seeds, play_batch
+from catansim.settings import GameSettings
 
 SETTINGS = dict(n_players=4, strategies=("default", "random", "default", "default"))
 
@@ -21,7 +22,8 @@ COLD = textwrap.dedent("""
     from numba.core import event as ev
     with ev.install_recorder("numba:compile") as rec:
         from catansim import kernels
-        from catansim.engine import GameSettings, batch_seeds, play_batch
+        from catansim.engine import batch_seeds, play_batch
+        from catansim.settings import GameSettings
         kernels.compile_in_two_processes()
         res = play_batch(batch_seeds(7, 40), GameSettings(**SETTINGS), n_threads=1)
     compiled = collections.Counter(  # catansim's kernels, not Numba's own helpers
@@ -35,7 +37,8 @@ COLD = textwrap.dedent("""
     # here, so its module is at hand) and of setup_settlement_choice_nb (another kernel
     # compiled here)
     from catansim.core import numba_patches as P
-    from catansim.core.engine_nb import play_batch_nb, setup_settlement_choice_nb
+    from catansim.core.engine_nb import play_batch_nb
+    from catansim.core.setup_nb import setup_settlement_choice_nb
     def linkage(dispatcher):
         module = next(iter(dispatcher.overloads.values())).library._final_module
         return collections.Counter(
@@ -104,7 +107,8 @@ PYTHON_CALLS_A_CALLEE = """
 import json, sys
 from catansim.board.layouts import generate_vectors
 if sys.argv[1] == "batch-first":
-    from catansim.engine import GameSettings, batch_seeds, play_batch
+    from catansim.engine import batch_seeds, play_batch
+    from catansim.settings import GameSettings
     play_batch(batch_seeds(3, 2), GameSettings(n_players=4, strategies=("default",)))
 print(json.dumps(generate_vectors("variable", [5, 6]).tolist()))
 """
@@ -170,7 +174,7 @@ def test_the_kernels_are_compiled_for_the_types_the_engine_passes():
     import numba
 
     from catansim.board import make_board
-    from catansim.engine import game_arrays
+    from catansim.kernels import game_arrays
 
     types = kernels._argument_types()
     _, _, board, openings, topo, rules, strat, params = GameSettings(

@@ -66,6 +66,15 @@ BREACHES = {
                                          "The log checker knows the game only from the log"),
     "the state in a Python player": ("players/greedy.py", "from ..core import layout",
                                      "Python players see the game through their observation"),
+    "the viewer under the game": ("settings.py", "from . import viewer",
+                                  "A game and its log know nothing of their presentation"),
+    "the viewer in a log": ("logs/checker.py", "from ..viewer import inline_html",
+                            "A game and its log know nothing of their presentation"),
+    "the log writer in a result": ("settings.py", "from .logs import make_header",
+                                   "A game's settings and result are not the log writer"),
+    "a search player under the plain one": ("players/reference/plan.py",
+                                            "from ..search import openings",
+                                            "Search players stand on the plain players"),
 }
 
 
@@ -127,3 +136,36 @@ def test_a_package_docstring_names_every_module_that_lives_there(package):
     modules = {p.stem for p in package.glob("*.py") if not p.stem.startswith("_")}
     named = set(re.findall(r"``(\w+)``", _docstring(package)))
     assert not modules - named, f"catansim.{package.name}: not described: {modules - named}"
+
+
+# An offset into a result row computed by hand: a state offset less the counters' start.
+COUNTER_ARITHMETIC = re.compile(r"-\s*(?:\w+\.)?S_COUNTERS\b")
+
+
+def test_result_rows_are_read_by_counter_name_only():
+    """A counter of a result row is read by its name (``core.layout.counter``, or
+    ``COUNTER_OFFSETS`` where a table labels every slot), never by subtracting
+    ``S_COUNTERS`` from a state offset: ``core/layout.py`` is the one place that knows
+    where the counters section starts."""
+    home = PACKAGE / "core" / "layout.py"
+    found = []
+    for folder in ("catansim", "tests", "benchmarks", "experiments"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if path == home:
+                continue
+            for i, line in enumerate(path.read_text().splitlines(), 1):
+                if COUNTER_ARITHMETIC.search(line):
+                    found.append(f"{path.relative_to(ROOT)}:{i}")
+    assert not found, f"offsets into result rows by hand (use core.layout.counter): {found}"
+    # the pattern sees the arithmetic it forbids; the accessor reads what the state holds
+    import numpy as np
+
+    from catansim.core import layout as L
+
+    assert COUNTER_ARITHMETIC.search("w = counters[:, L.C_WINNER - " + "L.S_COUNTERS]")
+    s = np.zeros(L.STATE_SIZE, dtype=np.int32)
+    s[L.C_WINNER], s[L.C_VP:L.C_VP + 4] = 2, [3, 10, 4, 5]
+    rows = np.stack([s[L.S_COUNTERS:], np.zeros(L.N_COUNTERS, dtype=np.int32)])
+    assert L.counter(s[L.S_COUNTERS:], "c_winner") == 2
+    assert L.counter(rows, "c_winner").tolist() == [2, 0]
+    assert L.counter(rows, "c_vp").tolist() == [[3, 10, 4, 5], [0, 0, 0, 0]]

@@ -15,15 +15,37 @@ README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 
 
 def test_top_level_names_are_the_documented_functions():
-    from catansim import engine, results, rules
+    from catansim import engine, results, rules, settings
 
     assert catansim.play_game is engine.play_game
     assert catansim.play_batch is engine.play_batch
-    assert catansim.GameSettings is engine.GameSettings
+    assert catansim.GameSettings is settings.GameSettings
     assert catansim.Rules is rules.Rules
     assert catansim.load is results.load
     with pytest.raises(AttributeError):
         catansim.nothing_here  # noqa: B018
+
+
+# The names whose one home is ``catansim.settings``: nothing imports them from the
+# engine or the step interface, which use them.
+SETTINGS_NAMES = ("GAME_LAYOUTS", "GameResult", "GameSettings", "openings_from_seats",
+                  "openings_from_strings", "settings_of", "validate_openings")
+FROM_ELSEWHERE = re.compile(r"from (?:catansim\.|\.+)(?:engine|game) import (\([^)]*\)|[^\n]*)")
+
+
+def test_the_settings_of_a_game_are_imported_from_their_one_home():
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for folder in ("catansim", "tests", "benchmarks", "experiments", "docs", "notebooks"):
+        for path in (root / folder).rglob("*"):
+            if path.suffix not in (".py", ".md", ".ipynb") or "history" in path.parts:
+                continue
+            for m in FROM_ELSEWHERE.finditer(path.read_text()):
+                names = set(re.findall(r"\w+", m.group(1)))
+                if names & set(SETTINGS_NAMES):
+                    found.append(f"{path.relative_to(root)}: {sorted(names & set(SETTINGS_NAMES))}")
+    assert not found, f"import these from catansim.settings: {found}"
+    assert FROM_ELSEWHERE.search("from catansim." + "engine import (\n    GameSettings,\n)")
 
 
 def test_the_readme_python_example_runs():

@@ -6,8 +6,9 @@ import pytest
 
 from catansim import results as R
 from catansim.core import layout as L
-from catansim.engine import BatchResult, GameSettings, batch_seeds, play_batch, play_game
+from catansim.engine import BatchResult, batch_seeds, play_batch, play_game
 from catansim.rules import Rules
+from catansim.settings import GameSettings
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,12 @@ by the batch kernel, the logged single game, the step interface or ``GameBatch``
 T it is the unswitched game, event for event. The log checker reads the switch from the
 header: it accepts the switched logs and rejects a log whose events after T break the
 after-rules (or whose header leaves the switch out). Bad switches are one-line errors.
+
+Every rule that can switch is switched between every pair of its values (the robber's
+and the shortage's six pairs, the discard limit, the target up and down, the turn cap),
+each game checked by the plain checker and by what the new value means: a robber
+switched off rests on the desert and blocks nothing, a lowered target is won on the
+winner's own turn, the cap ends the game at the later of T and the new cap.
 """
 
 from __future__ import annotations
@@ -17,13 +23,16 @@ import numpy as np
 import pytest
 from cli_harness import run_main
 
+from catansim.constants import DESERT, N_HEXES, TERRAIN_RESOURCE
 from catansim.core import layout as L
-from catansim.engine import GameSettings, batch_seeds, play_batch, play_game
+from catansim.engine import batch_seeds, play_batch, play_game
 from catansim.errors import CatansimError
 from catansim.game import Game, GameBatch
 from catansim.logs import LogError, event_rows_to_dicts, make_header, replay
 from catansim.rules import Rules
 from catansim.runs.experiment import parse_experiment
+from catansim.settings import GameSettings
+from catansim.topology import T_HEX_NODES, TOPO
 
 # (strategies, rules before, turn, settings after): every setting a switch may change.
 CASES = [
@@ -206,3 +215,161 @@ def test_experiment_files_and_the_cli_carry_the_switch(tmp_path, capsys):
                      rules=Rules().switched(25, robber="off"))
     written = [json.loads(line) for line in log.read_text().splitlines()[1:]]
     assert written == json.loads(json.dumps(event_rows_to_dicts(game.events, 4)))
+
+
+# --- every rule that can switch, every pair of its values --------------------------------
+#
+# The reference for each pair is the plain log checker (catansim.logs), which replays the
+# switched game's log under the header's switch with its own Python rules: production and
+# the robber, the shortage modes, who discards, who wins and when, the turn cap. Beside it
+# the fork of the game at the end of turn T under the after-rules (the definition of a
+# switch) and a plain check of what each rule's new value means.
+
+_ROBBERS = ("official", "off", "friendly")
+_SHORTAGES = ("official", "strict", "off")
+# (rule, value before, value after, strategies, other rules, switch turn)
+PAIRS = (
+    [("robber", a, b, ("default", "army", "trader", "city"), {}, 25)
+     for a in _ROBBERS for b in _ROBBERS if a != b]
+    + [("shortage", a, b, ("city", "builder", "default", "expander"),
+        {"bank_per_resource": 8}, 20)
+       for a in _SHORTAGES for b in _SHORTAGES if a != b]
+    + [("discard_limit", a, b, ("default", "random", "trader", "city"), {}, 20)
+       for a, b in ((7, None), (None, 7), (7, 3), (3, 12))]
+    + [("vp_to_win", a, b, ("default",), {}, 30)
+       for a, b in ((10, 7), (10, 12), (8, 10), (12, 9))]
+    + [("max_turns", a, b, ("default",), {}, 30)
+       for a, b in ((1000, 33), (40, 30), (40, 90))]
+)
+PAIR_SEEDS = [int(s) for s in batch_seeds(60, 12)]
+
+
+def _pair_id(case):
+    rule, a, b = case[:3]
+    return f"{rule}-{a}-to-{b}"
+
+
+def _seat_of_turn(rules: Rules, n: int, turn: int) -> int:
+    return (rules.first_mover + turn - 1) % n
+
+
+@pytest.mark.parametrize("case", PAIRS, ids=_pair_id)
+def test_every_switch_pair_plays_the_state_at_the_turn_under_the_new_rule(case):
+    rule, a, b, strategies, other, turn = case
+    before = Rules.from_mapping({**other, rule: a})
+    rules = before.switched(turn, **{rule: b})
+    after = rules.rules_after
+    settings = GameSettings(n_players=4, strategies=strategies, rules=rules)
+    batch = play_batch(np.array(PAIR_SEEDS, dtype=np.int64), settings, n_threads=1)
+    for i, seed in enumerate(PAIR_SEEDS):
+        at_turn = Game(seed, strategies=strategies, rules=before, to_turn=turn)
+        oracle = at_turn.fork(rules=after).resume()
+        header, events = _log(seed, rules, strategies)
+        assert [e for e in events] == oracle.events  # the switch is the fork at T
+        assert batch.counters[i].tolist() == oracle.result().counters.tolist()
+        game = replay(header, events, check=True)  # the plain rules, switch included
+        if game.turns <= turn:
+            continue  # over before the switch: nothing to compare after it
+        snap = next(s for s in game.snapshots if s["turn"] == turn)
+        ends = [e for e in events if e["e"] == "game_end"][-1]
+        if rule == "robber" and b == "off":
+            # the robber rests on the desert and blocks nothing from turn T + 1 on
+            desert = int(np.flatnonzero(
+                at_turn.s[L.S_HEX_TERRAIN:L.S_HEX_TERRAIN + N_HEXES] == DESERT)[0])
+            assert snap["robber"] == desert
+            blocked = at_turn.s[L.C_BLOCKED:L.C_BLOCKED + 4].tolist()
+            assert oracle.s[L.C_BLOCKED:L.C_BLOCKED + 4].tolist() == blocked, seed
+        if rule == "vp_to_win" and ends["reason"] == "win":
+            # a win is always on the winner's own turn, under the rule in force then
+            assert ends["winner"] == _seat_of_turn(rules, 4, ends["turn"])
+            target = (b if ends["turn"] > turn else a)
+            assert ends["vp"][ends["winner"]] >= target
+            # whoever holds the new target at the end of turn T wins by their next turn
+            at_target = [q for q in range(4) if snap["vp"][q] >= b]
+            if at_target:
+                first = min((q - _seat_of_turn(rules, 4, turn + 1)) % 4 for q in at_target)
+                assert ends["turn"] <= turn + 1 + first
+        if rule == "max_turns":
+            cap = max(turn, b)
+            assert ends["turn"] <= cap
+            if ends["reason"] == "turn_limit":
+                assert ends["turn"] == cap
+
+
+def test_a_robber_switched_off_pays_the_hex_it_stood_on():
+    # The symptom of the frozen robber: after the switch, a roll of the number of the
+    # hex the robber held at the end of turn T pays its buildings (a plain count over
+    # the log: the production event's gains include that hex's cards).
+    rules = Rules().switched(30, robber="off")
+    paid = 0
+    for seed in PAIR_SEEDS + SEEDS:
+        at_turn = Game(seed, strategies=("default",), rules=Rules(), to_turn=30)
+        if at_turn.over:
+            continue
+        h = int(at_turn.s[L.S_ROBBER])
+        number = int(at_turn.s[L.S_HEX_NUMBER + h])
+        nodes = TOPO[T_HEX_NODES + 6 * h:T_HEX_NODES + 6 * h + 6]
+        owners = [(int(at_turn.s[L.S_NODE_OWNER + n]), int(at_turn.s[L.S_NODE_LEVEL + n]))
+                  for n in nodes]
+        owners = [(q, lv) for q, lv in owners if lv > 0]
+        if number == 0 or not owners:
+            continue
+        res = TERRAIN_RESOURCE[int(at_turn.s[L.S_HEX_TERRAIN + h])]
+        header, events = _log(seed, rules)
+        turn_now = 0
+        for k, e in enumerate(events):
+            if e["e"] == "turn_start":
+                turn_now = e["turn"]
+            if turn_now > 30 and e["e"] == "roll" and sum(e["dice"]) == number:
+                prod = next(x for x in events[k:] if x["e"] == "production")
+                if any(prod["withheld"]):
+                    continue  # a shortage, not the robber, may withhold
+                for q, level in owners:
+                    assert prod["gains"][q][res] >= level, (seed, k)
+                paid += 1
+    assert paid > 0
+
+
+def test_a_fork_turning_the_robber_off_rests_it_on_the_desert_and_not_mid_move():
+    seed = SEEDS[2]
+    game = Game(seed, strategies=("default",), to_turn=30)
+    desert = int(np.flatnonzero(game.s[L.S_HEX_TERRAIN:L.S_HEX_TERRAIN + N_HEXES]
+                                == DESERT)[0])
+    calm = game.fork(rules=Rules(robber="off"))
+    assert calm.observation(0).robber == desert
+    assert game.fork(rules=Rules(robber="friendly")).observation(0).robber \
+        == game.observation(0).robber  # only turning it off moves it
+    # paused while the robber moves (an external seat at a robber decision)
+    moving = Game(seed, strategies=("default",), external=[0, 1, 2, 3])
+    while not moving.over and moving.decision != "robber hex":
+        moving.step(moving.suggest())
+    assert moving.decision == "robber hex"
+    with pytest.raises(CatansimError, match="fork: rule robber: cannot turn off while") as e:
+        moving.fork(rules=Rules(robber="off"))
+    assert "\n" not in str(e.value)
+
+
+def test_a_lowered_target_is_won_at_the_start_of_the_holders_next_turn():
+    # vp_to_win lowered to 6 after turn 35: a player already at 6 (the checker's count,
+    # hidden VP cards included) wins at the start of their own next turn, before any
+    # other event of it, and nobody wins during another player's turn.
+    rules = Rules().switched(35, vp_to_win=6)
+    held = 0
+    for seed in [int(s) for s in batch_seeds(61, 40)]:
+        header, events = _log(seed, rules)
+        game = replay(header, events, check=True)
+        end = events[-1]
+        assert end["e"] == "game_end"
+        if game.turns <= 35:
+            continue
+        snap = next(s for s in game.snapshots if s["turn"] == 35)
+        holders = [q for q in range(4) if snap["vp"][q] >= 6]
+        assert end["reason"] == "win" and end["winner"] == _seat_of_turn(rules, 4, end["turn"])
+        if not holders:
+            continue
+        held += 1
+        first = min(holders, key=lambda q: (q - _seat_of_turn(rules, 4, 36)) % 4)
+        assert end["turn"] <= 36 + (first - _seat_of_turn(rules, 4, 36)) % 4
+        if end["winner"] in holders:
+            assert events[-2] == {"e": "turn_start", "p": end["winner"], "turn": end["turn"]}
+    assert held >= 10  # the case is exercised

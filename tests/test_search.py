@@ -20,7 +20,7 @@ from catansim.engine import play_game
 from catansim.errors import CatansimError
 from catansim.game import Game
 from catansim.kernels import free_openings
-from catansim.search import RolloutOpener
+from catansim.players.search import RolloutOpener
 from catansim.settings import GameSettings
 from catansim.tuning.heldout import measure_player
 
@@ -146,10 +146,10 @@ def test_bad_opener_settings_are_one_line_errors(kwargs, needle):
 
 
 def test_the_opener_is_named_like_any_python_player():
-    res = catansim.play_game(6, 4, ["python:catansim.search:RolloutOpener", "default",
+    res = catansim.play_game(6, 4, ["python:catansim.players.search:RolloutOpener", "default",
                                     "default", "default"], log=False)
-    assert res.strategies[0] == "python:catansim.search:RolloutOpener"
-    assert res.counters[L.C_ILLEGAL - L.S_COUNTERS] == 0
+    assert res.strategies[0] == "python:catansim.players.search:RolloutOpener"
+    assert L.counter(res.counters, "c_illegal") == 0
 
 
 def _opener_script():

@@ -22,10 +22,11 @@ from catansim.board import fairness as F
 from catansim.board.metrics import hex_pairs, node_table
 from catansim.cli import main
 from catansim.core import layout as L
-from catansim.engine import GameSettings, batch_seeds, play_batch, play_game
+from catansim.engine import batch_seeds, play_batch, play_game
 from catansim.errors import CatansimError
 from catansim.runs.experiment import parse_experiment
 from catansim.runs.runner import run_experiment
+from catansim.settings import GameSettings
 
 BOARD_SET = {"name": "bs", "games": 120, "players": 4, "seed": 3, "batch_size": 50,
              "strategies": ["default", "army", "builder", "city"], "rotate": True,
@@ -110,7 +111,7 @@ def test_games_override_must_fit_the_board_set():
 def _engine_openings(board: Board, n: int) -> np.ndarray:
     res = play_batch(np.array([1]), GameSettings(n_players=n, strategies=("default",) * n,
                                                  layout="given", board=board))
-    nodes = res.counters[0, L.C_START_NODES - L.S_COUNTERS:][:2 * n]
+    nodes = L.counter(res.counters[0], "c_start_nodes")[:2 * n]
     return nodes.reshape(n, 2)
 
 

@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-from catansim.engine import GameSettings, play_game
+from catansim.engine import play_game
 from catansim.errors import CatansimError
+from catansim.settings import GameSettings
 from catansim.topology import NODE_EDGES
 
 
@@ -113,7 +114,7 @@ def test_play_command_forces_openings(tmp_path):
     ],
 )
 def test_opening_strings_errors(items, message):
-    from catansim.engine import openings_from_strings
+    from catansim.settings import openings_from_strings
 
     with pytest.raises(CatansimError, match=message):
         openings_from_strings(items, 4)
@@ -187,7 +188,7 @@ def test_play_batch_debug_replays_the_first_game_with_an_illegal_action(broken_s
     settings = GameSettings(strategies=("random", "random", "random", "broken"),
                             strategy_set=broken_strategy)
     res = play_batch(seeds, settings)
-    assert (res.counters[:, L.C_ILLEGAL - L.S_COUNTERS] > 0).all()
+    assert (L.counter(res.counters, "c_illegal") > 0).all()
     with pytest.raises(IllegalActionError, match=f"seed {seeds[0]}, setup .*seat 3 .broken."):
         play_batch(seeds, settings, debug=True)
 
@@ -211,7 +212,7 @@ def test_play_batch_debug_replays_the_first_game_with_an_illegal_action(broken_s
 ])
 def test_each_decision_is_named_with_its_value(decision, value, text):
     from catansim.core import layout as L
-    from catansim.core.engine_nb import illegal_array_nb, illegal_nb
+    from catansim.core.checker_nb import illegal_array_nb, illegal_nb
     from catansim.engine import illegal_action_error
 
     s = play_game(0, log=False).state.copy()

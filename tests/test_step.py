@@ -16,11 +16,12 @@ import pytest
 from test_honest_players import _deal_hidden
 from test_invariants import CONFIGS
 
-from catansim.engine import GameSettings, play_batch, play_game
+from catansim.engine import play_batch, play_game
 from catansim.errors import CatansimError
 from catansim.game import KINDS, Game, Option, Player, RandomPlayer
-from catansim.logs import event_rows_to_dicts, replay
+from catansim.logs import game_log, replay
 from catansim.rules import Rules
+from catansim.settings import GameSettings
 
 # Games per rule setting: 60 here (17 settings), 1,000 with CATANSIM_STEP_GAMES=1000.
 GAMES = int(os.environ.get("CATANSIM_STEP_GAMES", "60"))
@@ -66,7 +67,7 @@ def test_random_python_players_games_pass_the_checker(name):
         if seed % 2:
             players[seed % n] = "default"  # a compiled seat among Python ones
         res = play_game(seed, n, players, layout=layout, rules=Rules(**rules))
-        replay(res.header(), event_rows_to_dicts(res.events, n))  # raises at a broken rule
+        replay(*game_log(res))  # raises at a broken rule
         assert res.state[res.state.size - res.counters.size:].tolist() == \
             res.counters.tolist()
 

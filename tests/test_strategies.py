@@ -33,9 +33,10 @@ from catansim.core.policy_nb import (
 )
 from catansim.core.rules_nb import node_pips_nb
 from catansim.core.scripted.weights_nb import PARAM_FIELDS
-from catansim.engine import GameSettings, batch_seeds, play_batch
+from catansim.engine import batch_seeds, play_batch
 from catansim.errors import CatansimError
 from catansim.rules import Rules
+from catansim.settings import GameSettings
 from catansim.strategies import (
     ARCHETYPES,
     PRESETS,
@@ -49,7 +50,7 @@ SCRIPTED = sorted(ARCHETYPES)
 
 
 def col(name):
-    return L.STATE_OFFSETS[name] - L.S_COUNTERS
+    return L.COUNTER_OFFSETS[name]
 
 
 def checked_batch(names, n_players, n_games, seed):
@@ -345,6 +346,54 @@ def test_presets_cover_the_archetypes_and_rows_are_in_range():
     strat, params = seat_arrays(["random", "city", "army"])
     assert strat[0] == 0 and strat[1] == strat[2] != 0
     assert not np.array_equal(params[1], params[2])
+
+
+def test_each_parameter_is_read_by_the_kernels_through_one_slot_constant():
+    # The P_* constants cover PARAM_FIELDS once each (the five resource targets from
+    # P_TARGET), and a kernel of core/scripted/ reads each: a parameter no kernel reads,
+    # or a constant that names no parameter, fails here.
+    import re
+    from pathlib import Path
+
+    from catansim.core.scripted import weights_nb as W
+
+    slots = {name: value for name, value in vars(W).items() if re.fullmatch(r"P_[A-Z_]+", name)}
+    covered = [v for n, v in slots.items() if n != "P_TARGET"]
+    covered += range(W.P_TARGET, W.P_TARGET + 5)
+    assert sorted(covered) == list(range(len(PARAM_FIELDS)))
+    kernels = "".join(p.read_text() for p in Path(W.__file__).parent.glob("*_nb.py")
+                      if p.name != "weights_nb.py")
+    assert not [n for n in slots if not re.search(rf"\b{n}\b", kernels)]
+
+
+def _weights_module(edit):
+    """The names of ``weights_nb`` executed with its table changed by ``edit``."""
+    from pathlib import Path
+
+    from catansim.core.scripted import weights_nb as W
+
+    source = Path(W.__file__).read_text().replace(
+        "from ...constants import", "from catansim.constants import")
+    source = source.replace("PARAM_INDEX = {", f"PARAM_FIELDS = ({edit})(PARAM_FIELDS)\n"
+                                              "PARAM_INDEX = {", 1)
+    names: dict = {}
+    exec(compile(source, W.__file__, "exec"), names)
+    return names
+
+
+def test_the_slot_constants_follow_the_table_by_name():
+    # A reordered table rewires every kernel: each constant still reads its parameter.
+    from catansim.core.scripted import weights_nb as W
+
+    moved = _weights_module("lambda f: (f[-1],) + f[:-1]")  # hand_guard first
+    for name, value in vars(W).items():
+        if name.startswith("P_") and name != "P_TARGET":
+            assert moved["PARAM_FIELDS"][moved[name]][0] == PARAM_FIELDS[value][0], name
+    assert moved["P_HAND_GUARD"] == 0 and moved["P_TARGET"] == W.P_TARGET + 1
+    with pytest.raises(ValueError, match="resource targets must follow each other"):
+        _weights_module("lambda f: f[::-1]")  # the targets from ore to wood
+    with pytest.raises(ValueError, match=f"allowed: at most N_PARAMS = {W.N_PARAMS}"):
+        _weights_module(f"lambda f: f + f[:{W.N_PARAMS - len(PARAM_FIELDS) + 1}]")  # one too many
 
 
 def test_load_strategies_from_toml(tmp_path):

@@ -49,8 +49,9 @@ from catansim.core import layout as L
 from catansim.core.engine_nb import play_batch_nb
 from catansim.core.policy_nb import STRATEGY_RANDOM
 from catansim.core.scripted.weights_nb import PARAM_FIELDS, PARAM_INDEX
-from catansim.engine import GameSettings, batch_seeds, illegal_action_error
+from catansim.engine import batch_seeds, illegal_action_error
 from catansim.rules import Rules
+from catansim.settings import GameSettings
 from catansim.strategies import (
     ARCHETYPES,
     PARAM_WORDS,
@@ -214,7 +215,7 @@ def play_and_check(setting, table, n_games, base_seed, user_toml) -> int:
                   boards, *batch_scratch())
 
     def col(name):
-        return counters[:, L.STATE_OFFSETS[name] - L.S_COUNTERS]
+        return counters[:, L.COUNTER_OFFSETS[name]]
 
     where = f"{setting} / {table} ({n} players)"
     bad = np.flatnonzero((col("c_illegal") > 0) | (col("c_violations") > 0))
@@ -223,7 +224,7 @@ def play_and_check(setting, table, n_games, base_seed, user_toml) -> int:
         pytest.fail(f"{where}: {bad.size} of {n_games} games with illegal actions or "
                     f"violations; first: {_first_illegal(int(seeds[g]), args, seats)}")
     turns, reason, winner = col("c_turns"), col("c_end_reason"), col("c_winner")
-    vp = counters[:, L.C_VP - L.S_COUNTERS : L.C_VP - L.S_COUNTERS + 4]
+    vp = L.counter(counters, "c_vp")
     win = reason == L.END_WIN
     cap = reason == L.END_TURN_LIMIT
     assert np.all(win | cap), where

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from catansim.board import beginner_board
-from catansim.engine import opening_slot
 from catansim.errors import CatansimError
+from catansim.kernels import opening_slot
 from catansim.results.arms import Arm, arm_name, parse_arm
 from catansim.runs.experiment import load_experiment, parse_experiment
 from catansim.runs.runner import compute_task, plan

@@ -15,8 +15,9 @@ import pytest
 from cli_harness import popen_cli, run_cli
 
 from catansim.core import layout as L
-from catansim.engine import GameSettings, batch_seeds, play_batch
+from catansim.engine import batch_seeds, play_batch
 from catansim.errors import CatansimError
+from catansim.settings import GameSettings
 from catansim.strategies import PRESETS
 
 optuna = pytest.importorskip("optuna")
@@ -60,7 +61,7 @@ def test_a_candidate_equal_to_its_field_wins_exactly_one_seat_of_each_deal():
     wins = play_deals(spec, {}, np.arange(30), n_threads=1)
     seeds = batch_seeds(spec.seed, 30)
     batch = play_batch(seeds, GameSettings(strategies=("default",) * 4), n_threads=1)
-    has_winner = batch.counters[:, L.C_WINNER - L.S_COUNTERS] >= 0
+    has_winner = L.counter(batch.counters, "c_winner") >= 0
     np.testing.assert_array_equal(wins, has_winner.astype(np.int32))
 
 

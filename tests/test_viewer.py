@@ -20,13 +20,13 @@ from cli_harness import run_main
 from test_replay import LOG_A, RULES_A, header
 
 from catansim.constants import COST_CITY, COST_DEV_CARD, COST_ROAD, COST_SETTLEMENT
-from catansim.engine import GameSettings, play_game
-from catansim.logs import read_log, replay
+from catansim.engine import play_game
+from catansim.logs import game_log, read_log, replay
 from catansim.rules import Rules
+from catansim.settings import GameSettings
 from catansim.viewer import (
     GLOBAL_FIELDS,
     SEAT_FIELDS,
-    game_log,
     game_view,
     inline_html,
     viewer_html,

@@ -12,8 +12,9 @@ from test_viewer import public_counts
 
 from catansim.board import beginner_board, compact_text, make_board, parse_board
 from catansim.board.fairness import fairness
-from catansim.engine import GameSettings, play_game
-from catansim.viewer import game_log
+from catansim.engine import play_game
+from catansim.logs import game_log
+from catansim.settings import GameSettings
 
 pytest.importorskip("ipywidgets")
 from catansim.widgets import BoardExplorer, GameStepper  # noqa: E402

@@ -182,15 +182,6 @@ class Chunk:
         return np.bincount(self.game_of_player(variant), weights=vals,
                            minlength=n).astype(np.int64)
 
-    def winner_values(self, variant: str, column: str) -> np.ndarray:
-        """A players column at the winning seat, for the games of ``variant`` with a
-        winner (in game order)."""
-        def make():
-            rows = self.player_rows(variant)
-            won = self.players["won"].to_numpy()[rows].astype(bool)
-            return self.players[column].to_numpy()[rows][won]
-        return self.memo(("win", variant, column), make)
-
 
 # --- sources ------------------------------------------------------------------------------
 

@@ -91,8 +91,10 @@ def _features_block(v: np.ndarray) -> dict[str, np.ndarray]:
     pips[...] = PIPS_TABLE[number]
     out: dict[str, np.ndarray] = {}
 
-    res_pips = np.empty((n, N_RESOURCES), dtype=np.int64)  # C-ordered as before: std()
-    for r in range(N_RESOURCES):  # below then sums in the same order
+    # C order: std() below sums each board's pips in resource order (a float sum depends
+    # on its order, and the features' digests on the floats)
+    res_pips = np.empty((n, N_RESOURCES), dtype=np.int64)
+    for r in range(N_RESOURCES):
         res_pips[:, r] = (pips * (terrain == r)).sum(axis=0, dtype=np.int16)
     for r, name in enumerate(RESOURCE_NAMES):
         out[f"pips_{name}"] = res_pips[:, r].copy()

@@ -105,7 +105,8 @@ def play_on_board(board, n_players: int = 4, strategies=("default",), games: int
 
     from ..analysis.board_balance import board_table
     from ..core import layout as L
-    from ..engine import GameSettings, batch_seeds, play_batch
+    from ..engine import batch_seeds, play_batch
+    from ..settings import GameSettings
 
     names = list(strategies)
     if len(names) == 1:
@@ -121,8 +122,8 @@ def play_on_board(board, n_players: int = 4, strategies=("default",), games: int
         res = play_batch(seeds[sel], GameSettings(n_players=n_players, strategies=seats,
                                                   layout="given", board=board),
                          n_threads=n_threads)
-        winner[sel] = res.counters[:, L.C_WINNER - L.S_COUNTERS]
-        turns[sel] = res.counters[:, L.C_TURNS - L.S_COUNTERS]
+        winner[sel] = L.counter(res.counters, "c_winner")
+        turns[sel] = L.counter(res.counters, "c_turns")
     half = idx % 2 == 0
     row = {"board_id": board.board_id, "first_game": 0, "n_players": n_players,
            "games": games, "decided": int((winner >= 0).sum()),

@@ -10,7 +10,7 @@ from ..board import parse_board
 from ..checks import SEED_MAX
 from ..constants import seat_colours
 from ..errors import CatansimError
-from ..logs import event_rows_to_dicts, make_header, write_log
+from ..logs import game_log, write_log
 from ..viewer import write_viewer
 from . import _options as O
 
@@ -63,7 +63,8 @@ def command(seed, players, strategies, layout, board_file, rule_items, switch_tu
                             "catansim replay LOG --html PAGE for each log of --log-dir)")
     rules = O.parse_rules(rule_items, switch_turn, switch_items)
 
-    from ..engine import GameSettings, openings_from_strings, play_game
+    from ..engine import play_game
+    from ..settings import GameSettings, openings_from_strings
 
     openings = openings_from_strings(opening_items, players) if opening_items else None
     if openings is not None and board_file is None and layout == "beginner":
@@ -89,8 +90,7 @@ def command(seed, players, strategies, layout, board_file, rule_items, switch_tu
         click.echo(result_line(game))
         if not want_log:
             continue
-        header = make_header(game.seed, game.n_players, game.strategies, game.rules, game.board)
-        events = event_rows_to_dicts(game.events, game.n_players)
+        header, events = game_log(game)
         if html_path is not None:
             with O.writing("--html", html_path):
                 click.echo(f"  wrote {write_viewer(html_path, header, events)}")

@@ -5,10 +5,13 @@ board vector (``layout``), random streams (``rng_nb``), board generators
 (``board_nb``), the rules (``rules_nb``), the public record of what each player can
 know of every hand (``record_nb``), actions (``actions_nb``), the policy interface and
 the ``random`` player (``policy_nb``), the scripted player (the subpackage ``scripted``,
-module for module the twin of ``catansim.players.reference``), the
-game loop (``engine_nb``), how kernels are compiled
-(``jit``) and the two changes to Numba's own code that make them faster
-(``numba_patches``, with the Numba version they were written for). Kernels take
+module for module the twin of ``catansim.players.reference``), the game: a new game and
+its set-up (``setup_nb``), the phases of a turn (``phases_nb``), the loop that plays
+them for the batch and the step interface (``loop_nb``), its entry points
+(``engine_nb``) and what the kernel checks as it plays (``checker_nb``: illegal
+choices, broken invariants); how kernels are compiled (``jit``) and the two changes to
+Numba's own code that make them faster (``numba_patches``, with the Numba version they
+were written for). Kernels take
 arrays and scalars only (topology, rules and strategy parameters as arguments, never
 module globals).
 

@@ -67,7 +67,7 @@ from .rules_nb import (
 )
 
 # The ACT_* codes, positions and ACT_SIZE are defined in core.layout (the state records an
-# illegal action array) and imported from here as before.
+# illegal action in this encoding).
 MAX_LEGAL = 512  # > 1 + 72 + 54 + 54 + 1 + 4 + 20 + 60
 
 

@@ -171,7 +171,7 @@ def random_numbers_board_nb(rng, topo, board):
 # --- the fairness index ---------------------------------------------------------------------
 
 # The reference draft: the set-up placement weights of the default preset
-# (strategies_nb.node_score_nb outside the game) when the index was fitted. They are
+# (placement_nb.node_score_nb outside the game) when the index was fitted. They are
 # part of the index, not a link to the preset: retuning the preset leaves them alone.
 DRAFT_PIPS = 1.0
 DRAFT_DIVERSITY = 1.15

@@ -81,7 +81,7 @@ DECISION_NAMES = (
     "trade answer",
 )
 
-# --- phases: where a game stands (state field ``phase``; core.engine_nb runs them) ---
+# --- phases: where a game stands (state field ``phase``; core.loop_nb runs them) ---
 # A decision phase (marked *) asks a seat; the others are the rules' own steps.
 PH_SETUP_SETTLEMENT = 0  # * a starting settlement (``step``: placements made)
 PH_SETUP_ROAD = 1  # * the road beside it
@@ -328,6 +328,10 @@ S_VIEW = STATE_OFFSETS["view"]
 
 S_COUNTERS = STATE_OFFSETS["c_turns"]
 N_COUNTERS = STATE_SIZE - S_COUNTERS
+# Each counter's first column in a result row (``s[S_COUNTERS:]``; a batch's
+# ``counters[n, N_COUNTERS]``). Read counters by name with ``counter``.
+COUNTER_OFFSETS = {name: off - S_COUNTERS for name, off in STATE_OFFSETS.items()
+                   if off >= S_COUNTERS}
 C_TURNS = STATE_OFFSETS["c_turns"]
 C_WINNER = STATE_OFFSETS["c_winner"]
 C_END_REASON = STATE_OFFSETS["c_end_reason"]
@@ -562,3 +566,13 @@ def rule_fields_markdown() -> str:
     for i, (name, meaning) in enumerate(RULE_FIELDS):
         rows.append(f"| {i} | `{name}` | {meaning} |")
     return "\n".join(rows)
+
+
+def counter(counters, name: str):
+    """Counter ``name`` (a ``c_*`` field of ``STATE_FIELDS``) of result rows: one game's
+    row (int32[N_COUNTERS]) or a batch's (int32[n, N_COUNTERS]). A one-slot counter
+    gives its value in each row; a counter of several slots (per seat, per resource)
+    its slots along the last axis."""
+    off = COUNTER_OFFSETS[name]
+    width = STATE_LENGTHS[name]
+    return counters[..., off] if width == 1 else counters[..., off:off + width]

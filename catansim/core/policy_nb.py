@@ -16,7 +16,7 @@ accepts a trade it can pay with probability 1/2; it discards a uniformly random
 subset of its cards.
 
 Every dispatcher the game loop calls on most turns is an ``inline_kernel``, inlined
-into ``engine_nb.run_nb``: a compiled kernel's machine code holds all its callees, so
+into ``loop_nb.run_nb``: a compiled kernel's machine code holds all its callees, so
 a dispatcher compiled as a kernel of its own would lower the scripted decision a second
 time, and a call passes each array as seven machine words, where the inlined dispatcher
 calls the scripted kernel (``action_nb``) or the random one (``random_action_nb``)
@@ -49,7 +49,6 @@ from .scripted.work_nb import reset_work_nb as reset_work_nb  # a new game's wor
 
 STRATEGY_RANDOM = 0
 STRATEGY_SCRIPTED = 1
-N_PARAMS = 35  # length of each strategy's parameter row
 
 
 @typed_kernel("int64(uint64[::1], int64, uint8[::1], int64)")

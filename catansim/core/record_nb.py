@@ -26,7 +26,7 @@ Every update covers all ``MAX_PLAYERS`` observers (seats that do not play see th
 public events too and stay consistent), so a caller never loops over observers.
 
 Soundness, that every true count lies in every observer's interval, is checked by
-``engine_nb.count_violations_nb`` under rules ``check=1`` (the random-play invariant
+``checker_nb.count_violations_nb`` under rules ``check=1`` (the random-play invariant
 suite) and against the plain replay of a game log in ``tests/test_record.py``.
 
 May import: numpy, numba, ``catansim.constants`` and ``core.layout``/``core.jit``.

@@ -80,6 +80,7 @@ from .layout import (
     R_ROBBER,
     R_SHORTAGE,
     ROBBER_FRIENDLY,
+    ROBBER_OFF,
     S_ARMY,
     S_BANK,
     S_CITIES_LEFT,
@@ -159,14 +160,12 @@ def log_event_nb(s, log, kind, p, a, b, c):
 
 @kernel
 def load_board_nb(s, topo, board):
-    """Copy a board vector into the state and derive the lookup fields."""
-    robber = 0
+    """Copy a board vector into the state and derive the lookup fields; the robber
+    starts on the desert."""
     for h in range(N_HEXES):
         s[S_HEX_TERRAIN + h] = board[B_TERRAIN + h]
         s[S_HEX_NUMBER + h] = board[B_NUMBER + h]
-        if board[B_TERRAIN + h] == DESERT:
-            robber = h
-    s[S_ROBBER] = robber
+    s[S_ROBBER] = desert_hex_nb(s)
     for i in range(26):
         s[S_NUMBER_HEXES + i] = -1
     for h in range(N_HEXES):
@@ -711,6 +710,23 @@ def maritime_rate_nb(s, p, r):
     if s[S_HARBORS + 6 * p + 5]:
         return 3
     return 4
+
+
+@inline_kernel
+def desert_hex_nb(s):
+    """The desert's hex (every board has exactly one; hex 0 if none)."""
+    for h in range(N_HEXES):
+        if s[S_HEX_TERRAIN + h] == DESERT:
+            return np.int64(h)
+    return np.int64(0)
+
+
+@kernel
+def robber_for_rules_nb(s, rules):
+    """Where the robber stands under ``rules``: with the robber off it rests on the
+    desert, where it starts, so nothing is blocked; otherwise where it is."""
+    if rules[R_ROBBER] == ROBBER_OFF:
+        s[S_ROBBER] = desert_hex_nb(s)
 
 
 # --- production --------------------------------------------------------------------

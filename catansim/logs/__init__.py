@@ -3,7 +3,7 @@
 What lives here:
 
 - ``format``: the log format (``docs/game-log.md``): the header, engine event rows
-  as JSON objects, reading and writing files;
+  as JSON objects, the log of a played game (``game_log``), reading and writing files;
 - ``checker``: an independent, plainly correct rules checker in pure Python that
   replays any log event by event (a test oracle for the engine);
 - ``narrative``: the game told turn by turn, and the final standings, from the
@@ -11,17 +11,25 @@ What lives here:
 
 May import: ``constants``, ``topology``, ``checks``, ``errors``, ``files`` (atomic
 writes), ``rules`` (the header's rule keys), ``board`` (headers) and ``core.layout``
-(event codes, for ``format`` only), and ``viewer`` in ``ReplayResult._repr_html_`` only
-(a notebook shows a replayed log in the game viewer).
+(event codes, for ``format`` only) and ``display`` (a replayed log's notebook view,
+registered from above). Never the viewer.
 The checker never imports the engine or the compiled kernels: it knows the game
 only from the log.
 """
 
 from .checker import LogError, ReplayResult, replay
-from .format import event_row_to_dict, event_rows_to_dicts, make_header, read_log, write_log
+from .format import (
+    event_row_to_dict,
+    event_rows_to_dicts,
+    game_log,
+    make_header,
+    read_log,
+    write_log,
+)
 from .narrative import narrative, outcome_line, standings
 
 __all__ = [
-    "LogError", "ReplayResult", "event_row_to_dict", "event_rows_to_dicts", "make_header",
+    "LogError", "ReplayResult", "event_row_to_dict", "event_rows_to_dicts", "game_log",
+    "make_header",
     "narrative", "outcome_line", "read_log", "replay", "standings", "write_log",
 ]

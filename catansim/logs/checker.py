@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from .. import display
 from .. import topology as T
 from ..constants import (
     CITIES_PER_PLAYER,
@@ -162,6 +163,8 @@ class Geometry:
         Header index -> our index (``catansim.topology``).
     robber : int
         Header index of the robber's starting hex.
+    desert : int
+        Header index of the desert, where a robber switched off rests.
     """
 
     def __init__(self, board: dict):
@@ -244,6 +247,9 @@ class Geometry:
         self.robber = int(robber)
         if not 0 <= self.robber < 19:
             raise LogError(f"header.board.robber: {robber!r} is not a hex index")
+        # where a robber switched off rests (its start when the board has no desert)
+        self.desert = next((h for h in range(19) if self.hex_terrain[h] == "desert"),
+                           self.robber)
 
     # -- descriptions for the narrative ---------------------------------------------
     def hex_name(self, h: int) -> str:
@@ -349,10 +355,9 @@ class ReplayResult:
     log: tuple | None = field(default=None, repr=False, compare=False)
 
     def _repr_html_(self) -> str | None:
-        """The game viewer in a notebook (``catansim.viewer``), from the replayed log."""
-        from ..viewer import inline_html  # noqa: PLC0415  (the viewer is a layer above logs)
-
-        return None if self.log is None else inline_html(*self.log)
+        """Its view in a notebook (``display.REPLAY``: the game viewer, registered by the
+        package ``catansim``); None without one."""
+        return display.html(display.REPLAY, self)
 
     def pieces(self) -> dict:
         """``node_owner``, ``node_level``, ``edge_owner`` as ``draw_board(pieces=...)`` takes."""
@@ -590,9 +595,6 @@ class _Replayer:
                 self.supply[r] += cards[r]
             else:
                 self.hands[dst][r] += cards[r]
-
-    def building_at(self, node):
-        return self.buildings.get(node)
 
     def distance_ok(self, node) -> bool:
         return node not in self.buildings and all(
@@ -871,8 +873,9 @@ class _Replayer:
         total = sum(self.last_dice)
         owed = [[0] * 5 for _ in range(self.n)]
         for h in range(19):
-            if self.geo.hex_number[h] != total or h == self.robber:
-                continue  # the robber's hex produces nothing
+            if self.geo.hex_number[h] != total or (h == self.robber
+                                                   and self.robber_mode != "off"):
+                continue  # the robber's hex produces nothing (none with the robber off)
             res = TERRAIN_RESOURCE[self.geo.hex_terrain[h]]
             if res is None:
                 continue
@@ -1177,6 +1180,8 @@ class _Replayer:
             self.need_main("turn_end")
         if self.turn == self.switch_turn:  # the after-rules decide from here on
             self._apply_rules(self.rules_after, "rules_after")
+            if self.robber_mode == "off":  # a robber switched off rests on the desert
+                self.robber = self.geo.desert
         self.phase = "limit" if self.turn >= self.max_turns else "between"
         self.snapshots.append({
             "turn": self.turn,

@@ -1,8 +1,9 @@
 """Game logs: the public JSON Lines format of ``docs/game-log.md`` (version 1).
 
 The engine writes events as ``int32`` rows (``core.layout``, ``EV_*``); this module
-turns them into the spec's JSON objects, builds the header, and reads and writes
-log files. Writing is atomic: a log at ``path`` is always complete.
+turns them into the spec's JSON objects, builds the header (``game_log``: the log of a
+played game), and reads and writes log files. Writing is atomic: a log at ``path`` is
+always complete.
 """
 
 from __future__ import annotations
@@ -70,6 +71,22 @@ def make_header(seed, n_players, strategies, rules, board) -> dict:
         header["rules_after"] = {key: rules_obj["rules_after"][key] for key in RULE_KEYS}
     header["board"] = board.to_header()
     return header
+
+
+def game_log(game) -> tuple[dict, list[dict]]:
+    """The log (header, events) of a game played with its events (a
+    ``settings.GameResult`` of ``play_game(log=True)``).
+
+    Raises
+    ------
+    catansim.errors.CatansimError
+        The game was played without its events.
+    """
+    if game.events is None:
+        raise CatansimError("game: played without its events; allowed: a game of "
+                            "play_game(..., log=True)")
+    header = make_header(game.seed, game.n_players, game.strategies, game.rules, game.board)
+    return header, event_rows_to_dicts(game.events, game.n_players)
 
 
 def _opt(v: int):

@@ -20,10 +20,10 @@ analysis or matplotlib.
 
 from .dataset import iter_game_ranges, iter_parts, load, read_manifest
 from .schema import COLUMNS, DEFAULT_VARIANT, category_columns, covered_fields, render_docs
-from .tables import counter_field, games_frame, games_table, players_frame, players_table
+from .tables import games_frame, games_table, players_frame, players_table
 
 __all__ = [
-    "COLUMNS", "DEFAULT_VARIANT", "category_columns", "counter_field", "covered_fields",
+    "COLUMNS", "DEFAULT_VARIANT", "category_columns", "covered_fields",
     "games_frame", "games_table", "iter_game_ranges", "iter_parts", "load", "players_frame",
     "players_table", "read_manifest", "render_docs",
 ]

@@ -221,7 +221,7 @@ def rewrite_records(root: Path, records: Iterable[PartRecord]) -> None:
 # encoding; seeds and board ids (random 63-bit) gain nothing from any encoding; the
 # other integer columns (small counts) are split into byte streams, which zstd packs
 # as small as dictionaries (the high bytes are all zero) in 0.6-0.7 of the CPU to
-# write and to read (docs/history/performance.md, twelfth round); names and floats keep
+# write and to read (measured: docs/history/performance.md); names and floats keep
 # dictionaries. zstd at its default level 1.
 _DELTA_COLUMNS = ("game",)
 _PLAIN_COLUMNS = ("seed", "board_id")

@@ -210,14 +210,6 @@ def category_columns(table: str) -> tuple[str, ...]:
     return tuple(rows["name"])
 
 
-def state_fields_frame() -> pd.DataFrame:
-    """The engine's state layout (``core.layout.STATE_FIELDS``) as a table."""
-    return pd.DataFrame(
-        [(name, L.STATE_OFFSETS[name], n, meaning) for name, n, meaning in L.STATE_FIELDS],
-        columns=["field", "offset", "length", "meaning"],
-    )
-
-
 def covered_fields() -> set[str]:
     """The counter fields (``c_*``) that appear in the result tables."""
     return ({f for f, *_ in _GAME_COUNTERS} | {f for f, *_ in _PLAYER_COUNTERS}
@@ -277,7 +269,9 @@ def render_docs() -> str:
         "The manifest holds `format_version` (2), the experiment file's text, the",
         "settings that decide every game (`result_key` and its SHA-256 `result_hash`),",
         "`engine_fingerprint` (`catansim.core.engine_fingerprint()`: a hash of the",
-        "compiled core's code), `catansim_version`, `games`, `batch_size`, `players`",
+        "compiled core's code), `games_digest` (`catansim.engine.games_digest()`: a hash",
+        "of the results of a fixed set of games, so that equal digests say the same",
+        "games from newer code), `catansim_version`, `games`, `batch_size`, `players`",
         "and the variants. A run resumes a dataset only with the same settings (a refusal",
         "names each key that changed, e.g. `variants.baseline.rules.robber: 'official' ->",
         "'friendly'`) and the same engine fingerprint (a refusal names both).",

@@ -149,12 +149,6 @@ def _arrow(cols: dict):
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
-def counter_field(counters: np.ndarray, name: str) -> np.ndarray:
-    """Columns of counter ``name`` (a ``c_*`` state field) in ``counters[n, N_COUNTERS]``."""
-    off = L.STATE_OFFSETS[name] - L.S_COUNTERS
-    return counters[:, off : off + L.STATE_LENGTHS[name]]
-
-
 class _Rows(NamedTuple):
     """The games of a table: one batch, or several merged in game-index order."""
 
@@ -280,11 +274,11 @@ def _game_columns(rows: _Rows, variant: str, variants, strategy_names) -> dict:
     cols["n_players"] = np.full(n, settings.n_players, dtype=np.int8)
     for p in range(P):
         cols[f"strategy_{p}"] = _names(_by_row(seat_codes[:, p], rows), strat_dtype)
-    end = counter_field(c, "c_end_reason")[:, 0]
+    end = L.counter(c, "c_end_reason")
     cols["end_reason"] = _names(np.where((end >= 1) & (end <= 2), end - 1, -1),
                                 _names_dtype(END_REASONS))
     for field, names, dtype, _ in _GAME_COUNTERS:
-        block = counter_field(c, field)
+        block = L.counter(c, field).reshape(len(c), -1)
         for j, name in enumerate(names):
             cols[name] = _column(block[:, j], dtype)
         if field == "c_winner":
@@ -303,7 +297,7 @@ def _player_columns(rows: _Rows, variant: str, variants, strategy_names) -> dict
     strat_dtype = _strategy_dtype(rows, strategy_names)
     seat_codes = _seat_codes(rows, strat_dtype)[:, :k]
     seat = np.tile(np.arange(k, dtype=np.int8), n)
-    winner = counter_field(c, "c_winner")[:, 0]
+    winner = L.counter(c, "c_winner")
     cols: dict[str, object] = {
         "game": np.repeat(rows.game_index, k),
         "seed": np.repeat(rows.seeds, k),
@@ -315,7 +309,7 @@ def _player_columns(rows: _Rows, variant: str, variants, strategy_names) -> dict
     seats = np.arange(k)
     for field, names, dtype, _ in _PLAYER_COUNTERS:
         width = len(names)
-        off = L.STATE_OFFSETS[field] - L.S_COUNTERS
+        off = L.COUNTER_OFFSETS[field]
         for j, name in enumerate(names):
             # seat-major slots: one gather gives the (game, seat) rows of the column
             values = np.take(c, off + seats * width + j, axis=1).reshape(n * k)

@@ -17,7 +17,8 @@ import time
 
 import numba
 
-from ..engine import GameSettings, batch_seeds, play_batch
+from ..engine import batch_seeds, play_batch
+from ..settings import GameSettings
 from .experiment import parse_experiment
 from .runner import run_experiment
 
@@ -36,7 +37,8 @@ RATE_REPEATS = 2
 _COMPILE_SNIPPET = """
 import time
 t = time.perf_counter()
-from catansim.engine import GameSettings, batch_seeds, play_batch
+from catansim.engine import batch_seeds, play_batch
+from catansim.settings import GameSettings
 play_batch(batch_seeds(0, 2), GameSettings(n_players={players}, strategies={strategies!r}))
 print(time.perf_counter() - t)
 """

@@ -44,19 +44,13 @@ from ..checks import (
     type_name,
 )
 from ..constants import N_NODES
-from ..engine import (
-    GameSettings,
-    batch_seeds,
-    free_openings,
-    opening_slot,
-    openings_from_seats,
-    validate_openings,
-)
+from ..engine import batch_seeds
 from ..errors import CatansimError
+from ..kernels import free_openings, opening_slot
 from ..results.arms import arm_name
 from ..results.schema import DEFAULT_VARIANT as BASELINE
 from ..rules import Rules
-from ..settings import load_python_player
+from ..settings import GameSettings, load_python_player, openings_from_seats, validate_openings
 from ..strategies import PRESETS, StrategySet, is_python_player
 from ..topology import NODE_EDGES, NODE_NEIGHBOURS
 from ..tunables import DEFAULT_BATCH_SIZE

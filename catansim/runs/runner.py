@@ -50,7 +50,7 @@ from .. import __version__
 from ..board import Board
 from ..checks import check_path, check_scheduler
 from ..core import engine_fingerprint
-from ..engine import batch_seeds, play_batch
+from ..engine import batch_seeds, games_digest, play_batch
 from ..errors import (
     CatansimError,
     CatansimWarning,
@@ -298,6 +298,7 @@ def _manifest(exp: Experiment) -> dict:
         "experiment_text": exp.text,
         "catansim_version": __version__,
         "engine_fingerprint": engine_fingerprint(),
+        "games_digest": games_digest(),
         "result_hash": exp.result_hash(),
         "result_key": exp.result_key(),
         "base_seed": exp.seed,

@@ -27,10 +27,11 @@ from ..analysis.driver import Accumulator, Analysis, Chunk, Context
 from ..analysis.stats import wilson_ci
 from ..analysis.strategies import RATING
 from ..checks import check_int, check_players
-from ..engine import GameSettings, batch_seeds, play_batch
+from ..engine import batch_seeds, play_batch
 from ..errors import CatansimError
 from ..results import games_frame, players_frame
 from ..rules import Rules
+from ..settings import GameSettings
 from ..strategies import PRESETS, StrategySet, python_player_name
 from ..tunables import CHUNK_DEALS
 

@@ -539,7 +539,10 @@ def readme(res: dict, scale: str, sections) -> str:
               "other jobs (wall time depends on the load; CPU seconds are the run's own). "
               f"Engine fingerprint of the runs: {res.get('engine', 'unknown')} "
               "(`catansim.core.engine_fingerprint`; a dataset is resumed only by the same "
-              "engine, so a rebuild with another one starts in a fresh `--out`).", ""]
+              "engine, so a rebuild with another one starts in a fresh `--out`); games "
+              f"digest {res.get('games_digest', 'not recorded')} "
+              "(`catansim.engine.games_digest`: an engine with the same digest plays the "
+              "same games).", ""]
     lines += ["## Sample sizes by power", "",
               f"The study's budget was 4 million games ({int(runs['games'].sum()):,} in "
               "these runs, plus one timing run of `catansim openings`). Games per arm were "

@@ -36,10 +36,12 @@ def _facts(m: dict) -> dict[str, str]:
     key = m.get("result_key", {})
     variants = key.get("variants", {})
     fp = m.get("engine_fingerprint")
+    digest = m.get("games_digest")
     rotate = " (seats rotated game by game)" if key.get("rotate") else ""
     return {
         "base seed": str(m.get("base_seed", key.get("seed", "unknown"))),
         "engine": (f"fingerprint {fp}" if fp else "no fingerprint recorded (format 1)")
+        + (f", games digest {digest}" if digest else ", no games digest recorded")
         + f", catansim {m.get('catansim_version', 'unknown')}",
         "rules": grouped({v: rules_text(x.get("rules", {})) for v, x in variants.items()},
                          "arms"),

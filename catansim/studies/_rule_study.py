@@ -109,11 +109,13 @@ def complete(exp: Experiment, root: Path) -> bool:
 
 
 def engine_of(root: Path) -> str:
-    """The catansim version (and engine fingerprint, where recorded) that made a dataset."""
+    """The catansim version, engine fingerprint and games digest (where recorded) that
+    made a dataset."""
     m = D.read_manifest(root)
-    fp = m.get("engine_fingerprint")
+    fp, digest = m.get("engine_fingerprint"), m.get("games_digest")
     return f"catansim {m.get('catansim_version')}" + (
-        f", engine {fp}" if fp else ", format 1 (no engine fingerprint recorded)")
+        f", engine {fp}" if fp else ", format 1 (no engine fingerprint recorded)") + (
+        f", games {digest}" if digest else "")
 
 
 @dataclass(frozen=True)
@@ -378,7 +380,10 @@ def write_readme(out: Path, name: str, title: str, question: str, answer: list[s
                      f"{d.total_games:,} | {d.seconds:,.0f} | {rate} | {engine_of(d.path)} |")
     total = sum(d.total_games for d in datasets.values())
     secs = sum(d.seconds for d in datasets.values())
-    lines += [f"| all | | | | | {total:,} | {secs:,.0f} | | |", ""]
+    lines += [f"| all | | | | | {total:,} | {secs:,.0f} | | |", "",
+              "Seconds are the wall time of the sessions that played each dataset, on a "
+              "2-core machine shared with other jobs; `catansim bench` measures the "
+              "engine alone.", ""]
     lines += list(notes)
     lines += list(power_lines)
     lines += ["", "## Tables (`tables/`)", ""]

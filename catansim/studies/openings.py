@@ -500,7 +500,9 @@ def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Pa
     results["analysis_seconds"] = time.perf_counter() - t0
     results["runs"] = runs_table(data, items)
 
-    results["engine"] = D.read_manifest(items[0][2]).get("engine_fingerprint", "unknown")
+    manifest = D.read_manifest(items[0][2])
+    results["engine"] = manifest.get("engine_fingerprint", "unknown")
+    results["games_digest"] = manifest.get("games_digest", "not recorded")
     return write_outputs(out, results, scale, items)
 
 

@@ -60,7 +60,7 @@ SMALL = {"seats-4p": (300, None), "seats-3p": (300, None), "mixed-4p": (300, Non
 ORDER = tuple(SMALL)
 ROTATIONS = {4: ["baseline", "rot1", "rot2", "rot3"]}
 # seat index equivalent to no effect: every seat's effect within +-0.5 points (TOST), a
-# third of the 1.4 points seat-index tie-breaks gave seat 0 before the players were honest
+# third of the 1.4 points that breaking ties by seat index gives seat 0
 EQUIVALENCE_MARGIN = 0.005
 
 

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import layout as L
-from ..engine import GameSettings, batch_seeds, play_batch
+from ..engine import batch_seeds, play_batch
+from ..settings import GameSettings
 from ..strategies import StrategySet
 from .spec import BEST, CANDIDATE, TuneSpec
 
@@ -57,7 +58,7 @@ class Job:
 def _wins(job: Job, n_threads: int | None = None) -> np.ndarray:
     """1 where the candidate (in ``job.seat``) won, per seed."""
     batch = play_batch(job.seeds, job.settings, n_threads=n_threads)
-    return (batch.counters[:, L.C_WINNER - L.S_COUNTERS] == job.seat).astype(np.int32)
+    return (L.counter(batch.counters, "c_winner") == job.seat).astype(np.int32)
 
 
 def deal_seeds(base_seed: int, deals: np.ndarray) -> np.ndarray:

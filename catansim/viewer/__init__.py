@@ -6,11 +6,12 @@ What lives here:
   cards, victory points, pieces and tiles, the supply, the robber, the board's
   pieces, the event's narrative line), replayed from the log by ``catansim.logs``;
 - ``page``: ``viewer_html`` / ``write_viewer`` (the page, with its script, style and
-  data inline: no network, works from ``file://``), ``inline_html`` (the same page in a
-  notebook's output) and ``game_log`` (the log of a game played with its events).
+  data inline: no network, works from ``file://``) and ``inline_html`` (the same page
+  in a notebook's output).
 
 ``catansim replay GAME.jsonl --html PAGE`` and ``catansim play ... --html PAGE`` write
-the page; a played game and a replayed log show it in a notebook (``_repr_html_``).
+the page; a played game and a replayed log show it in a notebook (``_repr_html_``,
+through the views the package ``catansim`` registers in ``catansim.display``).
 ``docs/viewer.md`` describes it.
 
 May import: ``logs`` (reading and replaying logs, the narrative), ``constants``,
@@ -19,7 +20,7 @@ kernels, plotting or matplotlib: a log is all a page needs.
 """
 
 from .frames import GLOBAL_FIELDS, SEAT_FIELDS, game_view
-from .page import game_log, inline_html, viewer_html, write_viewer
+from .page import inline_html, viewer_html, write_viewer
 
-__all__ = ["GLOBAL_FIELDS", "SEAT_FIELDS", "game_log", "game_view", "inline_html",
+__all__ = ["GLOBAL_FIELDS", "SEAT_FIELDS", "game_view", "inline_html",
            "viewer_html", "write_viewer"]

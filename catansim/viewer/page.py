@@ -14,9 +14,7 @@ import json
 from importlib import resources
 from pathlib import Path
 
-from ..errors import CatansimError
 from ..files import atomic_write_text
-from ..logs.format import event_rows_to_dicts
 from .frames import game_view
 
 _BODY = """<header><h1 id="title"></h1><p id="outcome"></p></header>
@@ -99,17 +97,3 @@ def inline_html(header: dict, events: list[dict], height: int = 940) -> str:
     return (f"<iframe srcdoc=\"{html.escape(page, quote=True)}\" style=\"width:100%;"
             f"height:{int(height)}px;border:1px solid #ddd\" "
             "title=\"catansim game viewer\"></iframe>")
-
-
-def game_log(game) -> tuple[dict, list[dict]]:
-    """The log (header, events) of a game played with its events (``play_game(log=True)``).
-
-    Raises
-    ------
-    catansim.errors.CatansimError
-        The game was played without its events.
-    """
-    if game.events is None:
-        raise CatansimError("game: played without its events; allowed: a game of "
-                            "play_game(..., log=True)")
-    return game.header(), event_rows_to_dicts(game.events, game.n_players)

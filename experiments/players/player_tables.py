@@ -25,10 +25,11 @@ game on the same seeds, Holm-corrected within each comparison)::
 - ``strict_changes.csv``: for each kind of player, the games (same seeds) whose length
   or winner differs between the official and the strict shortage rule (Wilson).
 - ``switch_after_40.csv`` (with the dataset of ``switch_information.toml`` or
-  ``switch_strength.toml`` as a third argument, arms ``off_after_40``, ``T`` and
-  ``T_off_after_40``): the robber study's causal headline under each kind of player: games alike
-  to turn 40, then the robber off from turn 41 against kept, paired on the same games
-  (the turn-40 sole leader's and sole last's wins, the turns after 40).
+  ``switch_strength.toml`` as a third argument, alone with ``--switch-only``; arms
+  ``off_after_40``, ``T`` and ``T_off_after_40``): the robber study's causal headline
+  under each kind of player: games alike to turn 40, then the robber off from turn 41
+  against kept, paired on the same games (the turn-40 sole leader's and sole last's
+  wins, the turns after 40).
 """
 
 from __future__ import annotations
@@ -113,7 +114,12 @@ if __name__ == "__main__":
     parser.add_argument("switch", nargs="?", help="the dataset of a switch_*.toml")
     parser.add_argument("--treatment", default="omniscient",
                         help="the variant name of the other players (default omniscient)")
+    parser.add_argument("--switch-only", action="store_true",
+                        help="write only switch_after_40.csv (SOURCE is then not read)")
     args = parser.parse_args()
-    main(args.source, args.out, args.treatment)
+    if args.switch_only and not args.switch:
+        parser.error("--switch-only: needs the switch dataset as the third argument")
+    if not args.switch_only:
+        main(args.source, args.out, args.treatment)
     if args.switch:
         switch_tables(args.switch, args.out, args.treatment)

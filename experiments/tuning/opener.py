@@ -1,4 +1,4 @@
-"""The placement variant that searches: ``RolloutOpener`` (``catansim.search``) chooses
+"""The placement variant that searches: ``RolloutOpener`` (``catansim.players.search``) chooses
 its first settlement by rollouts and plays ``default`` otherwise. This script chooses
 its two knobs on training deals, then measures the choice on held-out deals, as
 ``catansim tune`` measures a tuned row (docs/tuning.md)::
@@ -29,7 +29,7 @@ import pandas as pd
 
 from catansim.errors import CatansimError
 from catansim.files import atomic_write_text
-from catansim.search import RolloutOpener
+from catansim.players.search import RolloutOpener
 from catansim.tuning.heldout import measure_player, win_interval
 
 SETTINGS = ((6, 80), (12, 160), (24, 160))  # (candidates, rollouts)

@@ -65,6 +65,16 @@ COUNTER_SETS = {
                        {"first_turn": 2, "bank_per_resource": 9}, None, 200),
     "friendly-random-robber-4": (4, ["random", "random", "default", "random"], "variable",
                                  {"robber": "friendly"}, None, 150),
+    # rule switches at the end of a turn ("switch": (turn, the rules after))
+    "switch-robber-off-4": (4, ["default"], "variable",
+                            {"switch": (40, {"robber": "off"})}, None, 200),
+    "switch-robber-on-4": (4, ["default", "army", "trader", "city"], "variable",
+                           {"robber": "off", "switch": (30, {"robber": "official"})}, None,
+                           150),
+    "switch-friendly-off-strict-3": (3, ["army", "default", "builder"], "variable",
+                                     {"robber": "friendly", "bank_per_resource": 9,
+                                      "switch": (25, {"robber": "off", "shortage": "strict",
+                                                      "vp_to_win": 8})}, None, 150),
 }
 
 # Strategies that stress decision paths the presets touch lightly: Longest Route fights
@@ -173,20 +183,30 @@ def counter_fields() -> list[str]:
     return [name for name, _, _ in L.STATE_FIELDS if name.startswith("c_")]
 
 
+def _rules(spec: dict):
+    """A set's rules: ``Rules`` keywords, and ``switch``: (turn, the rules after)."""
+    from catansim.rules import Rules
+
+    spec = dict(spec)
+    switch = spec.pop("switch", None)
+    rules = Rules(**spec)
+    return rules if switch is None else rules.switched(switch[0], **switch[1])
+
+
 def counter_digests(fields) -> dict[str, str]:
     from catansim.core import layout as L
-    from catansim.engine import GameSettings, batch_seeds, play_batch
-    from catansim.rules import Rules
+    from catansim.engine import batch_seeds, play_batch
+    from catansim.settings import GameSettings
 
     out = {}
     for i, (name, (n, strategies, layout, rules, openings, games)) in enumerate(
             COUNTER_SETS.items()):
         settings = GameSettings(n_players=n, strategies=tuple(strategies), layout=layout,
-                                rules=Rules(**rules), openings=_openings(openings))
+                                rules=_rules(rules), openings=_openings(openings))
         res = play_batch(batch_seeds(900 + i, games), settings)
         chunks = [res.boards.tobytes()]
         for f in fields:
-            off = L.STATE_OFFSETS[f] - L.S_COUNTERS
+            off = L.COUNTER_OFFSETS[f]
             chunks += [f, np.ascontiguousarray(res.counters[:, off:off + L.STATE_LENGTHS[f]])
                        .tobytes()]
         out[name] = _sha(*chunks)
@@ -220,8 +240,9 @@ def stress_strategy_set():
 def stress_digests(fields) -> dict[str, str]:
     """Counters (field by field) and boards of the STRESS_SETS games."""
     from catansim.core import layout as L
-    from catansim.engine import GameSettings, batch_seeds, play_batch
+    from catansim.engine import batch_seeds, play_batch
     from catansim.rules import Rules
+    from catansim.settings import GameSettings
 
     strategies = stress_strategy_set()
     out = {}
@@ -231,7 +252,7 @@ def stress_digests(fields) -> dict[str, str]:
         res = play_batch(batch_seeds(1900 + i, games), settings)
         chunks = [res.boards.tobytes()]
         for f in fields:
-            off = L.STATE_OFFSETS[f] - L.S_COUNTERS
+            off = L.COUNTER_OFFSETS[f]
             chunks += [f, np.ascontiguousarray(res.counters[:, off:off + L.STATE_LENGTHS[f]])
                        .tobytes()]
         out[f"stress:{name}"] = _sha(*chunks)
@@ -240,8 +261,9 @@ def stress_digests(fields) -> dict[str, str]:
 
 def log_set_digests() -> dict[str, str]:
     """Every event and the final pieces, hands and supply of each LOG_SETS game."""
-    from catansim.engine import GameSettings, batch_seeds, play_game
+    from catansim.engine import batch_seeds, play_game
     from catansim.rules import Rules
+    from catansim.settings import GameSettings
 
     strategies = stress_strategy_set()
     out = {}

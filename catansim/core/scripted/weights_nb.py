@@ -1,12 +1,14 @@
 """The parameter row of a scripted strategy: each slot's name, range and meaning.
 
 The twin of ``players/reference/weights.py``, whose ``weights`` reads the same
-parameters by name.
-A row is float64[``policy_nb.N_PARAMS``]; ``PARAM_FIELDS`` documents each slot (index,
-name, range, meaning), ``catansim.strategies`` validates rows against it and
-``docs/strategies.md`` explains the formulas. The kernels read a slot through its
-``P_*`` constant.
+parameters by name. ``PARAM_FIELDS`` is the one table of the parameters (name, range,
+meaning; a slot is its place in the table): ``catansim.strategies`` validates rows
+against it, ``docs/strategies.md`` explains the formulas, and the kernels read a slot
+through its ``P_*`` constant, which is looked up here by the parameter's name (so a
+reordered table rewires every kernel; a name missing from the table fails at import).
 """
+
+from ...constants import RESOURCE_NAMES
 
 # (name, low, high, meaning). The index of a slot is its position here.
 PARAM_FIELDS: tuple[tuple[str, float, float, str], ...] = (
@@ -86,35 +88,46 @@ PARAM_FIELDS: tuple[tuple[str, float, float, str], ...] = (
      "action sets its top build back"),
 )
 PARAM_INDEX = {name: i for i, (name, _, _, _) in enumerate(PARAM_FIELDS)}
-N_USED_PARAMS = len(PARAM_FIELDS)
-P_PIPS = 0
-P_DIVERSITY = 1
-P_SCARCITY = 2
-P_HARBOR = 3
-P_COMPLEMENT = 4
-P_TARGET = 5  # 5..9: wood, brick, wool, wheat, ore
-P_W_ROAD = 10
-P_W_SETTLEMENT = 11
-P_W_CITY = 12
-P_W_DEV = 13
-P_MISSING = 14
-P_REACH = 15
-P_BANK_TRADE = 16
-P_OFFERS = 17
-P_ACCEPT = 18
-P_ACCEPT_VP = 19
-P_ROBBER = 20
-P_KNIGHT = 21
-P_MONOPOLY_MIN = 22
-P_BLOCK = 23
-P_ROUTE = 24
-P_ARMY = 25
-P_INFORMATION = 26
-P_PLACEMENT_TEMPERATURE = 27
-P_OFFER_ASK = 28
-P_OFFER_TWO = 29
-P_ANSWER_WEIGH = 30
-P_ANSWER_CARDS = 31
-P_ANSWER_LEAD = 32
-P_OFFER_HAGGLE = 33
-P_HAND_GUARD = 34
+# A row's length: the parameters of PARAM_FIELDS, then slots no kernel reads, kept 0. A
+# new parameter takes the next slot; past N_PARAMS, raise N_PARAMS (every row and the
+# kernels' ``params`` grow with it).
+N_PARAMS = 35
+if len(PARAM_FIELDS) > N_PARAMS:
+    raise ValueError(f"PARAM_FIELDS: {len(PARAM_FIELDS)} parameters; allowed: at most "
+                     f"N_PARAMS = {N_PARAMS}")
+
+P_PIPS = PARAM_INDEX["pips_weight"]
+P_DIVERSITY = PARAM_INDEX["diversity_weight"]
+P_SCARCITY = PARAM_INDEX["scarcity_weight"]
+P_HARBOR = PARAM_INDEX["harbor_weight"]
+P_COMPLEMENT = PARAM_INDEX["complement_weight"]
+P_TARGET = PARAM_INDEX["wood_target"]  # the five targets, wood to ore, from here on
+if [name for name, _, _, _ in PARAM_FIELDS[P_TARGET:P_TARGET + 5]] != [
+        f"{r}_target" for r in RESOURCE_NAMES]:
+    raise ValueError("PARAM_FIELDS: the resource targets must follow each other, wood to "
+                     "ore (the kernels read P_TARGET + resource)")
+P_W_ROAD = PARAM_INDEX["road_weight"]
+P_W_SETTLEMENT = PARAM_INDEX["settlement_weight"]
+P_W_CITY = PARAM_INDEX["city_weight"]
+P_W_DEV = PARAM_INDEX["dev_weight"]
+P_MISSING = PARAM_INDEX["missing_penalty"]
+P_REACH = PARAM_INDEX["reach_weight"]
+P_BANK_TRADE = PARAM_INDEX["bank_trade"]
+P_OFFERS = PARAM_INDEX["offers"]
+P_ACCEPT = PARAM_INDEX["accept"]
+P_ACCEPT_VP = PARAM_INDEX["accept_vp_limit"]
+P_ROBBER = PARAM_INDEX["robber_policy"]
+P_KNIGHT = PARAM_INDEX["knight_eager"]
+P_MONOPOLY_MIN = PARAM_INDEX["monopoly_min"]
+P_BLOCK = PARAM_INDEX["block_weight"]
+P_ROUTE = PARAM_INDEX["route_weight"]
+P_ARMY = PARAM_INDEX["army_weight"]
+P_INFORMATION = PARAM_INDEX["information"]
+P_PLACEMENT_TEMPERATURE = PARAM_INDEX["placement_temperature"]
+P_OFFER_ASK = PARAM_INDEX["offer_ask"]
+P_OFFER_TWO = PARAM_INDEX["offer_two"]
+P_ANSWER_WEIGH = PARAM_INDEX["answer_weigh"]
+P_ANSWER_CARDS = PARAM_INDEX["answer_cards"]
+P_ANSWER_LEAD = PARAM_INDEX["answer_lead"]
+P_OFFER_HAGGLE = PARAM_INDEX["offer_haggle"]
+P_HAND_GUARD = PARAM_INDEX["hand_guard"]

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import SimpleNamespace
 
+from ...constants import RESOURCE_NAMES
 from ...errors import CatansimError
 from ...strategies import PARAM_WORDS, Strategy
 
-RESOURCE_TARGETS = ("wood_target", "brick_target", "wool_target", "wheat_target", "ore_target")
+RESOURCE_TARGETS = tuple(f"{r}_target" for r in RESOURCE_NAMES)
 
 
 class Weights(SimpleNamespace):

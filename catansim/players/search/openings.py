@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board import Board
-from ..checks import check_int
-from ..core import layout as L
-from ..engine import play_batch
-from ..game import Observation, Option
-from ..kernels import OPENINGS_SIZE
-from ..players.reference.placement import node_score
-from ..players.reference.weights import weights
-from ..settings import GameSettings
-from ..strategies import PRESETS, StrategySet
-
-_WINNER = L.C_WINNER - L.S_COUNTERS  # the winner's column of a batch's counters
+from ...board import Board
+from ...checks import check_int
+from ...core import layout as L
+from ...engine import play_batch
+from ...game import Observation, Option
+from ...kernels import free_openings, opening_slot
+from ...settings import GameSettings
+from ...strategies import PRESETS, StrategySet
+from ..reference.placement import node_score
+from ..reference.weights import weights
 
 
 class RolloutOpener:
@@ -104,20 +102,21 @@ class RolloutOpener:
         """Games won by the observer in one game per rollout seed of ``seeds`` for each
         node of ``nodes``, forced as its first settlement."""
         board = Board(obs.hex_terrain, obs.hex_number, obs.harbors)
-        forced = np.full(OPENINGS_SIZE, -1, dtype=np.int32)
+        forced = free_openings()
         for q in range(obs.n_players):  # the set-up's first round so far: a node and a road
             node, edge = np.flatnonzero(obs.node_owner == q), np.flatnonzero(obs.edge_owner == q)
             if node.size:
-                forced[4 * q], forced[4 * q + 1] = node[0], edge[0]
+                slot = opening_slot(q, 0)  # its first settlement's node, its road after
+                forced[slot], forced[slot + 1] = node[0], edge[0]
         names = [self.model] * obs.n_players
         names[obs.seat] = self.base_strategy
         seeds = np.asarray(seeds, dtype=np.int64)
         wins = np.zeros(len(nodes), dtype=np.int64)
         for i, node in enumerate(nodes):
-            forced[4 * obs.seat] = node
+            forced[opening_slot(obs.seat, 0)] = node
             settings = GameSettings(n_players=obs.n_players, strategies=tuple(names),
                                     layout="given", board=board, rules=obs.rules,
                                     openings=forced.copy(), strategy_set=self.strategy_set)
             batch = play_batch(seeds, settings, n_threads=self.n_threads)
-            wins[i] = int((batch.counters[:, _WINNER] == obs.seat).sum())
+            wins[i] = int((L.counter(batch.counters, "c_winner") == obs.seat).sum())
         return wins

@@ -11,10 +11,11 @@ placed, the rules and its own cards. Its rollouts draw their dice and developmen
 deck from the player's own generator, never from the game's, and play every seat by a
 model strategy it is given, never by the strategies the other seats really hold.
 
-May import: ``engine`` (``play_batch``), ``settings``, ``game`` (``Observation``,
-``Option``), ``players`` (the plain scripted player's placement score), ``board``,
-``strategies``, ``checks``, ``errors``, ``constants`` and ``core.layout`` (the
-result counters' columns); never the runner, datasets, analyses or reports.
+May import: ``engine`` (``play_batch``), ``kernels`` (the forced openings), ``settings``,
+``game`` (``Observation``, ``Option``), ``players.reference`` (the plain scripted
+player's placement score), ``board``, ``strategies``, ``checks``, ``errors``,
+``constants`` and ``core.layout`` (the result counters); never the runner, datasets,
+analyses or reports.
 """
 
 from .openings import RolloutOpener
