@@ -6,10 +6,12 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test lint bench clean clean-cache
 
+# PYTHONWARNINGS: setuptools' "Editable installation" notice, a warning pip shows
+# even with --quiet.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -20,11 +22,13 @@ run: $(STAMP)
 # on a cold cache: about 0.5 GB apiece). TEST_WORKERS=0 runs it in this process.
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
 
-# lint-imports: the layer contracts of pyproject.toml ([tool.importlinter]).
+# lint-imports: the layer contracts of pyproject.toml ([tool.importlinter]). The longest
+# test files go first and a line says when each file is done (tests/conftest.py); the
+# ten slowest tests are listed at the end.
 test: $(STAMP)
-	$(BIN)/ruff check catansim tests benchmarks notebooks
-	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/ruff check --quiet catansim tests benchmarks notebooks
+	$(BIN)/lint-imports --no-logo
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=10
 
 bench: $(STAMP)
 	$(BIN)/catansim bench

@@ -19,6 +19,7 @@ _LAZY = {
     "RandomPlayer": ("game", "RandomPlayer"),
     "Rules": ("rules", "Rules"),
     "tune": ("tuning", "tune"),
+    "ladder": ("ladders", "ladder"),
 }
 
 

@@ -8,6 +8,7 @@ in one wording, ``FIELD: PROBLEM; allowed: WHAT IS ALLOWED``, e.g.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import os
 import re
@@ -32,6 +33,20 @@ def type_name(value) -> str:
 def fail(field: str, problem: str, allowed: str | None = None) -> NoReturn:
     """Raise the one-line error ``FIELD: PROBLEM[; allowed: ALLOWED]``."""
     raise CatansimError(f"{field}: {problem}" + (f"; allowed: {allowed}" if allowed else ""))
+
+
+def did_you_mean(word, choices) -> str:
+    """`` (did you mean 'default'?)``: the choice nearest to a mistyped name (difflib's
+    ratio, at least 0.6; case ignored), or "" if none is near. Every check of a name
+    from a fixed list (strategies, layouts, rules and their words) puts it after the
+    problem: ``--strategies: unknown strategy 'defualt' (did you mean 'default'?);
+    allowed: ...``."""
+    if not isinstance(word, str) or not word.strip():
+        return ""
+    names = [c for c in choices if isinstance(c, str)]
+    by_folded = {c.casefold(): c for c in names}
+    near = difflib.get_close_matches(word.strip().casefold(), list(by_folded), n=1, cutoff=0.6)
+    return f" (did you mean {by_folded[near[0]]!r}?)" if near else ""
 
 
 def is_int(value) -> bool:
@@ -109,7 +124,8 @@ def check_choice(value, field: str, choices) -> str:
     """One of ``choices`` (strings)."""
     choices = tuple(choices)
     if not isinstance(value, str) or value not in choices:
-        fail(field, f"{value!r} is not allowed", ", ".join(choices))
+        fail(field, f"{value!r} is not allowed{did_you_mean(value, choices)}",
+             ", ".join(choices))
     return value
 
 

@@ -1,13 +1,18 @@
 """The ``catansim`` console script: a click group with one subcommand per module.
 
 Every module of ``catansim.commands`` whose name does not start with ``_`` is a
-subcommand of that name; its help is the command's own docstring.
+subcommand of that name; its help is the command's own docstring. ``catansim --help``
+reads each command's one-line help from its module's source (``_short_help``) and
+imports no command: the heavy imports (Numba, pandas, the analyses) happen only when
+a command is run or asked for its own help (``benchmarks/startup.py`` times both).
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib
+import importlib.util
 import io
 import pkgutil
 import signal
@@ -34,8 +39,19 @@ def _command_names() -> list[str]:
                   if not m.name.startswith("_"))
 
 
+def _short_help(name: str, limit: int = 200) -> str:
+    """The one-line help of command ``name``, as click makes it from the docstring of
+    the module's ``command`` function, read from the source without importing it."""
+    spec = importlib.util.find_spec(f"catansim.commands.{name}")
+    tree = ast.parse(spec.loader.get_source(spec.name))
+    doc = next((ast.get_docstring(node) for node in tree.body
+                if isinstance(node, ast.FunctionDef) and node.name == "command"), None)
+    return click.Command(name, help=doc).get_short_help_str(limit)
+
+
 class LazyGroup(click.Group):
-    """Lists every subcommand; a command's heavy imports happen only when it runs."""
+    """Lists every subcommand; a command's module is imported only when it runs or
+    shows its own help."""
 
     def list_commands(self, ctx):
         return _command_names()
@@ -46,8 +62,7 @@ class LazyGroup(click.Group):
         return importlib.import_module(f"catansim.commands.{name}").command
 
     def format_commands(self, ctx, formatter):
-        rows = [(name, self.get_command(ctx, name).get_short_help_str(limit=200))
-                for name in self.list_commands(ctx)]
+        rows = [(name, _short_help(name)) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 

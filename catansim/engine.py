@@ -75,7 +75,9 @@ def play_game(
     The game is a pure function of ``seed`` and the settings: the batch kernel
     plays exactly the same game for the same seed. With ``debug=True``, a game in
     which a strategy chose an illegal action raises ``IllegalActionError`` naming the
-    first one (without it the engine counts them in ``c_illegal`` and plays on).
+    first one (without it the engine counts them in ``c_illegal`` and plays on), and a
+    Python player's exception comes through as it is (without it: a one-line
+    ``catansim.game.PlayerError``).
     """
     seed = check_seed(seed)
     log, debug = check_bool(log, "log"), check_bool(debug, "debug")
@@ -86,7 +88,7 @@ def play_game(
     settings = settings_of(settings, n_players, strategies, layout, board, rules, openings,
                            strategy_set)
     if settings.players:
-        res = play_settings(seed, settings, log=log)
+        res = play_settings(seed, settings, log=log, debug=debug)
         if debug and res.state[L.C_ILLEGAL]:
             raise illegal_action_error(seed, settings.strategies, res.state)
         return res
@@ -153,7 +155,7 @@ def play_batch(
     boards = np.zeros((seeds.size, L.BOARD_SIZE), dtype=np.int32)
     if settings.players:  # Python seats: one game after another, through the step interface
         for i, seed in enumerate(seeds.tolist()):
-            res = play_settings(seed, settings, log=False)
+            res = play_settings(seed, settings, log=False, debug=debug)
             counters[i] = res.counters
             boards[i] = res.board.vector if res.board is not None else 0
     else:

@@ -33,7 +33,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 import numpy as np
 
 from . import board as B
-from .checks import check_bool, check_instance, check_int, check_seed
+from .checks import check_bool, check_instance, check_int, check_seed, is_int
 from .constants import (
     BONUS_TILE_VP,
     CITIES_PER_PLAYER,
@@ -63,6 +63,7 @@ _LOG_ROWS = 4096
 _LOG_ROOM = 1024
 
 _NO_CARDS = (0, 0, 0, 0, 0)
+_INT32_MAX = 2**31 - 1  # the engine's numbers are int32: an option's fields fit in one
 
 
 class Option(NamedTuple):
@@ -133,6 +134,59 @@ def describe(o: Option) -> str:
         return f"steal from seat {o.target}"
     return {"buy": "buy a development card", "roll": "roll the dice", "end": "end the turn",
             "accept": "accept the offer", "refuse": "refuse the offer"}.get(k, k)
+
+
+def _plain_cards(cards) -> bool:
+    return cards is _NO_CARDS or (type(cards) is tuple and len(cards) == N_RESOURCES and all(
+        type(n) is int and 0 <= n <= _INT32_MAX for n in cards))
+
+
+def _checked_option(choice) -> Option:
+    """``choice`` as the engine takes it (plain ints, five counts a bundle), or the one-line
+    error naming the field: a player's option is checked before it reaches the kernels."""
+    if (type(choice) is Option and type(choice.kind) is str and choice.kind in KINDS
+            and type(choice.target) is int
+            and -1 <= choice.target <= _INT32_MAX and _plain_cards(choice.give)
+            and _plain_cards(choice.get)):
+        return choice  # the options the game lists: plain already (the fast path)
+    if not isinstance(choice, Option):
+        raise CatansimError(f"step: {choice!r} is not an Option; allowed: one of "
+                            "Game.legal()")
+    if not isinstance(choice.kind, str) or choice.kind not in KINDS:
+        raise CatansimError(f"step: option kind {choice.kind!r} is not allowed; allowed: "
+                            f"{', '.join(KINDS)}")
+    if not is_int(choice.target) or not -1 <= choice.target <= _INT32_MAX:
+        raise CatansimError(f"step: option target {choice.target!r} is not allowed; allowed: "
+                            "the number of a node, edge, hex, seat, card or resource, or -1")
+    bundles = []
+    for name in ("give", "get"):
+        cards = getattr(choice, name)
+        cards = tuple(cards) if isinstance(cards, tuple | list | np.ndarray) else None
+        if cards is None or len(cards) != N_RESOURCES or not all(
+                is_int(n) and 0 <= n <= _INT32_MAX for n in cards):
+            raise CatansimError(f"step: option {name} {getattr(choice, name)!r} is not "
+                                f"allowed; allowed: {N_RESOURCES} card counts, integers >= 0 "
+                                f"({', '.join(RESOURCE_NAMES)})")
+        bundles.append(tuple(int(n) for n in cards))
+    return Option(choice.kind, int(choice.target), *bundles)
+
+
+class PlayerError(CatansimError):
+    """A Python player raised in ``decide`` or ``new_game``: one line naming the game's
+    seed, the seat, the player and its exception, which is the ``__cause__`` (its
+    traceback). ``play_game(..., debug=True)`` lets the exception itself through."""
+
+
+def _call_player(what: str, fn, seed: int, seat: int, name: str, debug: bool, *args):
+    """``fn(*args)``, a player's own code: an exception of it is a ``PlayerError``."""
+    try:
+        return fn(*args)
+    except Exception as exc:
+        if debug:
+            raise
+        text = str(exc).splitlines()[0] if str(exc) else ""
+        raise PlayerError(f"game seed {seed}, seat {seat} ({name}): {what} raised "
+                          f"{type(exc).__name__}" + (f": {text}" if text else "")) from exc
 
 
 def _one(r: int, n: int = 1) -> tuple:
@@ -595,9 +649,7 @@ class Game:
         if self.waiting:
             raise CatansimError("step: no decision is pending (the game waits at the end of "
                                 f"turn {int(self.s[L.S_TURN])}); resume() plays on")
-        if not isinstance(choice, Option):
-            raise CatansimError(f"step: {choice!r} is not an Option; allowed: one of "
-                                "Game.legal()")
+        choice = _checked_option(choice)
         d = int(self.s[L.S_PENDING])
         value = 0
         if d == L.D_ACTION and choice.kind == "offer":
@@ -666,6 +718,10 @@ class Game:
         if self.s[L.S_PENDING] >= 0:
             raise CatansimError(f"play_to: a decision is pending ({self.decision} of seat "
                                 f"{self.to_move}); step it first")
+        now = int(self.s[L.S_TURN])
+        if self.waiting and turn < now:
+            raise CatansimError(f"play_to: turn {turn} is over (the game waits at the end of "
+                                f"turn {now}); allowed: a turn >= {now}")
         if not self.over:
             self._grow_log()
             self._settled(self._nb.step_to_turn_nb(*self._run_args(), turn))
@@ -720,21 +776,24 @@ class Game:
 
 
 def play_settings(seed: int, settings: GameSettings, log: bool = True,
-                  external=()) -> GameResult:
+                  external=(), debug: bool = False) -> GameResult:
     """Play the game of ``seed`` under ``settings``: its Python players
     (``settings.players``) decide in Python, every other seat in the kernel. A player
     with a ``new_game(seed, seat)`` method is told of each game first (to seed itself:
     then a game depends only on its seed and the settings); one with a ``base_strategy``
-    that returns None gets that strategy's choice."""
+    that returns None gets that strategy's choice. A player that raises is a
+    ``PlayerError`` (with ``debug``: its exception as it is)."""
     players = dict(settings.players)
+    names = settings.strategies
     for seat, player in players.items():
         start = getattr(player, "new_game", None)
         if callable(start):
-            start(seed, seat)
+            _call_player("new_game", start, seed, seat, names[seat], debug, seed, seat)
     game = Game(seed, settings=settings, external=set(players) | set(external), log=log)
     while not game.over:
         q = game.to_move
-        choice = players[q].decide(game.observation(q), game.legal_options())
+        choice = _call_player("decide", players[q].decide, seed, q, names[q], debug,
+                              game.observation(q), game.legal_options())
         if choice is None and getattr(players[q], "base_strategy", None) is not None:
             choice = game.suggest(q)  # left to the seat's compiled strategy
         try:
@@ -775,6 +834,12 @@ class GameBatch:
         seeds = [check_seed(x) for x in seeds]
         self.settings = settings = settings_of(settings, n_players, strategies, layout, board,
                                                rules, openings, strategy_set)
+        if settings.players:  # choose() would decide for it: it would never be asked
+            seat = settings.python_seats[0]
+            raise CatansimError(f"strategies[{seat}]: {settings.strategies[seat]} is a Python "
+                                "player, which a GameBatch never asks (choose() decides for "
+                                "every external seat); allowed: compiled strategies, with the "
+                                "seats choose() decides in external")
         n = settings.n_players
         seats = _external_seats(settings, external)
         self._nb, _ = _kernels()
@@ -838,6 +903,8 @@ class GameBatch:
 
     def observation(self, g: int, seat: int) -> Observation:
         """What ``seat`` may know in game ``g``."""
+        g = check_int(g, "observation: game", 0, len(self) - 1,
+                      f"a game index in 0..{len(self) - 1}")
         return _observe(self._nb, self.states[g], self._rules[g], self._masks[g],
                         self._victims[g], self._cands[g], self._acts[g], seat, self.settings)
 
@@ -857,7 +924,7 @@ def _observe(nb, s, rules, mask, victims, cand, act, seat, settings) -> Observat
     """What ``seat`` may know in the game of state ``s`` (a copy), with the pending offer
     (from ``act``) or the cards due (from the options' list, into ``cand``)."""
     n = settings.n_players
-    if not isinstance(seat, int | np.integer) or not 0 <= seat < n:
+    if not is_int(seat) or not 0 <= seat < n:
         raise CatansimError(f"observation: seat {seat!r} does not play; allowed: 0..{n - 1}")
     d = int(s[L.S_PENDING])
     offer = _act_offer(act) if d == L.D_ANSWER else None

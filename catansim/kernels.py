@@ -1,14 +1,16 @@
 """Compiling and loading the game kernels: the engine API's way to ``play_batch_nb``.
 
 What lives here: ``batch_kernel()`` (the batch kernel, ready to call), ``kernels_cached()``
-(whether this machine's kernel cache holds it), the cold compile in two processes, and
-the blank arrays the batch kernel plays in (``game_arrays``, ``free_openings``).
+(whether this machine's kernel cache holds it), the cold compile in two processes and
+its progress (``say_if_compiling``, ``CompileProgress``), and the blank arrays the batch
+kernel plays in (``game_arrays``, ``free_openings``).
 May import: ``catansim.core``, ``constants``, ``topology``, ``rules`` and ``strategies``
-(the arguments a kernel is compiled for). Never the engine: it calls this module.
+(the arguments a kernel is compiled for), ``tunables``, Numba's compile events and tqdm.
+Never the engine: it calls this module.
 
 **The cold compile.** The first game on a machine (an empty kernel cache, see
-``catansim.core``) compiles every kernel: about a minute on one core, in Numba's
-compiler, which runs one compile at a time in a process. With two or more CPUs (and
+``catansim.core``) compiles every kernel (``COMPILING`` says how long it takes), in
+Numba's compiler, which runs one compile at a time in a process. With two or more CPUs (and
 a cache folder it can write), ``batch_kernel`` splits it over two processes. A helper
 process (``python -m catansim.kernels helper``) compiles the kernels of a turn's play
 (``HELPER_PART``: development cards, the robber, production, legality and applying
@@ -24,12 +26,21 @@ kernels compiled in one process.
 
 If the helper cannot start, fails or takes longer than ``HELPER_TIMEOUT`` seconds,
 a warning says so and this process compiles what is missing itself.
+
+**Progress.** A command that plays games calls ``say_if_compiling()`` first: on a cold
+cache it prints ``COMPILING`` and the cold compile then shows a line on stderr with the
+kernels done of ``N_KERNELS`` (each entry of the two parts, then the batch loop) and the
+time since it began, refreshed every second on a terminal (``CompileProgress``). It
+watches Numba's compile events in this process and reads the helper's ``DONE`` lines;
+it compiles nothing itself, so what is compiled, and where, is as without it. A
+library call that did not ask is silent.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -38,6 +49,8 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from numba.core import event as numba_event
+from tqdm.auto import tqdm
 
 from .constants import MAX_PLAYERS, N_HEXES
 from .core import layout as L
@@ -77,8 +90,14 @@ HELPER_PART = (
     ("phases_nb", "answer_choice_nb", "s log act bool"),
 )
 
+# Steps of the cold compile's progress: each kernel of the two parts, then the batch loop.
+N_KERNELS = len(MAIN_PART) + len(HELPER_PART) + 1
+# The helper's line on stderr for each kernel of its part it has compiled.
+DONE = "catansim-kernel-done"
+
 _lock = threading.Lock()
 _ready = False
+_announced = False  # say_if_compiling() printed COMPILING: the cold compile shows progress
 
 # Forced openings: (node1, edge1, node2, edge2) per seat, -1 free; slot (seat, k) of
 # the k-th settlement (k = 0, 1) holds its node at ``4 * seat + 2 * k``, its road after.
@@ -113,10 +132,21 @@ def batch_kernel():
     if not _ready:
         with _lock:
             if not _ready:
-                if available_cpus() >= 2 and not kernels_cached() and _cache_writable():
-                    compile_in_two_processes()
+                if not kernels_cached():
+                    _cold_compile()
                 _ready = True
     return play_batch_nb
+
+
+def _cold_compile() -> None:
+    progress = CompileProgress() if _announced else None
+    try:
+        if available_cpus() >= 2 and _cache_writable():
+            compile_in_two_processes(progress)
+    except BaseException:
+        if progress is not None:
+            progress.close()
+        raise
 
 
 def kernels_cached() -> bool:
@@ -130,18 +160,113 @@ def kernels_cached() -> bool:
         return True
 
 
-COMPILING = ("compiling the kernels (once per machine: about half a minute on two cores, "
-             "a minute on one; cached afterwards)...")
+# Measured from an empty cache (docs/benchmarks.md, "Start-up and the first hour"): 85 CPU
+# seconds for both processes, about a minute of wall time on two quiet cores.
+COMPILING = ("compiling the kernels (once per machine: about a minute on two quiet cores, "
+             "a minute and a half on one, several on a busy machine; cached afterwards)")
 
 
 def say_if_compiling() -> bool:
     """Print ``COMPILING`` on stderr when the next game will compile the kernels (a cold
-    cache), so that a command does not sit silent for a minute; returns whether it did.
-    Every command that plays games calls it first."""
+    cache), and have the cold compile show its progress (``CompileProgress``), so that a
+    command does not sit silent for a minute; returns whether it did. Every command
+    that plays games calls it first."""
+    global _announced
     if kernels_cached():
         return False
     print(COMPILING, file=sys.stderr, flush=True)
+    _announced = True
     return True
+
+
+class CompileProgress:
+    """The cold compile's line on stderr: kernels done of ``N_KERNELS`` and the time since
+    it began, refreshed every second on a terminal (elsewhere at most every 10 s).
+
+    A kernel of the parts counts when Numba has compiled it in this process (its compile
+    event) or the helper says it has (``kernel_done``), each once; the batch loop, which
+    compiles on the first game after ``batch_kernel`` returns, counts last and closes the
+    line (also if its compile fails). ``close()`` closes it at once.
+    """
+
+    def __init__(self, file=None):
+        self._file = file or sys.stderr
+        tty = self._file.isatty()
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._done: set[str] = set()
+        # a terminal that reports no size (0 x 0) would make tqdm hide the line
+        size = shutil.get_terminal_size((80, 24))
+        self._bar = tqdm(total=N_KERNELS, file=self._file, desc="compiling the kernels",
+                         bar_format="{desc}: {n}/{total} done, {elapsed} elapsed",
+                         mininterval=0.5 if tty else 10.0, ncols=size.columns,
+                         nrows=size.lines)
+        # stays registered, inert once closed: unregistering inside Numba's broadcast
+        # would skip the listener after it
+        numba_event.register("numba:compile", _CompileEvents(self))
+        if tty:
+            threading.Thread(target=self._tick, name="catansim-compile-progress",
+                             daemon=True).start()
+
+    def _tick(self):
+        while not self._closed.wait(1.0):
+            with self._lock:
+                if not self._closed.is_set():
+                    self._bar.refresh()
+
+    @property
+    def done(self) -> int:
+        """Kernels counted so far (the batch loop included)."""
+        return len(self._done)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed.is_set()
+
+    def kernel_done(self, key: str) -> None:
+        """Count kernel ``key`` (``module.name``, e.g. ``engine_nb.roll_nb``) once."""
+        with self._lock:
+            if not self._closed.is_set() and key not in self._done:
+                self._done.add(key)
+                self._bar.update(1)
+
+    def close(self) -> None:
+        with self._lock:
+            if not self._closed.is_set():
+                self._closed.set()
+                self._bar.close()
+
+
+# The kernels ``CompileProgress`` counts, as ``module.name``.
+PART_KEYS = frozenset(f"{module}.{name}" for module, name, _ in MAIN_PART + HELPER_PART)
+BATCH_LOOP_KEY = "engine_nb.play_batch_nb"
+
+
+class _CompileEvents(numba_event.Listener):
+    """Numba's end of a compile, in this process, to ``CompileProgress``."""
+
+    def __init__(self, progress: CompileProgress):
+        self.progress = progress
+
+    def on_start(self, event):
+        pass
+
+    def on_end(self, event):
+        # by the Python function's module and name: the dispatcher Numba compiles for a
+        # call need not be the object this module imported
+        dispatcher = (event.data or {}).get("dispatcher")
+        func = getattr(dispatcher, "py_func", None)
+        if func is None or not func.__module__.startswith("catansim.core."):
+            return
+        key = f"{func.__module__.rpartition('.')[2]}.{func.__name__}"
+        if key == BATCH_LOOP_KEY:
+            # compiled if it now has a signature (Numba 0.68's Event.is_failed reads
+            # the other way round)
+            if dispatcher.signatures:
+                self.progress.kernel_done(key)
+            self.progress.close()
+        elif key in PART_KEYS:
+            self.progress.kernel_done(key)
 
 
 def _cache_writable() -> bool:
@@ -158,24 +283,30 @@ def available_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def compile_in_two_processes() -> None:
+def compile_in_two_processes(progress: CompileProgress | None = None) -> None:
     """Compile ``MAIN_PART`` here while a helper process compiles ``HELPER_PART``;
-    return when both are done (the batch kernel itself compiles on its first call)."""
+    return when both are done (the batch kernel itself compiles on its first call).
+    ``progress`` also counts the kernels the helper says it has compiled."""
     helper = _start_helper()
+    reader = None
+    if helper is not None:
+        reader = _HelperOutput(helper, progress.kernel_done if progress is not None else None)
     try:
         compile_part(MAIN_PART)
     except BaseException:
         if helper is not None:
             helper.kill()
             helper.wait()
+            reader.join()
         raise
     if helper is not None:
-        _finish_helper(helper)
+        _finish_helper(helper, reader)
 
 
-def compile_part(part) -> list:
-    """Compile (or load from the cache) each kernel of ``part`` for its signature;
-    returns the (dispatcher, signature) pairs."""
+def compile_part(part, on_done=None) -> list:
+    """Compile (or load from the cache) each kernel of ``part`` for its signature,
+    calling ``on_done("module.name")`` after each; returns the (dispatcher, signature)
+    pairs."""
     types = _argument_types()
     done = []
     for module, name, args in part:
@@ -183,6 +314,8 @@ def compile_part(part) -> list:
         signature = tuple(types[a] for a in args.split())
         dispatcher.compile(signature)
         done.append((dispatcher, signature))
+        if on_done is not None:
+            on_done(f"{module}.{name}")
     return done
 
 
@@ -215,7 +348,7 @@ def _start_helper():
         return subprocess.Popen(
             [sys.executable, "-m", "catansim.kernels", "helper", str(numba.config.CACHE_DIR)],
             env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, text=True,
+            stderr=subprocess.PIPE, text=True, bufsize=1,
         )
     except OSError as e:
         warnings.warn(f"kernel compile: could not start a helper process ({e}); "
@@ -223,12 +356,36 @@ def _start_helper():
         return None
 
 
-def _finish_helper(helper) -> None:
+class _HelperOutput:
+    """Reads the helper's stderr as it comes: each ``DONE`` line calls ``on_done`` with
+    the kernel's ``module.name``, the other lines are kept for the warning if it fails."""
+
+    def __init__(self, helper, on_done=None):
+        self.lines: list[str] = []
+        self._thread = threading.Thread(target=self._read, args=(helper.stderr, on_done),
+                                        name="catansim-helper-output", daemon=True)
+        self._thread.start()
+
+    def _read(self, stream, on_done):
+        for line in stream:
+            if line.startswith(DONE):
+                if on_done is not None:
+                    on_done(line[len(DONE):].strip())
+            else:
+                self.lines.append(line)
+
+    def join(self) -> str:
+        self._thread.join()
+        return "".join(self.lines)
+
+
+def _finish_helper(helper, reader: _HelperOutput) -> None:
     try:
-        _, err = helper.communicate(timeout=HELPER_TIMEOUT)
+        helper.wait(timeout=HELPER_TIMEOUT)
     except subprocess.TimeoutExpired:
         helper.kill()
-        helper.communicate()
+        helper.wait()
+        reader.join()
         warnings.warn(f"kernel compile: the helper process took over {HELPER_TIMEOUT:.0f} s "
                       "and was stopped; compiling the rest in this process",
                       RuntimeWarning, stacklevel=3)
@@ -237,6 +394,7 @@ def _finish_helper(helper) -> None:
         helper.kill()
         helper.wait()
         raise
+    err = reader.join()
     if helper.returncode != 0:
         lines = [line for line in (err or "").splitlines() if line.strip()]
         why = lines[-1].strip() if lines else "no message"
@@ -254,7 +412,7 @@ def _helper_main(argv) -> int:
         print(f"kernel cache folder: the helper's is {numba.config.CACHE_DIR}, the caller's "
               f"{argv[1]} (another catansim or environment)", file=sys.stderr)
         return 1
-    compile_part(HELPER_PART)
+    compile_part(HELPER_PART, lambda key: print(f"{DONE} {key}", file=sys.stderr, flush=True))
     return 0
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from .checks import check_choice, check_int, checked_fields
+from .checks import check_choice, check_int, checked_fields, did_you_mean
 from .core import layout as L
 from .errors import CatansimError
 
@@ -170,10 +170,11 @@ class Rules:
         Values not given are ``base``'s (default: the official rules); a nullable
         setting also takes one of ``NONE_WORDS`` for "no limit".
         """
-        unknown = set(mapping) - set(cls.names())
+        unknown = sorted(set(mapping) - set(cls.names()))
         if unknown:
             raise CatansimError(
-                f"{where} {sorted(unknown)[0]!r}: unknown rule; allowed: {', '.join(cls.names())}"
+                f"{where} {unknown[0]!r}: unknown rule{did_you_mean(unknown[0], cls.names())}; "
+                f"allowed: {', '.join(cls.names())}"
             )
         values = {f: getattr(base, f) for f in cls.names()} if base is not None else {}
         for name, v in mapping.items():
@@ -225,7 +226,8 @@ class Rules:
                                     "robber=friendly")
             if name not in cls.names():
                 raise CatansimError(
-                    f"{option} {name!r}: unknown rule; allowed: {', '.join(cls.names())}"
+                    f"{option} {name!r}: unknown rule{did_you_mean(name, cls.names())}; "
+                    f"allowed: {', '.join(cls.names())}"
                 )
             values[name] = _parse_value(name, raw.strip(), option)
         return values

@@ -96,6 +96,10 @@ class GameSettings:
         if not isinstance(given, str):
             given = list(given)
             for seat, item in enumerate(given):
+                if isinstance(item, type) and callable(getattr(item, "decide", None)):
+                    raise CatansimError(f"strategies[{seat}]: {item.__name__} is a class, not a "
+                                        f"player; allowed: a player object, e.g. "
+                                        f"{item.__name__}(), or a strategy name")
                 if not isinstance(item, str) and callable(getattr(item, "decide", None)):
                     objects[seat] = item
                     given[seat] = python_player_name(item)
@@ -119,13 +123,9 @@ class GameSettings:
                 object.__setattr__(self, "openings", B.beginner_openings(self.n_players))
         else:
             check_choice(self.layout, "layout", GAME_LAYOUTS)
-        openings = free_openings() if self.openings is None else self.openings
-        openings = np.array(openings, dtype=np.int32).reshape(-1)
-        if openings.shape != (OPENINGS_SIZE,):
-            raise CatansimError(f"openings: expected {OPENINGS_SIZE} values (node1, edge1, "
-                                "node2, edge2 per seat)")
+        openings = free_openings() if self.openings is None else _int_openings(self.openings)
         validate_openings(openings, self.n_players)
-        object.__setattr__(self, "openings", openings)
+        object.__setattr__(self, "openings", openings.astype(np.int32))
 
     @property
     def python_seats(self) -> tuple[int, ...]:
@@ -194,6 +194,27 @@ def load_python_player(name: str, seat: int, where: str | None = None):
         raise CatansimError(f"{where}: {name} made {type(player).__name__}, which has no "
                             "decide(observation, options); allowed: a catansim.game.Player")
     return player
+
+
+def _int_openings(given) -> np.ndarray:
+    """Forced openings as OPENINGS_SIZE integers (int64), before they are checked: a
+    number that is not an integer (4.7, True) or beyond int64 is refused, never rounded
+    or wrapped into a node."""
+    allowed = (f"{OPENINGS_SIZE} integers (node1, edge1, node2, edge2 per seat; -1 = free): "
+               f"nodes 0..{N_NODES - 1}, edges 0..{N_EDGES - 1}")
+    try:
+        flat = np.asarray(given, dtype=object).reshape(-1)  # each value as given (no casting)
+    except (ValueError, TypeError) as exc:  # ragged nesting
+        raise CatansimError(f"openings: {str(exc).splitlines()[0]}; allowed: {allowed}") from None
+    if flat.size != OPENINGS_SIZE:
+        raise CatansimError(f"openings: {flat.size} values given; allowed: {allowed}")
+    for i, v in enumerate(flat.tolist()):
+        if not is_int(v) or not -2**63 <= v < 2**63:
+            p, k = divmod(i, L.OPENING_WIDTH)
+            what = ("node", "edge")[k % 2]
+            raise CatansimError(f"openings seat {p} settlement {k // 2 + 1}: {what} {v!r} is "
+                                f"not allowed; allowed: {allowed}")
+    return np.array(flat.tolist(), dtype=np.int64)
 
 
 def validate_openings(openings: np.ndarray, n_players: int) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .checks import parse_toml, read_text
+from .checks import did_you_mean, parse_toml, read_text
 from .constants import MAX_PLAYERS
 from .core.policy_nb import STRATEGY_RANDOM, STRATEGY_SCRIPTED
 from .core.scripted.weights_nb import N_PARAMS, PARAM_FIELDS, PARAM_INDEX
@@ -228,7 +228,8 @@ class StrategySet(Mapping):
             check_python_player_name(name, field)
             return PYTHON_STAND_IN
         if not isinstance(name, str) or name not in self._by_name:
-            raise CatansimError(f"{field}: unknown strategy {name!r}; allowed: {self.allowed}"
+            raise CatansimError(f"{field}: unknown strategy {name!r}"
+                                f"{did_you_mean(name, self._by_name)}; allowed: {self.allowed}"
                                 f", or {PYTHON_PREFIX}module:Class for a Python player")
         return self._by_name[name]
 
@@ -388,8 +389,10 @@ def make_strategy(name: str, spec: dict, where: str | None = None,
     base_name = spec.get("base", "default")
     base = bases.get(base_name) if isinstance(base_name, str) else None
     if base is None or base.sid == STRATEGY_RANDOM:
-        allowed = ", ".join(sorted(n for n, st in bases.items() if st.sid != STRATEGY_RANDOM))
-        raise CatansimError(f"{where}.base: unknown preset {base_name!r}; allowed: {allowed}")
+        scripted = sorted(n for n, st in bases.items() if st.sid != STRATEGY_RANDOM)
+        raise CatansimError(f"{where}.base: unknown preset {base_name!r}"
+                            f"{did_you_mean(base_name, scripted)}; allowed: "
+                            f"{', '.join(scripted)}")
     row = base.params.copy()
     for key, raw in spec.items():
         if key == "base":

@@ -32,6 +32,7 @@ from .board import (
     parse_board,
 )
 from .board.fairness import fairness
+from .checks import did_you_mean
 from .constants import RESOURCE_NAMES, seat_colours
 from .errors import CatansimError
 from .logs.checker import Geometry
@@ -98,7 +99,8 @@ class BoardExplorer(_Shown):
                  games: int = 200, strategies: str = "default"):
         W = _ipywidgets()
         if layout not in (*LAYOUTS, EDIT):
-            raise CatansimError(f"layout: {layout!r} is not allowed; allowed: "
+            raise CatansimError(f"layout: {layout!r} is not allowed"
+                                f"{did_you_mean(layout, (*LAYOUTS, EDIT))}; allowed: "
                                 f"{', '.join((*LAYOUTS, EDIT))}")
         self.strategies = strategies
         self.values = None

@@ -38,3 +38,27 @@ class Unpicklable(Thrifty):
 
     def __init__(self):
         self.lock = threading.Lock()
+
+
+class Fragile(Thrifty):
+    """Thrifty until its ``fail_at``-th game in this process (counted by ``new_game`` over
+    every instance): from then on ``decide`` raises on turn 3. Tests set the counts."""
+
+    games = 0
+    fail_at = 1
+
+    def new_game(self, seed, seat):
+        type(self).games += 1
+        self.failing = type(self).games >= type(self).fail_at
+
+    def decide(self, observation, options):
+        if self.failing and observation.turn >= 3:
+            raise ZeroDivisionError("division by zero")
+        return super().decide(observation, options)
+
+
+class NoTable(Thrifty):
+    """A player whose ``new_game`` raises."""
+
+    def new_game(self, seed, seat):
+        raise RuntimeError("no table\nsecond line")

@@ -576,3 +576,53 @@ def test_pairs_needed_is_finite_and_silent_for_any_effect(effect, recwarn):
     assert TTestPower().power(effect, max(n, 3.0), 0.05) >= 0.8 - 1e-9
     if n > 3:  # the fewest that detect it: one fewer does not
         assert not TTestPower().power(effect, np.floor(n) - 1, 0.05) >= 0.8
+
+
+def _table(**columns):
+    from catansim.analysis.table import result_table
+
+    return result_table(pd.DataFrame(columns, index=pd.Index(["a", "b", "c"], name="row")))
+
+
+def test_a_result_table_prints_numbers_first_and_its_constant_words_once(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    t = _table(label=["first row", "second row", "third row"], significant=[True, False, True],
+               n=[10, 20, 30], rate=[0.123456, 0.5, 0.25],
+               method=["Wilson score interval"] * 3)
+    text = repr(t)
+    header = text.splitlines()[0].split()
+    assert header == ["n", "rate", "significant", "label"]  # numbers, flags, then words
+    assert "0.1235" in text and "0.123456" not in text  # DIGITS decimals shown
+    assert text.splitlines()[-1] == "method: Wilson score interval"  # said once, below
+    assert text.count("Wilson") == 1
+    assert str(t) == text
+    # the data, the HTML and what is computed from it are a DataFrame's
+    assert t.columns.tolist() == ["label", "significant", "n", "rate", "method"]
+    assert t["rate"].iloc[0] == 0.123456
+    assert "Wilson score interval" in t._repr_html_()
+    assert type(t.head(2)).__name__ == "ResultTable" and type(t["n"]) is pd.Series
+    pd.testing.assert_frame_equal(pd.DataFrame(t), pd.DataFrame(t.copy()))
+
+
+def test_a_result_table_too_wide_shows_its_first_columns_and_names_the_rest(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "40")
+    t = _table(**{f"measure_{i}": [1.0 * i, 2.0, 3.0] for i in range(8)},
+               label=["a long label of the row"] * 2 + ["another"])
+    lines = repr(t).splitlines()
+    assert max(len(x) for x in lines if not x.startswith("... ")) <= 40
+    assert lines[0].split() == ["measure_0", "measure_1", "measure_2"]
+    rest = " ".join(" ".join(lines[lines.index(next(x for x in lines
+                                                    if x.startswith("... "))):]).split())
+    assert rest.startswith("... 6 more columns: measure_3, measure_4")
+    assert rest.split()[-1] == "label"
+
+
+def test_analysis_tables_print_their_numbers_first(frames, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    seats = repr(A.seat_win_rates(frames)).splitlines()
+    assert seats[0].split() == ["seat_games", "wins", "win_rate", "ci_low", "ci_high"]
+    assert seats[-1].startswith("method: Wilson")
+    paired = repr(A.paired_differences(frames)).splitlines()
+    assert paired[0].split()[:6] == ["n", "base_mean", "mean", "diff", "ci_low", "ci_high"]
+    assert paired[-1].startswith("correction: Holm over the")
+    assert all(len(x) <= 80 for x in paired)

@@ -8,7 +8,7 @@ path, with what is allowed (faults of the machine: with what state the data is i
 no traceback, and nothing written anywhere under the test's folder (a dataset used
 by a row is unchanged and still loads).
 
-BAD_COMMANDS (asserted below) counts the rows: 185.
+BAD_COMMANDS (asserted below) counts the rows: 195.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import catansim
 from catansim.runs.experiment import load_experiment
 from catansim.runs.runner import run_experiment
 
-BAD_COMMANDS = 185
+BAD_COMMANDS = 195
 
 # Placeholders: T the test's folder, BIN a binary file, DIR an empty folder, FILE a text
 # file ("x"), EMPTY an empty file, EXP a good experiment, LOG a good game log, TRUNC a
@@ -95,14 +95,16 @@ CASES = {
     "play-seed-negative": (["play", "--seed", "-5"], ["--seed: -5 is not allowed"]),
     "play-seed-word": (["play", "--seed", "abc"], ["--seed: 'abc' is not allowed"]),
     "play-strategy-typo": (["play", "--strategies", "buildr"],
-                           ["--strategies: unknown strategy 'buildr'; allowed: army, builder"]),
+                           ["--strategies: unknown strategy 'buildr' (did you mean 'builder'?); "
+                            "allowed: army, builder"]),
     "play-strategies-two": (["play", "--strategies", "default,random"],
                             ["--strategies: 2 strategies for 4 players; allowed: one name"]),
     "play-strategies-empty": (["play", "--strategies", ""], ["--strategies: "]),
     "play-strategies-five": (["play", "--strategies", "default,random,city,army,trader"],
                              ["--strategies: 5 strategies for 4 players"]),
     "play-layout-typo": (["play", "--layout", "varible"],
-                         ["--layout: 'varible' is not allowed; allowed: beginner, variable"]),
+                         ["--layout: 'varible' is not allowed (did you mean 'variable'?); "
+                          "allowed: beginner, variable"]),
     "play-board-missing": (["play", "--board", "NOWHERE/b.json"],
                            ["--board: NOWHERE/b.json: file not found; allowed: a board file"]),
     "play-board-binary": (["play", "--board", "BIN"], ["BIN: not a text file (byte 0x80"]),
@@ -113,7 +115,11 @@ CASES = {
     "play-rule-word": (["play", "--rule", "robber=sometimes"],
                        ["--rule robber: 'sometimes' is not allowed; allowed: official, off"]),
     "play-rule-unknown": (["play", "--rule", "robbers=off"],
-                          ["--rule 'robbers': unknown rule; allowed: vp_to_win"]),
+                          ["--rule 'robbers': unknown rule (did you mean 'robber'?); allowed: "
+                           "vp_to_win"]),
+    "play-rule-word-typo": (["play", "--rule", "robber=friendy"],
+                            ["--rule robber: 'friendy' is not allowed (did you mean 'friendly'?); "
+                             "allowed: official, off, friendly"]),
     "play-rule-not-int": (["play", "--rule", "vp_to_win=abc"],
                           ["--rule vp_to_win: 'abc' is not allowed; allowed: an integer"]),
     "play-rule-range": (["play", "--rule", "vp_to_win=99"],
@@ -133,7 +139,11 @@ CASES = {
     "play-switch-rule-word": (["play", "--switch-turn", "20", "--switch-rule", "robber=x"],
                               ["--switch-rule robber: 'x' is not allowed; allowed: official"]),
     "simulate-switch-unknown": (["simulate", "--switch-turn", "20", "--switch-rule", "robbers=1"],
-                                ["--switch-rule 'robbers': unknown rule; allowed: vp_to_win"]),
+                                ["--switch-rule 'robbers': unknown rule (did you mean "
+                                 "'robber'?); allowed: vp_to_win"]),
+    "simulate-strategy-near": (["simulate", "--strategies", "defualt"],
+                               ["--strategies: unknown strategy 'defualt' (did you mean "
+                                "'default'?); allowed: army"]),
     "tournament-switch-supply": (["tournament", "--switch-turn", "20", "--switch-rule",
                                   "bank_per_resource=none"],
                                  ["--switch-rule bank_per_resource: cannot change mid-game"]),
@@ -334,6 +344,24 @@ CASES = {
                             ["--png: o.svg: not a .png file name; allowed: a .png file path"]),
     "openings-csv-read-only": (["openings", "--csv", "RO/o.csv"],
                                ["--csv: RO/o.csv: folder RO is not writable (read-only"]),
+    # -- ladder
+    "ladder-no-field": (["ladder", "--out", "T/l"], ["--field: missing"]),
+    "ladder-one-player": (["ladder", "--field", "default", "--out", "T/l"],
+                          ["--field: 1 player given; allowed: two or more"]),
+    "ladder-twice": (["ladder", "--field", "default,default", "--out", "T/l"],
+                     ["--field: default is named twice; allowed: each player once"]),
+    "ladder-unknown": (["ladder", "--field", "default,buildr", "--out", "T/l"],
+                       ["--field[1]: unknown strategy 'buildr'; allowed: army, builder"]),
+    "ladder-bad-bot": (["ladder", "--field", "default,catanatron:Nope", "--out", "T/l"],
+                       ["--field[1]: catanatron:Nope: catanatron has no player 'Nope'",
+                        "allowed: RandomPlayer"]),
+    "ladder-reference": (["ladder", "--field", "default,builder", "--reference", "city",
+                          "--out", "T/l"],
+                         ["--reference: 'city' is not in --field; allowed: default, builder"]),
+    "ladder-out-file": (["ladder", "--field", "default,builder", "--out", "FILE"],
+                        ["--out: FILE: is a file, not a folder"]),
+    "ladder-deals-zero": (["ladder", "--field", "default,builder", "--deals", "0", "--out",
+                           "T/l"], ["--deals: 0 is not allowed; allowed: an integer >= 1"]),
     # -- tune (bad specs: tests/test_tune_errors.py)
     "tune-no-file": (["tune"], ["SPEC: missing; allowed: a TOML tuning spec"]),
     "tune-missing-file": (["tune", "NOWHERE/t.toml"], ["SPEC: NOWHERE/t.toml: file not found"]),

@@ -178,7 +178,7 @@ CASES = [
     # -- rules
     ("rules-int", G + "rules = 3\n", ["rules: expected a table, got an integer; allowed: a table"]),
     ("rules-unknown", G + "[rules]\nrobbers = 'off'\n",
-     ["rules.robbers: unknown rule; allowed: vp_to_win"]),
+     ["rules.robbers: unknown rule (did you mean 'robber'?); allowed: vp_to_win"]),
     ("rules-robber-word", G + "[rules]\nrobber = 'sometimes'\n",
      ["rules.robber: 'sometimes' is not allowed; allowed: official, off, friendly"]),
     ("rules-robber-bool", G + "[rules]\nrobber = true\n", ["rules.robber: True is not allowed"]),
@@ -241,7 +241,8 @@ CASES = [
     ("switch-bad-rule", G + "[switch]\nturn = 40\nrobber = 'sometimes'\n",
      ["switch.robber: 'sometimes' is not allowed; allowed: official, off, friendly"]),
     ("switch-unknown-rule", G + "[switch]\nturn = 40\nrobbers = 'off'\n",
-     ["switch.robbers: unknown rule; allowed: turn, vp_to_win"]),
+     ["switch.robbers: unknown rule (did you mean 'robber'?); allowed: turn, "
+      "vp_to_win"]),
     ("variants-switch-first-turn", G + "[variants.a]\nswitch = {turn = 40, first_turn = 2}\n",
      ["variants.a.switch.first_turn: cannot change mid-game"]),
     # -- variants
@@ -279,7 +280,8 @@ CASES = [
     ("boards-zero", G + "[boards]\ngames_per_board = 0\n", ["boards.games_per_board: 0 is out "
                                                              "of range"]),
     ("boards-dice-typo", G + "[boards]\ngames_per_board = 5\ndice = 'same'\n",
-     ["boards.dice: 'same' is not allowed; allowed: independent, shared"]),
+     ["boards.dice: 'same' is not allowed (did you mean 'shared'?); allowed: "
+      "independent, shared"]),
     ("boards-unknown-key", G + "[boards]\ngames_per_board = 5\ncolour = 1\n",
      ["boards.colour: unknown key; allowed: games_per_board, seed, dice"]),
     ("boards-seed-negative", G + "[boards]\ngames_per_board = 5\nseed = -1\n",

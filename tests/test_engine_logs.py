@@ -267,7 +267,7 @@ def test_play_and_replay_end_to_end(tmp_path):
     assert events == event_rows_to_dicts(g.events, 3)  # the logged game is the engine's game
 
     png = tmp_path / "final.png"
-    out = runner.invoke(cli, ["replay", str(log), "--png", str(png)])
+    out = runner.invoke(cli, ["replay", str(log), "--png", str(png), "--narrative"])
     assert out.exit_code == 0, out.output
     assert "Turn 1 — " in out.output and "Final standings:" in out.output
     assert f"checked: {len(events)} events" in out.output

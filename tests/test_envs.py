@@ -270,3 +270,110 @@ def test_the_docs_tables_are_generated_from_the_spaces():
     text = (Path(__file__).resolve().parents[1] / "docs" / "envs.md").read_text()
     assert actions_markdown() in text
     assert observation_markdown() in text
+
+
+def test_the_gymnasium_id_makes_a_catan_env_that_check_env_passes_as_it_is():
+    import gymnasium
+
+    from catansim import envs
+
+    assert envs.ENV_ID == "catansim/Catan-v0" and envs.ENV_ID in gymnasium.registry
+    env = gymnasium.make("catansim/Catan-v0")
+    assert isinstance(env.unwrapped, CatanEnv) and env.unwrapped.illegal == "lose"
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*(alternative render modes|render fps)")
+        check_env(env.unwrapped)
+    # keyword arguments reach CatanEnv; the same seed plays the same game as CatanEnv's
+    made = gymnasium.make("catansim/Catan-v0", seat=2, n_players=3, illegal="raise").unwrapped
+    assert (made.seat, made.settings.n_players, made.illegal) == (2, 3, "raise")
+    direct = CatanEnv(seat=2, n_players=3)
+    obs_made, _ = made.reset(seed=11)
+    obs_direct, _ = direct.reset(seed=11)
+    assert np.array_equal(obs_made["observation"], obs_direct["observation"])
+    assert np.array_equal(obs_made["action_mask"], obs_direct["action_mask"])
+    with pytest.raises(CatansimError, match="seat"):
+        gymnasium.make("catansim/Catan-v0", seat=7)
+
+
+def test_the_gymnasium_id_imports_catansim_envs_itself():
+    import subprocess
+
+    code = ("import gymnasium; env = gymnasium.make('catansim.envs:catansim/Catan-v0'); "
+            "print(type(env.unwrapped).__name__, env.unwrapped.illegal)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.split() == ["CatanEnv", "lose"]
+
+
+# --- the edges (#56): one line, never a raw numpy, KeyError or AttributeError ---------------
+
+
+@pytest.mark.parametrize("action", [72.9, 1.0, True, np.float64(3), np.array(2.5), "1", None])
+def test_an_action_that_is_no_integer_is_refused_not_rounded(action):
+    """72.9 played action 72 and True action 1: both environments, both illegal modes."""
+    for env in (CatanEnv(), CatanEnv(illegal="lose"), CatanAEC()):
+        env.reset(seed=3)
+        before = env.game.s.copy()
+        with pytest.raises(CatansimError, match=r"^step: action .* is not an integer; "
+                           r"allowed: 0\.\.\d+ with action_mask 1$"):
+            env.step(action)
+        assert np.array_equal(env.game.s, before)  # nothing played
+
+
+def test_numpy_integer_actions_play_as_plain_ones():
+    plain, numpy_ = CatanEnv(seat=1), CatanEnv(seat=1)
+    obs, _ = plain.reset(seed=11)
+    numpy_.reset(seed=np.int64(11))
+    rng = np.random.default_rng(2)
+    for k in range(200):
+        a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        obs, *_, term, trunc, _ = plain.step(a)
+        numpy_.step(np.int64(a) if k % 2 else np.array(a, dtype=np.int32))
+        assert np.array_equal(plain.game.s, numpy_.game.s)
+        if term or trunc:
+            break
+
+
+@pytest.mark.parametrize("seed, needle", [
+    (-5, "-5 is not allowed"), (2**63, "9223372036854775808 is not allowed"),
+    (1.5, "1.5 is not allowed"), (True, "True is not allowed"), ("7", "'7' is not allowed"),
+])
+@pytest.mark.parametrize("make", [CatanEnv, CatanAEC])
+def test_a_bad_seed_is_one_line_and_numpy_seeds_are_seeds(make, seed, needle):
+    env = make()
+    with pytest.raises(CatansimError, match=rf"^reset: seed: {needle}; allowed: an integer in "
+                       r"\[0, 2\*\*63\)$"):
+        env.reset(seed=seed)
+    env.reset(seed=np.int64(9))
+    first = env.game.s.copy()
+    env.reset(seed=9)
+    assert np.array_equal(env.game.s, first)  # np.int64(9) is seed 9
+
+
+def test_the_aec_environment_before_reset_and_after_the_end_is_one_line():
+    env = CatanAEC(n_players=3, agent_seats=[1], strategies=("default",))
+    with pytest.raises(CatansimError, match=r"^step: no game yet; allowed: reset\(\) first$"):
+        env.step(0)
+    with pytest.raises(CatansimError, match=r"^observe: no game yet; allowed: reset\(\) first$"):
+        env.observe("seat_1")
+    env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter():  # the game played to its end with random masked actions
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            with pytest.raises(CatansimError, match=rf"^step: {agent} is done \(the game is "
+                               r"over\); allowed: None"):
+                env.step(0)
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.game.over and env.agents == []
+    with pytest.raises(CatansimError, match=r"^step: the game is over and every agent is done; "
+                       r"allowed: reset\(\)$"):
+        env.step(None)
+
+
+def test_the_gymnasium_environment_before_reset_is_one_line():
+    with pytest.raises(CatansimError, match=r"^step: no episode yet; allowed: reset\(\) first"):
+        CatanEnv().step(0)

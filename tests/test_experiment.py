@@ -81,7 +81,8 @@ def test_fixed_board_from_a_seed_and_from_a_file(tmp_path):
 @pytest.mark.parametrize("text, message", [
     # unknown keys
     ("games = 5\nplayer = 4\n", "exp.toml: player: unknown key; allowed: name, description"),
-    ("games = 5\n[rules]\nrobbers = 'off'\n", "rules.robbers: unknown rule; allowed: vp_to_win"),
+    ("games = 5\n[rules]\nrobbers = 'off'\n",
+     "rules.robbers: unknown rule (did you mean 'robber'?); allowed: vp_to_win"),
     ("games = 5\n[variants.a]\nrule = {robber = 'off'}\n",
      "variants.a.rule: unknown key; allowed: description, rules, switch, strategies, openings"),
     ("games = 5\n[openings]\nseat7 = [[1, 2]]\n",

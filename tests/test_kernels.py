@@ -18,13 +18,16 @@ from catansim.settings import GameSettings
 SETTINGS = dict(n_players=4, strategies=("default", "random", "default", "default"))
 
 COLD = textwrap.dedent("""
-    import collections, json
+    import collections, io, json
     from numba.core import event as ev
     with ev.install_recorder("numba:compile") as rec:
         from catansim import kernels
         from catansim.engine import batch_seeds, play_batch
         from catansim.settings import GameSettings
-        kernels.compile_in_two_processes()
+        line = io.StringIO()
+        progress = kernels.CompileProgress(file=line)
+        kernels.compile_in_two_processes(progress)
+        before_batch_loop = progress.done
         res = play_batch(batch_seeds(7, 40), GameSettings(**SETTINGS), n_threads=1)
     compiled = collections.Counter(  # catansim's kernels, not Numba's own helpers
         f"{f.__module__}.{f.__name__}" for f in
@@ -45,7 +48,9 @@ COLD = textwrap.dedent("""
             ("private " if f.name.endswith(P.PRIVATE_SUFFIX) else "") + f.linkage.name
             for f in module.functions
             if f.name.startswith(P.CORE_PREFIX) and not f.is_declaration)
-    print(json.dumps(dict(compiled=compiled, helper_hits=helper_hits,
+    progress_seen = dict(before_batch_loop=before_batch_loop, done=progress.done,
+                         closed=progress.closed, line=line.getvalue())
+    print(json.dumps(dict(compiled=compiled, helper_hits=helper_hits, progress=progress_seen,
                           counters=res.counters.tolist(),
                           linkage=dict(batch=linkage(play_batch_nb),
                                        setup=linkage(setup_settlement_choice_nb)))))
@@ -81,6 +86,18 @@ def test_every_kernel_compiles_once_in_this_process(cold_compile):
     assert "catansim.core.engine_nb.play_batch_nb" in compiled
     # the turn is inlined into the batch loop: not a kernel of its own to lower again
     assert "catansim.core.engine_nb.play_turn_nb" not in compiled
+
+
+def test_the_progress_counts_each_kernel_of_both_processes_then_the_batch_loop(cold_compile):
+    seen = cold_compile["progress"]
+    assert kernels.N_KERNELS == len(kernels.MAIN_PART) + len(kernels.HELPER_PART) + 1
+    # every kernel of the parts, this process's from Numba's compile events, the helper's
+    # from its lines, each once; then the batch loop, which closes the line
+    assert seen["before_batch_loop"] == kernels.N_KERNELS - 1
+    assert seen["done"] == kernels.N_KERNELS and seen["closed"]
+    last = seen["line"].replace("\r", "\n").strip().splitlines()[-1]
+    assert last.startswith(f"compiling the kernels: {kernels.N_KERNELS}/{kernels.N_KERNELS} "
+                           "done, ") and last.endswith(" elapsed")
 
 
 def test_the_games_are_the_same_as_with_one_process(cold_compile):
@@ -130,7 +147,8 @@ def test_two_processes_only_for_a_cold_writable_cache_and_two_cpus(monkeypatch, 
     import numba
 
     calls = []
-    monkeypatch.setattr(kernels, "compile_in_two_processes", lambda: calls.append(1))
+    monkeypatch.setattr(kernels, "compile_in_two_processes",
+                        lambda progress=None: calls.append(1))
     cases = [(1, False, True, 0), (2, True, True, 0), (2, False, True, 1), (8, False, True, 1),
              (2, False, False, 0)]
     for cpus, cached, writable, expected in cases:
@@ -155,7 +173,32 @@ def test_a_failing_helper_is_named_in_a_warning():
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     with pytest.warns(RuntimeWarning, match=r"helper process failed \(exit code 3: no kernels "
                                             r"here\); compiling the rest in this process"):
-        kernels._finish_helper(helper)
+        kernels._finish_helper(helper, kernels._HelperOutput(helper))
+
+
+def test_the_progress_counts_the_helpers_lines_once_each_and_keeps_its_other_lines():
+    """The helper's stderr: a ``DONE`` line per kernel (counted once, whichever process
+    reports it), anything else kept for the warning."""
+    import io
+
+    progress = kernels.CompileProgress(file=io.StringIO())
+    try:
+        lines = [f"{kernels.DONE} engine_nb.roll_nb", "a warning of Numba",
+                 f"{kernels.DONE} engine_nb.roll_nb", f"{kernels.DONE} rules_nb.produce_nb"]
+        helper = subprocess.Popen(
+            [sys.executable, "-c", f"import sys; print({chr(10).join(lines)!r}, file=sys.stderr)"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        reader = kernels._HelperOutput(helper, progress.kernel_done)
+        kernels._finish_helper(helper, reader)
+        assert progress.done == 2 and not progress.closed
+        assert reader.join() == "a warning of Numba\n"
+        progress.kernel_done("engine_nb.roll_nb")  # compiled here after all: still once
+        assert progress.done == 2
+    finally:
+        progress.close()
+    assert progress.closed
+    progress.kernel_done("engine_nb.start_dev_nb")  # after closing: nothing
+    assert progress.done == 2
 
 
 def test_the_helper_refuses_another_cache_folder(tmp_path):

@@ -15,7 +15,8 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 DATASETS = {"02-seats-and-boards.ipynb": ("data", "data-boards"),
             "04-robber.ipynb": ("data/switch", "data/rule", "data/policy", "data/my-board"),
             "05-shortages.ipynb": ("data/rule19", "data/supply", "data/my-board"),
-            "06-tuning.ipynb": ()}  # a tuning's outputs, no dataset
+            "06-tuning.ipynb": (),  # a tuning's outputs, no dataset
+            "09-ladder.ipynb": ()}  # a ladder's folder, no dataset
 
 
 def test_there_are_notebooks():

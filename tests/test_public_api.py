@@ -79,3 +79,28 @@ def test_every_package_says_what_lives_there_and_what_it_may_import():
             continue
         doc = importlib.import_module(f"catansim.{mod.name}").__doc__ or ""
         assert "May import" in doc, f"catansim.{mod.name} docstring"
+
+
+def test_the_readme_runs_in_order_never_share_a_dataset_folder_across_settings():
+    """A README reader runs its commands in order: two ``catansim run`` of other
+    settings into one folder would be refused (the dataset holds other settings)."""
+    from catansim.runs.experiment import load_experiment
+
+    root = Path(__file__).resolve().parent.parent
+    shell = "\n".join(re.findall(r"```bash\n(.*?)```", README, re.S))
+    runs = re.findall(r"^catansim run (\S+\.toml)([^#\n]*)", shell, re.M)
+    assert len(runs) >= 3, runs
+    settings_of: dict = {}
+    for path, options in runs:
+        opts = options.split()
+        out = opts[opts.index("--out") + 1] if "--out" in opts else None
+        exp = load_experiment(root / path)
+        folder = Path(out or exp.output)
+        same = {k: v for k, v in zip(opts[::2], opts[1::2], strict=False)
+                if k in ("--games", "--seed", "--batch-size")}
+        settings = (path, tuple(sorted(same.items())))
+        assert settings_of.setdefault(folder, settings) == settings, (folder, settings)
+    # and git ignores each of those folders
+    ignored = (root / ".gitignore").read_text().splitlines()
+    for folder in settings_of:
+        assert f"{folder}/" in ignored, folder

@@ -153,3 +153,90 @@ def test_a_tournament_takes_player_objects_as_it_takes_their_names():
     assert by_object.summary().equals(by_name.summary())
     with pytest.raises(catansim.errors.CatansimError, match="two python:players_example:Thrifty"):
         tournament((Thrifty(), Thrifty(), "default", "default"), 4, 4)
+
+
+# --- a player that raises (#56): one line naming the game, seat, player and exception -----
+
+FRAGILE = "python:players_example:Fragile"
+
+
+@pytest.fixture
+def fragile(monkeypatch):
+    """``Fragile`` with its game count reset: ``fragile(k)`` makes it raise from its k-th
+    game of this process on."""
+    import players_example
+
+    monkeypatch.setattr(players_example.Fragile, "games", 0)
+
+    def fail_at(k):
+        monkeypatch.setattr(players_example.Fragile, "fail_at", k)
+
+    return fail_at
+
+
+def _raised(err, seed, seat, name, what="decide raised ZeroDivisionError: division by zero"):
+    return one_line(err, f"game seed {seed}, seat {seat} ({name}): {what}")
+
+
+@pytest.mark.parametrize("command", [
+    ["play", "--seed", 3],
+    ["tournament", "--games", 8, "--quiet", "--seed", 5],
+    ["simulate", "--games", 8, "--seed", 5],
+])
+def test_a_player_raising_in_decide_is_one_line_naming_the_game(command, capsys, fragile):
+    fragile(1)
+    code, out, err = run_main([*command, "--strategies", f"{FRAGILE},default,default,default"],
+                              capsys)
+    assert code == 2
+    seed = 3 if command[0] == "play" else batch_seeds(5, 1)[0]  # the first game played
+    _raised(err, seed, 0, FRAGILE)
+
+
+def test_a_player_raising_in_new_game_is_one_line(capsys):
+    name = "python:players_example:NoTable"
+    code, _, err = run_main(["play", "--seed", 4, "--strategies", f"default,{name}"
+                             ",default,default"], capsys)
+    assert code == 2
+    _raised(err, 4, 1, name, "new_game raised RuntimeError: no table")
+
+
+def test_play_keeps_the_logs_of_the_games_before_a_player_raised(tmp_path, capsys, fragile):
+    fragile(3)
+    logs = tmp_path / "logs"
+    code, out, err = run_main(["play", "--seed", 10, "--games", 5, "--log-dir", logs,
+                               "--strategies", f"{FRAGILE},default,default,default"], capsys)
+    assert code == 2
+    line = _raised(err, 12, 0, FRAGILE)
+    assert line.endswith(f"; {logs}: 2 of 5 logs written")
+    assert sorted(p.name for p in logs.iterdir()) == ["game-10.jsonl", "game-11.jsonl"]
+    assert [x.split(":")[0] for x in out.splitlines() if x.startswith("seed")] == [
+        "seed 10", "seed 11"]
+
+
+def test_debug_lets_the_players_exception_through_with_its_traceback(capsys, fragile):
+    from catansim.cli import main
+
+    fragile(1)
+    with pytest.raises(ZeroDivisionError, match="division by zero") as info:
+        main(["play", "--seed", 3, "--debug", "--strategies",
+              f"{FRAGILE},default,default,default"])
+    assert info.traceback[-1].name == "decide"  # the player's own frame
+
+
+def test_a_run_keeps_the_parts_before_a_player_raised_and_resumes(tmp_path, capsys, fragile):
+    path = tmp_path / "py.toml"
+    path.write_text(_experiment_text((FRAGILE, "default", "default", "default"))
+                    .replace("rotate = true", "rotate = false").replace("games = 12",
+                                                                          "games = 20"))
+    out = tmp_path / "ds"
+    fragile(12)  # one warm-up game, two parts of 5, then the first game of part 3
+    code, _, err = run_main(["run", path, "--out", out, "--no-progress"], capsys)
+    assert code == 2
+    line = _raised(err, batch_seeds(3, 11)[10], 0, FRAGILE)
+    assert line.endswith(f"; {out}: 2 of 4 parts kept; rerun the same command to resume")
+    assert len(catansim.load(out)[0]) == 10
+    fragile(10**9)
+    code, text, err = run_main(["run", path, "--out", out, "--no-progress"], capsys)
+    assert code == 0, err
+    assert "2 parts written, 2 already done (4 in all)" in text
+    assert len(catansim.load(out)[0]) == 20

@@ -23,7 +23,7 @@ from catansim.board.metrics import hex_pairs, node_table
 from catansim.cli import main
 from catansim.core import layout as L
 from catansim.engine import batch_seeds, play_batch, play_game
-from catansim.errors import CatansimError
+from catansim.errors import CatansimError, CatansimWarning
 from catansim.runs.experiment import parse_experiment
 from catansim.runs.runner import run_experiment
 from catansim.settings import GameSettings
@@ -81,8 +81,9 @@ def test_independent_dice_give_every_game_its_own_seed(tmp_path):
 
 @pytest.mark.parametrize("boards,extra,message", [
     ({"games_per_board": 7}, {}, "games: 120 is not a multiple of boards.games_per_board (7)"),
-    ({"games_per_board": 20, "dice": "same"}, {}, "boards.dice: 'same' is not allowed; "
-                                                   "allowed: independent, shared"),
+    ({"games_per_board": 20, "dice": "same"}, {}, "boards.dice: 'same' is not allowed "
+                                                   "(did you mean 'shared'?); allowed: "
+                                                   "independent, shared"),
     ({"games_per_board": 20, "colour": 1}, {}, "boards.colour: unknown key"),
     ({"seed": 3}, {}, "boards.games_per_board: missing"),
     ({"games_per_board": 20}, {"layout": "beginner"}, "boards: boards are dealt by a seeded "
@@ -591,7 +592,7 @@ def test_a_rank_deficient_seat_model_says_so():
     assert "rank" not in full["coefficients"]["method"].iloc[0]
     draft["twin"] = draft["kinds"] * 2.0
     said = r"seat model \(4 players\): the design has rank 6 for 7 terms on 48 training boards"
-    with pytest.warns(RuntimeWarning, match=said + r" \((kinds|twin): "):
+    with pytest.warns(CatansimWarning, match=said + r" \((kinds|twin): "):
         fit = BB.fit_seat_model(t, draft, ["pips_wood", "kinds", "twin"])
     assert "one of many equally good fits" in fit["coefficients"]["method"].iloc[0]
 
@@ -600,17 +601,35 @@ def test_a_rank_deficient_seat_model_says_so():
 
 
 # At scale small the 3-player seat model has 48 training boards, on which harbor_match
-# is a combination of the other terms: fit_seat_model says so (and the study goes on).
-SMALL_SCALE_RANK = (r"seat model \(3 players\): the design has rank 15 for 16 terms on 48 "
-                    r"training boards \(harbor_match")
+# is a combination of the other terms: fit_seat_model says so in one line (and the study
+# goes on).
+SMALL_SCALE_RANK = (r"catansim: warning: seat model \(3 players\): the design has rank 15 "
+                    r"for 16 terms on 48 training boards \(harbor_match")
+
+
+def _build_small(out):
+    """``catansim study seats-and-boards --scale small``; its stderr."""
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        main(["study", "seats-and-boards", "--scale", "small", "--out", str(out),
+              "--no-progress"])
+    return err.getvalue()
+
+
+def _said_once_in_a_line(err):
+    """The rank note is one line of its own: no warning class, no source line."""
+    lines = err.splitlines()
+    assert len([x for x in lines if re.match(SMALL_SCALE_RANK, x)]) == 1, err
+    assert "RuntimeWarning" not in err and "warnings.warn" not in err, err
 
 
 @pytest.fixture(scope="module")
 def study(tmp_path_factory):
     out = tmp_path_factory.mktemp("study") / "seats"
-    with pytest.warns(RuntimeWarning, match=SMALL_SCALE_RANK):
-        main(["study", "seats-and-boards", "--scale", "small", "--out", str(out),
-              "--no-progress"])
+    _said_once_in_a_line(_build_small(out))
     return out
 
 
@@ -649,9 +668,7 @@ def test_the_study_writes_its_report_tables_figures_and_readme(study):
 
 def test_the_study_resumes_without_playing_again(study):
     before = (study / "runs.json").read_text()
-    with pytest.warns(RuntimeWarning, match=SMALL_SCALE_RANK):  # the same games, the same fit
-        main(["study", "seats-and-boards", "--scale", "small", "--out", str(study),
-              "--no-progress"])
+    _said_once_in_a_line(_build_small(study))  # the same games, the same fit
     assert (study / "runs.json").read_text() == before
 
 

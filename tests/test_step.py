@@ -304,3 +304,150 @@ def test_a_fork_with_new_rules_keeps_the_python_player_objects():
     twin = game.fork(rules=Rules(robber="friendly"))
     assert dict(twin.settings.players)[0] is player
     assert twin.settings.rules.robber == "friendly"
+
+
+# --- the boundary: a player's option, indices and turns are checked (#56) ------------------
+
+
+def _at_action(seed=8):
+    """A game whose seat 0 has an action pending with at least two cards in hand."""
+    game = Game(seed, strategies=("default",), external=[0])
+    while not (game.to_move == 0 and game.decision == "action"
+               and game.observation(0).hand.sum() >= 2):
+        game.step(game.suggest())
+    return game
+
+
+@pytest.mark.parametrize("option, needle", [
+    (Option("road", True), "step: option target True is not allowed; allowed: the number of "
+                           "a node, edge, hex, seat, card or resource, or -1"),
+    (Option("road", 3.0), "step: option target 3.0 is not allowed"),
+    (Option("road", 2**40), "step: option target 1099511627776 is not allowed"),
+    (Option("offer", 1, give=(1,), get=(0, 1, 0, 0, 0)),
+     "step: option give (1,) is not allowed; allowed: 5 card counts, integers >= 0 (wood, "
+     "brick, wool, wheat, ore)"),
+    (Option("offer", 1, give=(10**20, 0, 0, 0, 0), get=(0, 1, 0, 0, 0)),
+     "step: option give (100000000000000000000, 0, 0, 0, 0) is not allowed"),
+    (Option("offer", 1, give=(1, 0, 0, 0, 0), get=(0, True, 0, 0, 0)),
+     "step: option get (0, True, 0, 0, 0) is not allowed"),
+    (Option("offer", 1, give=(-1, 0, 0, 0, 0), get=(0, 1, 0, 0, 0)),
+     "step: option give (-1, 0, 0, 0, 0) is not allowed"),
+    (Option("offer", 1, give="wood", get=(0, 1, 0, 0, 0)), "step: option give 'wood' is not"),
+    (Option("trade", 1), "step: option kind 'trade' is not allowed; allowed: settlement, road"),
+])
+def test_a_malformed_option_is_one_line_before_it_reaches_the_engine(option, needle):
+    game = _at_action()
+    before = game.s.copy()
+    with pytest.raises(CatansimError) as info:
+        game.step(option)
+    assert str(info.value).startswith(needle) and "\n" not in str(info.value)
+    assert np.array_equal(game.s, before)  # nothing applied
+
+
+def test_numpy_integers_in_an_option_are_taken_as_the_plain_option():
+    """A numpy array's values (a learned policy's output) are integers: the same game."""
+    plain, arrays = _at_action(), _at_action()
+    assert plain.s.tolist() == arrays.s.tolist()
+    while not plain.over:
+        o = plain.suggest()  # it draws from the seat's stream: both games ask
+        assert arrays.suggest() == o
+        plain.step(o)
+        arrays.step(Option(o.kind, np.int64(o.target), give=np.array(o.give),
+                           get=np.array(o.get, dtype=np.int32)))
+        assert arrays.s.tolist() == plain.s.tolist()
+
+
+def test_a_player_s_malformed_option_names_the_game_and_seat():
+    class TrueTarget:
+        def decide(self, observation, options):
+            return Option(options[0].kind, True) if options[0].target == 1 else options[0]
+
+    with pytest.raises(CatansimError, match=r"^game 3, seat 0 \(python:test_step:TrueTarget\): "
+                       r"step: option target True is not allowed"):
+        play_game(3, 4, [TrueTarget(), "default", "default", "default"], log=False)
+
+
+def test_a_player_class_given_for_a_player_is_refused_in_one_line():
+    from players_example import Thrifty
+
+    with pytest.raises(CatansimError, match=r"^strategies\[2\]: Thrifty is a class, not a "
+                       r"player; allowed: a player object, e.g. Thrifty\(\)"):
+        play_game(3, 4, ["default", "default", Thrifty, "default"])
+
+
+def test_observations_take_only_integer_seats_and_games():
+    from catansim.game import GameBatch
+
+    game = Game(5, strategies=("default",), external=[0])
+    for bad in (True, 1.0, np.float64(1), "1"):
+        with pytest.raises(CatansimError, match="observation: seat .* does not play"):
+            game.observation(bad)
+    assert game.observation(np.int64(1)).seat == 1
+    batch = GameBatch([1, 2], strategies=("default",), external=[0])
+    for bad, problem in ((99, "99 is out of range"), (2, "2 is out of range"),
+                         (-1, "-1 is out of range"),
+                         (True, r"expected an integer, got a boolean \(True\)")):
+        with pytest.raises(CatansimError, match=rf"^observation: game: {problem}; allowed: a "
+                           r"game index in 0..1$"):
+            batch.observation(bad, 0)
+    assert batch.observation(np.int64(1), 0).as_dict() == \
+        Game(2, strategies=("default",), external=[0], log=False).observation(0).as_dict()
+
+
+def test_play_to_a_turn_already_over_says_so():
+    game = Game(5, strategies=("default",), to_turn=20)
+    before = game.s.copy()
+    with pytest.raises(CatansimError, match=r"^play_to: turn 5 is over \(the game waits at the "
+                       r"end of turn 20\); allowed: a turn >= 20$"):
+        game.play_to(5)
+    assert np.array_equal(game.s, before)
+    assert game.play_to(20).s.tolist() == before.tolist()  # where it waits: nothing to play
+    assert game.play_to(21).observation(0).turn == 21
+
+
+def test_a_batch_refuses_a_python_player_it_would_never_ask():
+    from players_example import Thrifty
+
+    from catansim.game import GameBatch
+
+    for strategies, external in (((Thrifty(), "default", "default", "default"), ()),
+                                 (("default", "python:players_example:Thrifty", "default",
+                                   "default"), [1])):
+        with pytest.raises(CatansimError, match=r"^strategies\[\d\]: python:players_example:"
+                           r"Thrifty is a Python player, which a GameBatch never asks"):
+            GameBatch([1, 2], strategies=strategies, external=external)
+
+
+def _openings(value, dtype=None):
+    from catansim.kernels import free_openings
+
+    openings = [int(x) for x in free_openings()]
+    openings[0] = value
+    return openings if dtype is None else np.array(openings, dtype=dtype)
+
+
+@pytest.mark.parametrize("value, dtype, needle", [
+    (2**40, np.int64, "node 1099511627776 is not a node; allowed: 0..53"),  # wrapped to 0
+    (2**40, None, "node 1099511627776 is not a node; allowed: 0..53"),
+    (4.7, np.float64, "node 4.7 is not allowed; allowed: 16 integers"),  # became 4
+    (4.7, None, "node 4.7 is not allowed; allowed: 16 integers"),
+    (True, None, "node True is not allowed"),
+    (2**70, None, "node 1180591620717411303424 is not allowed"),
+    (2**70, object, "node 1180591620717411303424 is not allowed"),
+    ("a", None, "node 'a' is not allowed"),
+])
+def test_forced_openings_out_of_range_or_not_integers_are_refused(value, dtype, needle):
+    """Every form of the openings (a list, an int64, float or object array) is checked
+    as the values given, never cast first."""
+    with pytest.raises(CatansimError) as info:
+        play_game(3, 4, ("default",) * 4, openings=_openings(value, dtype), log=False)
+    assert str(info.value).startswith(f"openings seat 0 settlement 1: {needle}")
+
+
+def test_forced_openings_of_another_size_are_refused():
+    with pytest.raises(CatansimError, match="^openings: 15 values given; allowed: 16 integers"):
+        play_game(3, 4, ("default",) * 4, openings=_openings(-1)[:15], log=False)
+    ok = _openings(12, np.int64)  # an int64 array in range plays as the list does
+    ok[1] = 19
+    assert play_game(3, 4, ("default",) * 4, openings=ok).events.tolist() == play_game(
+        3, 4, ("default",) * 4, openings=[int(x) for x in ok]).events.tolist()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -114,3 +116,39 @@ def test_tournament_command_rejects_unknown_names():
                                    "--games", "4"])
     assert isinstance(out.exception, CatansimError)
     assert "unknown strategy 'nobody'" in str(out.exception)
+
+
+def test_tournament_summary_prints_its_rates_first(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    res = tournament(["builder", "city", "expander", "army"], 40, 4, seed=2, progress=False)
+    lines = repr(res.summary()).splitlines()
+    assert lines[0].split()[:5] == ["games", "wins", "win_rate", "ci_low", "ci_high"]
+    assert all(len(x) <= 80 for x in lines)
+
+
+def test_tournament_command_rating_has_integer_wins_and_seat_effects_apart():
+    out = CliRunner().invoke(cli, ["tournament", "--games", "200", "--quiet", "--seed", "4"])
+    assert out.exit_code == 0, out.output
+    rating = out.output[out.output.index("Rating ("):]
+    strategies, seats = rating.split("Seat effects")
+    rows = [x.split() for x in strategies.splitlines()
+            if x.split() and x.split()[0] in ("builder", "city", "expander", "army")]
+    assert len(rows) == 4
+    header = next(x.split() for x in strategies.splitlines() if x.split()[:1] == ["games"])
+    wins = [r[header.index("wins") + 1] for r in rows]
+    assert all(w.isdigit() for w in wins)  # 136, not 136.0000
+    res = tournament(["builder", "city", "expander", "army"], 200, 4, seed=4, progress=False)
+    assert sorted(int(w) for w in wins) == sorted(res.summary()["wins"].tolist())
+    assert "NaN" not in rating and "nan" not in rating
+    assert [x.split()[:2] for x in seats.splitlines()[2:5]] == [["seat", "1"], ["seat", "2"],
+                                                                 ["seat", "3"]]
+
+
+def test_tournament_matrix_of_six_strategies_fits_100_columns():
+    names = "builder,expander,city,army,trader,default"
+    out = CliRunner().invoke(cli, ["tournament", "--strategies", names, "--matrix",
+                                   "--games", "8", "--quiet", "--seed", "3"])
+    assert out.exit_code == 0, out.output
+    assert max(len(x) for x in out.output.splitlines()) <= 100
+    assert "Their intervals:" in out.output
+    assert re.search(r"\[0\.\d{3},0\.\d{3}\]", out.output)

@@ -139,8 +139,28 @@ def test_the_outputs_load_and_agree(banker):
 def test_a_rerun_with_the_budget_spent_plays_nothing(banker, tmp_path):
     result, out = banker
     before = games_used(result.study)
-    again = tune(NO_BANK, out, n_threads=1, heldout=False, report=False)
+    lines = []
+    again = tune(NO_BANK, out, n_threads=1, heldout=False, report=False, progress=lines.append)
     assert games_used(again.study) == before and len(again.study.trials) == 6
+    url = f"sqlite:///{out.resolve() / 'study.sqlite3'}"
+    assert lines == [f"resuming study 'banker' in {url}: 6 trials found (6 complete)"]
+
+
+def test_p_threshold_one_drops_no_candidate(tmp_path, monkeypatch):
+    """p_threshold = 1 is "no racing": Optuna's Wilcoxon pruner drops a candidate whenever
+    p < 1, so none is used. One instance per pruning decision, so that it has many."""
+    from catansim.tuning import study as S
+
+    monkeypatch.setattr(S, "BATCH_GAMES", 40)
+    spec = {**NO_BANK, "name": "all", "strategy": "default", "strategies": {},
+            "params": {"dev_weight": [0.1, 3.0], "city_weight": [0.1, 3.0]},
+            "budget": {"trials": 8}, "evaluation": {"deals": 80, "instance": 10,
+                                                    "p_threshold": 1.0}}
+    result = tune(spec, tmp_path, n_threads=1, heldout=False, report=False)
+    states = [t.state.name for t in result.study.trials]
+    assert states == ["COMPLETE"] * 8
+    assert all(t.user_attrs["full"] and t.user_attrs["games"] == 80 * 4
+               for t in result.study.trials)
 
 
 def test_the_games_budget_stops_the_search(tmp_path):
@@ -161,7 +181,7 @@ def test_racing_drops_a_clearly_worse_candidate_early(tmp_path):
     assert all(t.user_attrs["games"] < 200 * 4 for t in never)
 
 
-def _spec_file(tmp_path, trials: int) -> str:
+def _spec_file(tmp_path, trials: int, deals: int = 80) -> str:
     path = tmp_path / "kill.toml"
     path.write_text(f"""
 name = "kill"
@@ -173,7 +193,7 @@ city_weight = [0.5, 2.0]
 [budget]
 trials = {trials}
 [evaluation]
-deals = 80
+deals = {deals}
 instance = 10
 p_threshold = 1.0
 """)
@@ -238,17 +258,55 @@ def test_a_database_that_never_opens_is_one_line_naming_the_field(tmp_path, monk
     assert "\n" not in str(info.value)
 
 
-def test_a_tuning_killed_with_sigkill_resumes(tmp_path):
-    spec = _spec_file(tmp_path, 10)
-    url = f"sqlite:///{tmp_path / 'kill.db'}"
-    argv = ["tune", spec, "--out", tmp_path / "out", "--storage", url, "--threads", "1",
-            "--no-heldout", "--quiet"]
-    proc = popen_cli(argv)
+def test_a_trial_stopped_by_sigint_is_failed_with_the_games_it_played(tmp_path, monkeypatch):
+    """A signal in the middle of a trial: the trial is failed at once (not left running)
+    with the games and wins it played, its parameters queued again; trials.csv shows
+    those wins (the oracle: the wins play_deals returned for it), and the rerun says what
+    it found."""
+    import pandas as pd
+
+    from catansim.errors import Interrupted
+    from catansim.tuning import study as S
+
+    monkeypatch.setattr(S, "BATCH_GAMES", 40)  # a call of play_deals per instance
+    returned, calls = [], []
+
+    def stopped_on_the_sixth(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 6:  # trial 1's second instance
+            raise Interrupted(signal.SIGINT)
+        wins = play_deals(*args, **kwargs)
+        returned.append(int(wins.sum()))
+        return wins
+
+    monkeypatch.setattr(S, "play_deals", stopped_on_the_sixth)
+    spec = {**NO_BANK, "name": "sig", "budget": {"trials": 3}}  # 4 instances a trial
+    with pytest.raises(Interrupted):
+        tune(spec, tmp_path, n_threads=1, heldout=False)
+    study = optuna.load_study(study_name="sig",
+                              storage=f"sqlite:///{tmp_path.resolve() / 'study.sqlite3'}")
+    stopped = study.trials[1]
+    assert stopped.state.name == "FAIL" and stopped.user_attrs["stopped"] == "SIGINT"
+    assert (stopped.user_attrs["games"], stopped.user_attrs["wins"]) == (40, returned[4])
+    assert [t.state.name for t in study.trials] == ["COMPLETE", "FAIL", "WAITING"]
+    assert study.trials[2].params == stopped.params  # queued again
+    monkeypatch.setattr(S, "play_deals", play_deals)
+    lines = []
+    result = tune(spec, tmp_path, n_threads=1, heldout=False, progress=lines.append)
+    assert lines[0].endswith(": 2 trials found (1 complete, 1 failed)")
+    trials = pd.read_csv(tmp_path / "trials.csv").set_index("trial")
+    assert (trials.loc[1, "state"], trials.loc[1, "games"], trials.loc[1, "wins"]) == (
+        "FAIL", 40, returned[4])
+    assert [t.state.name for t in result.study.trials] == ["COMPLETE", "FAIL", "COMPLETE"]
+
+
+def _kill_when(proc, ready):
+    """SIGKILL the tuning process ``proc`` once ``ready()`` (polled); returns it."""
     try:
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
-            time.sleep(0.5)
-            if _finished_count(tmp_path / "kill.db") >= 3:
+            time.sleep(0.2)
+            if ready():
                 break
             assert proc.poll() is None, proc.communicate()
         os.kill(proc.pid, signal.SIGKILL)
@@ -256,6 +314,58 @@ def test_a_tuning_killed_with_sigkill_resumes(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
+    return proc
+
+
+def _running_played(path) -> int:
+    """Running trials of the database at ``path`` that have played a batch (read-only)."""
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)) as db:
+            (count,), = db.execute(
+                "SELECT count(*) FROM trials t JOIN trial_user_attributes a ON "
+                "a.trial_id = t.trial_id WHERE t.state = 'RUNNING' AND a.key = 'games' AND "
+                "a.value_json NOT IN ('0', 'null')")
+    except sqlite3.OperationalError:
+        return 0
+    return count
+
+
+def test_a_trial_killed_mid_way_is_failed_and_counted_when_resumed(tmp_path):
+    """kill -9 in the middle of a trial; the rerun at once (well within the heartbeat's
+    grace period) finds the trial's process gone: it marks the trial failed, says so,
+    and leaves nothing running."""
+    spec = _spec_file(tmp_path, 5, deals=400)  # 4 batches a trial: it records games mid-way
+    url = f"sqlite:///{tmp_path / 'kill.db'}"
+    argv = ["tune", spec, "--out", tmp_path / "out", "--storage", url, "--threads", "1",
+            "--no-heldout"]
+    db = tmp_path / "kill.db"
+    _kill_when(popen_cli([*argv, "--quiet"]),
+               lambda: _finished_count(db) >= 2 and _running_played(db))
+    killed = [t for t in optuna.load_study(study_name="kill", storage=url).trials
+              if t.state.name == "RUNNING"]
+    assert len(killed) == 1
+    found = len([t for t in optuna.load_study(study_name="kill", storage=url).trials
+                 if t.state.name != "WAITING"])
+    done = run_cli(argv)
+    assert done.returncode == 0, done.stderr
+    first = done.stderr.splitlines()[0]
+    assert first.startswith(f"resuming study 'kill' in {url}: {found} trials found (")
+    assert first.endswith(" complete, 1 failed); 1 of them left running by a stopped "
+                          "process, now marked failed and queued again")
+    study = optuna.load_study(study_name="kill", storage=url)
+    assert study.trials[killed[0].number].state.name == "FAIL"
+    assert not [t for t in study.trials if t.state.name == "RUNNING"]
+    retried = [t for t in study.trials if t.system_attrs.get("failed_trial")
+               == killed[0].number]
+    assert len(retried) == 1 and retried[0].params == killed[0].params
+
+
+def test_a_tuning_killed_with_sigkill_resumes(tmp_path):
+    spec = _spec_file(tmp_path, 10)
+    url = f"sqlite:///{tmp_path / 'kill.db'}"
+    argv = ["tune", spec, "--out", tmp_path / "out", "--storage", url, "--threads", "1",
+            "--no-heldout", "--quiet"]
+    proc = _kill_when(popen_cli(argv), lambda: _finished_count(tmp_path / "kill.db") >= 3)
     assert proc.returncode == -signal.SIGKILL
     before = {t.number: t.params for t in _finished(url)}
     assert 3 <= len(before) < 10

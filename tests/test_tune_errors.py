@@ -4,7 +4,7 @@ nothing written (``catansim tune`` in this process)."""
 from __future__ import annotations
 
 import pytest
-from cli_harness import one_line, run_main, tree
+from cli_harness import needs_mount, one_line, read_only, run_main, tree
 
 pytest.importorskip("optuna")
 
@@ -39,9 +39,24 @@ CASES = {
                    ["params.robber_policy.choices[1]: 'x' is not allowed; allowed: numbers in "
                     "0..2 or leader, production, random"]),
     "budget-zero": (("trials = 1", "games = 0"),
-                    ["budget.games: 0 is not allowed; allowed: an integer >= 1"]),
+                    ["budget.games: 0 is not allowed; allowed: an integer in "
+                     "1..1,000,000,000,000"]),
     "budget-minutes-zero": (("trials = 1", "minutes = 0"),
                             ["budget.minutes: 0 is not allowed; allowed: a number > 0"]),
+    # a budget that never ends ran until killed (#56)
+    "budget-minutes-inf": (("trials = 1", "minutes = inf"),
+                           ["budget.minutes: inf is not allowed; allowed: a number > 0 and at "
+                            "most 525600 (a year)"]),
+    "budget-minutes-nan": (("trials = 1", "minutes = nan"),
+                           ["budget.minutes: nan is not allowed"]),
+    "budget-minutes-huge": (("trials = 1", "minutes = 1e9"),
+                            ["budget.minutes: 1000000000.0 is not allowed"]),
+    "budget-games-huge": (("trials = 1", "games = 100000000000000000000"),
+                          ["budget.games: 100000000000000000000 is not allowed; allowed: an "
+                           "integer in 1..1,000,000,000,000"]),
+    "budget-trials-huge": (("trials = 1", "trials = 10000000"),
+                           ["budget.trials: 10000000 is not allowed; allowed: an integer in "
+                            "1..1,000,000"]),
     "budget-empty": (("trials = 1", ""), ["budget: empty; allowed: games, minutes or trials"]),
     "storage-not-url": (('name = "t"', 'name = "t"\nstorage = "tune.db"'),
                         ["storage: 'tune.db' is not a database URL; allowed: e.g. sqlite:///"]),
@@ -129,3 +144,26 @@ def test_a_study_of_another_spec_is_refused(tmp_path, capsys):
     code, _, err = run_main(["tune", spec, "--out", tmp_path / "o", "--storage", url], capsys)
     assert code == 2
     one_line(err, f"--storage: study 't' in {url} was made by another spec")
+
+
+@needs_mount
+def test_a_read_only_storage_says_read_only(tmp_path, capsys):
+    """A study's database on a read-only file system: one line saying "read-only" (not
+    Optuna's "exception during the commit"), exit 1, the database unchanged."""
+    spec = tmp_path / "spec.toml"
+    spec.write_text(GOOD)
+    src = tmp_path / "src"
+    src.mkdir()
+    code, _, err = run_main(["tune", spec, "--out", tmp_path / "o", "--storage",
+                             f"sqlite:///{src / 't.db'}", "--no-heldout", "--quiet"], capsys)
+    assert code == 0, err
+    spec.write_text(GOOD.replace("trials = 1", "trials = 2"))  # more to do: a write
+    before = (src / "t.db").read_bytes()
+    with read_only(src, tmp_path / "ro") as ro:
+        url = f"sqlite:///{ro / 't.db'}"
+        code, _, err = run_main(["tune", spec, "--out", tmp_path / "o2", "--storage", url,
+                                 "--no-heldout", "--quiet"], capsys)
+    assert code == 1
+    one_line(err, f"--storage: {url!r} is read-only (attempt to write a readonly database); "
+                  "the study is unchanged")
+    assert (src / "t.db").read_bytes() == before

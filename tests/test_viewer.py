@@ -16,7 +16,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from cli_harness import run_main
+from cli_harness import one_line, run_main
 from test_replay import LOG_A, RULES_A, header
 
 from catansim.constants import COST_CITY, COST_DEV_CARD, COST_ROAD, COST_SETTLEMENT
@@ -491,3 +491,205 @@ def test_the_viewer_runs_inside_a_notebook_frame(page, games, tmp_path):
     frame.click("#next")
     assert frame.evaluate("document.body.dataset.step") == "1"
     assert page.errors == []
+
+
+def test_replay_prints_the_narrative_only_without_an_output_file(tmp_path, capsys):
+    """#57: with --html or --png only the result and "wrote ..." are printed (the story of a
+    long game is a thousand lines); --narrative prints it as well; without a file it is
+    the command's output."""
+    log = _write_log(tmp_path / "g.jsonl", header(**RULES_A), LOG_A)
+    code, story, err = run_main(["replay", log], capsys)
+    assert code == 0, err
+    told = [line for line in story.splitlines() if line.startswith("Setup: ")]
+    assert told and "Final standings:" in story
+    page, png = tmp_path / "g.html", tmp_path / "g.png"
+    for extra in (["--html", page], ["--png", png], ["--html", page, "--png", png]):
+        code, out, err = run_main(["replay", log, *extra], capsys)
+        assert code == 0, err
+        assert out.splitlines() == [f"red (seat 0) wins on turn {LOG_A[-1]['turn']}.",
+                                    f"checked: {len(LOG_A)} events follow the rules",
+                                    *(f"wrote {p}" for p in extra[1::2][::-1])]
+        code, out, err = run_main(["replay", log, *extra, "--narrative"], capsys)
+        assert code == 0, err
+        assert out.startswith(story)
+
+
+# --- names from a log are text, never markup or terminal control -----------------------------
+
+HOSTILE = ["<img src=x onerror=alert(1)>", "\"><svg onload=alert(2)>", "'><b id=bold>b</b>",
+           "a & b </small>"]
+
+
+@pytest.mark.parametrize("name, needles", [
+    ("\x1b]0;TITLE\x07\x1b[2J", ["header.strategies[0]: '\\x1b]0;TITLE\\x07\\x1b[2J' holds the "
+                                 "unprintable character '\\x1b'"]),
+    ("tab\there", ["header.strategies[0]: 'tab\\there' holds the unprintable character '\\t'"]),
+    ("rtl\u202eevil", ["holds the unprintable character '\\u202e'"]),
+    ("", ["header.strategies[0]: 0 characters; allowed: a name of 1..200 printable characters"]),
+    ("x" * 201, ["header.strategies[0]: 201 characters; allowed: a name of 1..200"]),
+    (7, ["header.strategies[0]: expected a string, got an integer; allowed: a name of 1..200"]),
+])
+@pytest.mark.parametrize("check", [[], ["--no-check"]])
+def test_replay_refuses_a_name_a_terminal_would_obey_in_one_line(name, needles, check, tmp_path,
+                                                                  capsys):
+    """A name holding terminal escapes (set the title, clear the screen) or that is no
+    name is refused by the header check (also with --no-check), the one line naming it
+    escaped: nothing of the log reaches the terminal raw."""
+    h = header(**RULES_A)
+    log = _write_log(tmp_path / "g.jsonl", {**h, "strategies": [name, *h["strategies"][1:]]},
+                     LOG_A)
+    code, out, err = run_main(["replay", log, *check, "--html", tmp_path / "g.html"], capsys)
+    assert code == 2 and out == "" and not (tmp_path / "g.html").exists()
+    one_line(err, f"{log}:1: ", *needles)
+    assert "\x1b" not in err and "\x07" not in err
+
+
+def test_the_checker_takes_any_printable_name_of_up_to_200_characters():
+    h = header(**RULES_A)
+    names = ["x" * 200, "naïve 名前 ☃", *HOSTILE[:2]]
+    assert replay({**h, "strategies": names}, LOG_A).strategies == names
+
+
+def _dialogs(pg) -> list:
+    seen = []
+    pg.on("dialog", lambda d: (seen.append(d.message), d.dismiss()))
+    return seen
+
+
+def test_hostile_names_render_as_text_in_the_browser(page, tmp_path):
+    """A log's names through every place the page shows them (seat panels in both card
+    views, the title), and the notebook frame: text, never markup; no script runs."""
+    dialogs = _dialogs(page)
+    h = header(**RULES_A)
+    h = {**h, "strategies": HOSTILE}
+    path = write_viewer(tmp_path / "hostile.html", h, LOG_A)
+    page.goto(path.as_uri())
+    for show_all in (False, True):
+        page.set_checked("#show-all", show_all)
+        got = page.evaluate("""() => ({
+            names: [...document.querySelectorAll('section.seat h3 small')].map(s => s.textContent),
+            markup: document.querySelectorAll('#seats img, #seats svg, #bold, body img').length,
+            title: document.getElementById('title').textContent})""")
+        assert got["names"] == [f"seat {p} · {n}" for p, n in enumerate(HOSTILE)]
+        assert got["markup"] == 0
+        assert all(n in got["title"] for n in HOSTILE)
+    page.click("#last")
+    doc = tmp_path / "notebook.html"
+    doc.write_text(f"<!DOCTYPE html><html><body>{inline_html(h, LOG_A)}</body></html>")
+    page.goto(doc.as_uri())
+    frame = page.frames[1]
+    frame.wait_for_selector("section.seat")
+    assert frame.evaluate("document.querySelectorAll('#seats img, #bold').length") == 0
+    assert dialogs == [] and page.errors == []
+
+
+def test_a_hostile_strategy_defined_for_the_engine_renders_as_text(page, tmp_path, capsys):
+    """The engine's own route in: a strategy defined in a config under a hostile name,
+    played, written by ``catansim play --html``."""
+    dialogs = _dialogs(page)
+    name = HOSTILE[0]
+    defs = tmp_path / "defs.toml"
+    defs.write_text(f'[strategies."{name}"]\nbase = "default"\n')
+    out = tmp_path / "defs.html"
+    code, _, err = run_main(["play", "--config", defs, "--strategies",
+                             f"{name},default,default,default", "--seed", 3, "--html", out],
+                            capsys)
+    assert code == 0, err
+    page.goto(out.as_uri() + "#step=40")
+    small = page.locator("section.seat h3 small").first.text_content()
+    assert small == f"seat 0 · {name}"
+    assert page.evaluate("document.querySelectorAll('body img').length") == 0
+    assert dialogs == [] and page.errors == []
+
+
+# --- what the page looks like ---------------------------------------------------------------
+
+
+def test_the_turn_box_names_the_turn_once(page, typical):
+    """The box of the turn's lines starts with the turn's heading; the roll that follows
+    shows its dice, not the heading again (#57)."""
+    path, h, e = typical
+    rolls = [k for k, ev in enumerate(e) if ev["e"] == "roll" and e[k - 1]["e"] == "turn_start"
+             ][:30:5]
+    text = game_view(h, e)["text"]
+    page.goto(path.as_uri())
+    for k in rolls:
+        page.locator("#slider").fill(str(k))
+        lines = page.locator("#narrative li").all_text_contents()
+        head = text[k - 1]  # the turn_start's line
+        assert head.startswith("Turn ")
+        assert lines[0] == head
+        assert lines[1] == f"rolls {e[k]['dice'][0]}+{e[k]['dice'][1]} = {sum(e[k]['dice'])}"
+        assert sum(line.startswith("Turn ") for line in lines) == 1
+        assert page.locator("#current-line").text_content() == text[k]  # the caption: whole
+
+
+def test_phrases_of_a_seat_panel_never_wrap_inside(page, typical):
+    """"knights played N" and "longest route N" each stay on one line, in both card views,
+    at the width the page is read at and a narrow one (#57)."""
+    path, h, e = typical
+    page.goto(path.as_uri() + f"#step={len(e) - 1}")
+    lines_of = """(phrase) => [...document.querySelectorAll('section.seat')].map(sec => {
+        const walker = document.createTreeWalker(sec, NodeFilter.SHOW_TEXT);
+        const range = document.createRange();
+        let node;
+        while ((node = walker.nextNode())) {
+            const at = node.textContent.indexOf(phrase);
+            if (at < 0) continue;
+            const m = /^[a-z ]+ \\d+/.exec(node.textContent.slice(at));
+            range.setStart(node, at);
+            range.setEnd(node, at + m[0].length);
+            return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+        }
+        return -1; })"""
+    for width in (1400, 1000):
+        page.set_viewport_size({"width": width, "height": 1000})
+        for show_all in (False, True):
+            page.set_checked("#show-all", show_all)
+            for phrase in ("knights played", "longest route"):
+                assert page.evaluate(lines_of, phrase) == [1, 1, 1, 1], (width, phrase)
+
+
+def _contrast(a, b) -> float:
+    """WCAG contrast ratio of two sRGB colours (0-255 triples)."""
+    def lum(c):
+        c = [v / 255 for v in c[:3]]
+        c = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_a_white_road_stands_out_from_what_it_lies_on(page, typical, tmp_path):
+    """On the screenshot, just outside each white road on both sides, the colour contrasts
+    with the road's white by at least 3:1 (WCAG's ratio for graphics): the road is seen on
+    the cream border and on light hexes alike (#57)."""
+    from PIL import Image
+
+    path, h, e = typical
+    white = 2  # the white seat of four
+    page.goto(path.as_uri() + f"#step={len(e) - 1}")
+    points = page.evaluate("""(seat) => {
+        const board = document.getElementById('board');
+        const ctm = board.getScreenCTM();
+        const colour = JSON.parse(document.getElementById('game-data').textContent)
+            .palette.seats[seat];
+        const at = (x, y) => { const p = board.createSVGPoint(); p.x = x; p.y = y;
+            const q = p.matrixTransform(ctm); return [q.x, q.y]; };
+        return [...board.querySelectorAll('line.road')].filter(
+            l => l.getAttribute('stroke') === colour).map(l => {
+            const [x1, y1, x2, y2] = ['x1', 'y1', 'x2', 'y2'].map(a => +l.getAttribute(a));
+            const len = Math.hypot(x2 - x1, y2 - y1), nx = -(y2 - y1) / len, ny = (x2 - x1) / len;
+            const mx = (x1 + x2) / 2, my = (y1 + y2) / 2, d = 0.11;
+            return {centre: at(mx, my), sides: [at(mx + d * nx, my + d * ny),
+                                                at(mx - d * nx, my - d * ny)]};
+        }); }""", white)
+    assert len(points) >= 2
+    shot = tmp_path / "board.png"
+    page.screenshot(path=shot)
+    img = Image.open(shot).convert("RGB")
+    for p in points:
+        road = img.getpixel(tuple(round(v) for v in p["centre"]))
+        assert _contrast(road, (250, 250, 250)) < 1.1  # the road's own white
+        for side in p["sides"]:
+            assert _contrast(img.getpixel(tuple(round(v) for v in side)), road) >= 3, p

@@ -20,6 +20,8 @@ What lives here:
 - ``strategies``: a Plackett-Luce (top-1) rating of strategies with CIs;
 - ``crossplay``: one strategy against copies of another, every cell with its CI,
   verdicts only where significant after correction;
+- ``ladder``: a ladder's games (``catansim.ladders``) as a rating for every player and
+  the one-against-the-rest matrix;
 - ``variants``: paired comparisons of every headline measure against the baseline;
 - ``position``: starting pips and nodes, a logistic regression with calibration;
 - ``summary``: the run summary printed by ``catansim run`` and ``catansim simulate``;
@@ -34,7 +36,9 @@ What lives here:
 - ``board_balance``: each board's seat effect, how much of it is real, and which
   board features predict it;
 - ``openings``: the value of starting positions: forced-opening arms against the
-  free-choice baseline, game by game.
+  free-choice baseline, game by game;
+- ``table``: ``ResultTable``, a result's DataFrame printed with its numbers first and
+  its constant words (method, correction) once below.
 
 May import: ``catansim.results`` (schema, dataset reader), ``constants``, ``errors``,
 ``topology`` and ``core.layout`` (a board vector's slices: the features of an opening),

@@ -43,7 +43,7 @@ from statsmodels.stats.power import GofChisquarePower
 from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
 from statsmodels.tools.sm_exceptions import SingularMatrixWarning
 
-from ..errors import CatansimError
+from ..errors import CatansimError, CatansimWarning
 from ..results.schema import feature_dtypes
 from . import stats as S
 from .driver import Analysis, Chunk, Context, reads_source, run
@@ -645,8 +645,9 @@ def fit_seat_model(table: pd.DataFrame, draft: pd.DataFrame, features,
     model on the held-out boards) and ``predicted`` (the held-out seat rows with the
     model's ``predicted``). When the training boards cannot separate the terms (a rank-
     deficient design, e.g. a rare feature that equals a combination of the others on
-    few boards), the coefficients' ``method`` names the terms and a RuntimeWarning says
-    so: its coefficients are then one of many equally good fits.
+    few boards), the coefficients' ``method`` names the terms and a ``CatansimWarning``
+    says so (one line on the command line): its coefficients are then one of many
+    equally good fits.
     """
     sf = _seat_frame(table, draft)
     n = int(sf["seat"].max()) + 1
@@ -679,7 +680,7 @@ def fit_seat_model(table: pd.DataFrame, draft: pd.DataFrame, features,
                f"boards ({spanned}: a linear combination of the others there): the "
                "coefficients are one of many equally good fits")
         coef["method"] += "; " + why
-        warnings.warn(f"seat model ({n} players): {why}", RuntimeWarning, stacklevel=2)
+        warnings.warn(f"seat model ({n} players): {why}", CatansimWarning, stacklevel=2)
     held = sf[test].copy()
     held["predicted"] = fit.predict(x[test])
     return {"coefficients": coef, "check": seat_model_check(held, n), "predicted": held}

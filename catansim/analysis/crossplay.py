@@ -155,12 +155,18 @@ def dominant(table: pd.DataFrame) -> list[str]:
 
 
 def format_crossplay(table: pd.DataFrame) -> str:
-    """The pooled matrix as text: ``rate [low, high]`` with ``+`` / ``-`` where the cell
-    beats / loses to the fair share significantly after correction."""
+    """The pooled matrix as text, in two matrices narrow enough for a terminal (six
+    strategies in under 100 columns): the win rates, with ``+`` / ``-`` where the cell
+    beats / loses to the fair share significantly after correction, then their
+    intervals ``[low,high]``."""
     t = table.xs("all", level="seat")
     mark = {"beats": "+", "loses to": "-", "not significant": " "}
-    cell = [f"{r:.3f} [{lo:.3f}, {hi:.3f}]{mark[v]}" for r, lo, hi, v in
-            zip(t["win_rate"], t["ci_low"], t["ci_high"], t["verdict"], strict=True)]
-    m = pd.Series(cell, index=t.index).unstack("opponent").fillna("")
-    with pd.option_context("display.width", 250, "display.max_columns", 50):
-        return m.to_string()
+    rates = [f"{r:.3f}{mark[v]}" for r, v in zip(t["win_rate"], t["verdict"], strict=True)]
+    bounds = [f"[{lo:.3f},{hi:.3f}]" for lo, hi in zip(t["ci_low"], t["ci_high"], strict=True)]
+
+    def matrix(cells):
+        m = pd.Series(cells, index=t.index).unstack("opponent").fillna("")
+        with pd.option_context("display.width", 1000, "display.max_columns", None):
+            return m.to_string()
+
+    return f"{matrix(rates)}\n\nTheir intervals:\n{matrix(bounds)}"

@@ -13,6 +13,7 @@ import pandas as pd
 
 from . import stats as S
 from .driver import Analysis, Chunk, Context, reads_source, run
+from .table import result_table
 
 
 def _win_map(by: str):
@@ -58,9 +59,10 @@ def win_rates(source, by: str = "seat", **kw) -> pd.DataFrame:
     Returns a DataFrame indexed by (variant, ``by``): ``seat_games`` (n: one per seat
     the group played in a game; a game with four ``default`` seats counts four times
     for ``default``), ``wins``, ``win_rate``, ``ci_low``, ``ci_high`` and ``method``.
-    By strategy this is the win rate against the field the strategy met.
+    By strategy this is the win rate against the field the strategy met. Printed, the
+    numbers come first and the method once below (``table.ResultTable``).
     """
-    return run(win_rates_analysis(by), source, **kw)
+    return result_table(run(win_rates_analysis(by), source, **kw))
 
 
 @reads_source

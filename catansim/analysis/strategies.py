@@ -26,6 +26,7 @@ import statsmodels.api as sm
 
 from ..errors import CatansimError
 from .driver import Analysis, Chunk, Context, reads_source, run
+from .table import result_table
 
 METHOD = ("Plackett-Luce top-1 (conditional logit, each game a group) fitted as a Poisson "
           "GLM of wins per (seating, seat) with a fixed effect per seating (statsmodels)")
@@ -174,6 +175,7 @@ def strategy_rating(source, **kw) -> pd.DataFrame:
     (exp; the odds of winning relative to the reference in the same seat),
     ``games`` (decided games it played), ``wins``, ``converged``, ``reference``,
     ``method``. Variants with a single strategy are left
-    out (nothing to rate); empty if none has two.
+    out (nothing to rate); empty if none has two. Printed, the numbers come first and
+    the method once below (``table.ResultTable``).
     """
-    return run(RATING, source, **kw)
+    return result_table(run(RATING, source, **kw))

@@ -19,6 +19,7 @@ import pandas as pd
 from . import stats as S
 from .driver import Analysis, Chunk, Context, reads_source, run, variant_check
 from .measures import GAME_MEASURES, columns_of, game_values
+from .table import result_table
 
 # Smallest effects of interest for the power columns: 5% of the baseline mean for a
 # mean, 2 percentage points for a rate.
@@ -155,6 +156,8 @@ def paired_differences(source, baseline: str | None = None, correction: str = "h
     ``significant`` (0.05 after correction), ``mde`` (smallest effect of interest: 5%
     of the baseline mean, 2 points for a rate), ``pairs_needed`` and
     ``games_needed_unpaired`` (80% power at 0.05 for the mde, ``statsmodels.stats.power``),
-    ``method``, ``correction``. Empty when the source has a single variant.
+    ``method``, ``correction``. Empty when the source has a single variant. Printed, the
+    numbers come first, then ``label``, and the method and correction once below
+    (``table.ResultTable``).
     """
-    return run(paired_analysis(baseline, correction), source, **kw)
+    return result_table(run(paired_analysis(baseline, correction), source, **kw))

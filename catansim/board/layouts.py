@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import topology as T
-from ..checks import check_seed
+from ..checks import check_seed, did_you_mean
 from ..constants import RESOURCE_NAMES, TERRAIN_RESOURCE
 from ..core.layout import (
     BOARD_SIZE,
@@ -66,7 +66,8 @@ def generate_vectors(layout: str, seeds) -> np.ndarray:
 
 def _layout_code(layout: str) -> int:
     if layout not in LAYOUTS:
-        raise CatansimError(f"layout: unknown layout {layout!r}; allowed: "
+        raise CatansimError(f"layout: unknown layout {layout!r}"
+                            f"{did_you_mean(layout, LAYOUTS)}; allowed: "
                             f"{', '.join(LAYOUTS)}")
     return LAYOUTS[layout]
 

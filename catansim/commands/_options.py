@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from ..board import LAYOUTS, SEEDED_LAYOUTS
-from ..checks import SEED_ALLOWED, SEED_MAX, parse_toml, read_text
+from ..checks import SEED_ALLOWED, SEED_MAX, did_you_mean, parse_toml, read_text
 from ..errors import FaultError, os_reason
 from ..rules import Rules
 
@@ -32,7 +32,8 @@ class OneOf(click.ParamType):
     def convert(self, value, param, ctx):
         if value in self.choices:
             return value
-        self.fail(f"{value!r} is not allowed; allowed: {', '.join(self.choices)}", param, ctx)
+        self.fail(f"{value!r} is not allowed{did_you_mean(value, self.choices)}; allowed: "
+                  f"{', '.join(self.choices)}", param, ctx)
 
 
 class IntIn(click.ParamType):

@@ -11,13 +11,11 @@ import time
 from pathlib import Path
 
 import click
-import pandas as pd
 
 from ..board import parse_board
 from ..constants import seat_colours
 from ..errors import CatansimError
 from ..files import atomic_path, atomic_write_text
-from ..studies.openings import best_openings, play_openings, seat_summary, value_map_experiment
 from . import _options as O
 
 
@@ -82,6 +80,9 @@ def command(layout, seed, board_file, players, seats, settlement, games, strateg
         if seed is None:
             seed = secrets.randbelow(2**31)
         spec, label = f"{layout}:{seed}", f"{layout} board, seed {seed}"
+
+    from ..studies.openings import play_openings, value_map_experiment
+
     exp = value_map_experiment(spec, label, players, seat_list, int(settlement), games, names,
                                game_seed, config)
     click.echo(f"{label}: {len(exp.variants) - 1} arms ({len(seat_list)} seats x their "
@@ -122,6 +123,10 @@ def _seats(value: str, players: int) -> list[int]:
 
 def _print(values: dict, board, seats, top: int, players: int) -> None:
     """Each seat's summary line and its best openings (``studies.openings``)."""
+    import pandas as pd
+
+    from ..studies.openings import best_openings, seat_summary
+
     colours = seat_colours(players)
     for seat in seats:
         s = seat_summary(values, seat)

@@ -64,6 +64,7 @@ def command(seed, players, strategies, layout, board_file, rule_items, switch_tu
     rules = O.parse_rules(rule_items, switch_turn, switch_items)
 
     from ..engine import play_game
+    from ..game import PlayerError
     from ..settings import GameSettings, openings_from_strings
 
     openings = openings_from_strings(opening_items, players) if opening_items else None
@@ -86,7 +87,13 @@ def command(seed, players, strategies, layout, board_file, rule_items, switch_tu
     say_if_compiling()
     written = 0
     for s in range(seed, seed + games):
-        game = play_game(s, settings=settings, log=want_log, debug=debug)
+        try:
+            game = play_game(s, settings=settings, log=want_log, debug=debug)
+        except PlayerError as exc:  # the logs of the games before it are kept
+            if log_dir is None:
+                raise
+            raise PlayerError(f"{exc}; {log_dir}: {written} of {games} logs written"
+                              ) from exc.__cause__
         click.echo(result_line(game))
         if not want_log:
             continue

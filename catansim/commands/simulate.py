@@ -25,19 +25,25 @@ from . import _options as O
 def command(games, players, strategies, layout, board, rule_items, switch_turn, switch_items,
             rotate, seed, threads, debug):
     """Play --games games in memory and print win rates (95% Wilson CIs), length, VP sources."""
-    from ..analysis.summary import SUMMARY_COLUMNS, Summary, format_summary
-    from ..kernels import say_if_compiling
-    from ..runs.experiment import parse_experiment
-    from ..runs.runner import compute_task, plan
-    from ..strategies import PRESETS
-
+    # the arguments are checked before what they do not need is imported: the rules
+    # before the strategies (the compiled core's modules), both before the runner and
+    # the analyses (seconds)
     data = {"name": "simulate", "games": games, "players": players, "seed": seed,
             "layout": layout, "rotate": rotate,
             **O.rules_data(O.parse_rules(rule_items, switch_turn, switch_items))}
+
+    from ..strategies import PRESETS
+
     if strategies is not None:
         data["strategies"] = list(PRESETS.seat_names(strategies, players, "--strategies"))
     if board is not None:
         data["board"] = board
+
+    from ..analysis.summary import SUMMARY_COLUMNS, Summary, format_summary
+    from ..kernels import say_if_compiling
+    from ..runs.experiment import parse_experiment
+    from ..runs.runner import compute_task, plan
+
     try:
         exp = parse_experiment(data)
     except CatansimError as exc:  # "board: ..." names the option it came from

@@ -7,6 +7,8 @@ import click
 from ..errors import CatansimError
 from . import _options as O
 
+WIDTH = 100  # columns of the text this command prints
+
 
 def _fmt(frame) -> str:
     import pandas as pd
@@ -15,6 +17,29 @@ def _fmt(frame) -> str:
 
     with pd.option_context("display.width", 200, "display.max_columns", 50):
         return with_p_text(frame).to_string(float_format=lambda v: f"{v:.4f}")
+
+
+def _say(text: str) -> None:
+    """A sentence of the output, wrapped to ``WIDTH`` columns."""
+    import textwrap
+
+    click.echo(textwrap.fill(text, WIDTH))
+
+
+def _rating(rating) -> str:
+    """The rating's strategy rows (wins and games as integers) and its seat effects, each
+    a table of the columns it has."""
+    r = rating.xs("tournament", level="variant")
+    numbers = ["log_strength", "ci_low", "ci_high", "strength", "p_value"]
+    strategies = r.xs("strategy", level="kind")[["games", "wins", *numbers]].astype(
+        {"games": "Int64", "wins": "Int64"})  # a strategy without decided games: <NA>
+    strategies.index.name = "strategy"
+    text = _fmt(strategies)
+    if "seat" in r.index.get_level_values("kind"):
+        seats = r.xs("seat", level="kind")[numbers]
+        seats.index = [f"seat {s}" for s in seats.index]
+        text += "\n\nSeat effects (log odds of winning relative to seat 0):\n" + _fmt(seats)
+    return text
 
 
 @click.command("tournament")
@@ -39,8 +64,6 @@ def command(strategies, games, players, seed, layout, rule_items, switch_turn, s
     Every deal (board, dice, deck) is played once per seat rotation, so each strategy
     sits in every seat equally often on the same boards and dice.
     """
-    from ..kernels import say_if_compiling
-    from ..runs import tournament as T
     from ..settings import load_python_player
     from ..strategies import is_python_player
 
@@ -61,6 +84,9 @@ def command(strategies, games, players, seed, layout, rule_items, switch_turn, s
         raise CatansimError(f"--strategies: {len(names)} names for {players} players; allowed: "
                             f"exactly {players} (one per seat, seats rotated), or two or more "
                             "with --matrix (each against copies of the others)")
+    from ..kernels import say_if_compiling
+    from ..runs import tournament as T
+
     # counts accumulated as the games are played: memory flat in the number of games
     common = dict(n_players=players, seed=seed, rules=rules, layout=layout, n_threads=threads,
                   progress=not quiet, strategy_set=strategy_set, debug=debug, keep_games=False)
@@ -72,41 +98,44 @@ def command(strategies, games, players, seed, layout, rule_items, switch_turn, s
         table = res.table().set_index(["strategy", "opponent", "seat"])
         fair = 1.0 / players
         n_deals = res.n_deals
-        click.echo(f"Cross-play: win rate of the row strategy against {players - 1} copies of "
-                   f"the column strategy, 95% Wilson interval ({n_deals} deals x {players} "
-                   f"seats = {n_deals * players} games per cell; fair share {fair:.3f}; "
-                   f"+/-: significantly above/below it, exact binomial test, Holm over the "
-                   f"{len(table.xs('all', level='seat'))} cells)")
+        _say(f"Cross-play: win rate of the row strategy against {players - 1} copies of "
+             f"the column strategy, 95% Wilson interval ({n_deals} deals x {players} "
+             f"seats = {n_deals * players} games per cell; fair share {fair:.3f}; "
+             f"+/-: significantly above/below it, exact binomial test, Holm over the "
+             f"{len(table.xs('all', level='seat'))} cells)")
         click.echo(X.format_crossplay(table))
         per_seat = table[table.index.get_level_values("seat") != "all"]
         per = per_seat.reset_index().assign(
             cell=lambda t: [f"{r:.3f}{dict(beats='+', **{'loses to': '-'}).get(v, ' ')}"
                             for r, v in zip(t["win_rate"], t["verdict"], strict=True)])
-        click.echo(f"\nPer seat of the single strategy (n = {n_deals} games per cell; +/-: "
-                   f"significant after Holm over the {len(per)} per-seat cells)")
+        click.echo()
+        _say(f"Per seat of the single strategy (n = {n_deals} games per cell; +/-: "
+             f"significant after Holm over the {len(per)} per-seat cells)")
         click.echo(per.pivot(index=["strategy", "opponent"], columns="seat",
                              values="cell").to_string())
         click.echo("\nWho counters whom (pooled seats, significant after correction):")
         click.echo(_fmt(X.counters(table)))
         dominant = X.dominant(table)
-        click.echo("\nDominates all others from every seat (significantly): "
-                   + (", ".join(dominant) if dominant else "none"))
+        click.echo()
+        _say("Dominates all others from every seat (significantly): "
+             + (", ".join(dominant) if dominant else "none"))
         return
     res = T.tournament(names, games, **common)
     stats = res.game_stats()
-    click.echo(f"Tournament: {int(stats['games'])} games, {players} players, seats rotated; "
-               f"mean length {stats['mean_turns']:.1f} turns, "
-               f"{stats['trades_per_game']:.2f} player trades per game, "
-               f"{100 * stats['turn_limit_share']:.2f}% reached the turn cap")
+    _say(f"Tournament: {int(stats['games'])} games, {players} players, seats rotated; "
+         f"mean length {stats['mean_turns']:.1f} turns, "
+         f"{stats['trades_per_game']:.2f} player trades per game, "
+         f"{100 * stats['turn_limit_share']:.2f}% reached the turn cap")
     click.echo(_fmt(res.summary()))
     if len(set(names)) > 1:
         rating = res.rating()
         if not res.summary()["wins"].sum():
-            click.echo(f"\nRating: left out, no game had a winner (all {int(stats['games'])} "
-                       "ended without one, e.g. at the turn cap)")
+            click.echo()
+            _say(f"Rating: left out, no game had a winner (all {int(stats['games'])} "
+                 "ended without one, e.g. at the turn cap)")
         elif len(rating):
-            r = rating.xs("tournament", level="variant")[
-                ["wins", "log_strength", "ci_low", "ci_high", "strength", "p_value"]]
-            click.echo(f"\nRating (Plackett-Luce top-1 with seat effects, log odds of winning "
-                       f"relative to {rating['reference'].iloc[0]}; 95% Wald interval)")
-            click.echo(_fmt(r))
+            click.echo()
+            _say(f"Rating (Plackett-Luce top-1 with seat effects; games: decided games played; "
+                 f"log odds of winning relative to {rating['reference'].iloc[0]}; 95% Wald "
+                 "interval)")
+            click.echo(_rating(rating))

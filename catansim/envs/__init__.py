@@ -10,7 +10,11 @@ seat against compiled strategies). May import: ``game``, ``settings``, ``rules``
 the runner, datasets or analyses. Nothing of catansim imports this package.
 
 ``CatanAEC`` and ``CatanEnv`` are imported on first use, so that a missing extra is one
-clear line. docs/envs.md has the action and observation tables.
+clear line. Importing this package registers ``CatanEnv`` with Gymnasium (when it is
+installed) as ``ENV_ID``, ``catansim/Catan-v0``: ``gymnasium.make(ENV_ID, **kwargs)`` is
+``CatanEnv(illegal="lose", **kwargs)``, which Gymnasium's ``check_env`` passes as it is
+(it steps with unmasked samples); ``gymnasium.make("catansim.envs:catansim/Catan-v0")``
+imports this package itself. docs/envs.md has the action and observation tables.
 """
 
 from __future__ import annotations
@@ -19,7 +23,20 @@ import importlib
 
 from ..errors import CatansimError
 
+try:
+    import gymnasium
+except ModuleNotFoundError:  # no env extra: nothing to register (CatanEnv says so)
+    gymnasium = None
+
 _LAZY = {"CatanAEC": "aec", "CatanEnv": "single"}
+
+# Gymnasium's id of CatanEnv, and what gymnasium.make gives it unless asked otherwise.
+ENV_ID = "catansim/Catan-v0"
+ENV_KWARGS = {"illegal": "lose"}
+
+if gymnasium is not None and ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point=f"{__name__}.single:CatanEnv",
+                       kwargs=dict(ENV_KWARGS))
 
 
 def __getattr__(name):

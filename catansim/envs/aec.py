@@ -13,7 +13,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..checks import check_players
+from ..checks import check_players, check_seed
 from ..errors import CatansimError
 from ..game import Game
 from ..rules import Rules
@@ -99,8 +99,8 @@ class CatanAEC(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
-            game_seed = seed
+            game_seed = check_seed(seed, "reset: seed")
+            self._rng = np.random.default_rng(game_seed)
         else:
             game_seed = int(self._rng.integers(2**31))
         self.game = Game(game_seed, settings=self.settings, external=self._seats, log=False)
@@ -114,14 +114,24 @@ class CatanAEC(AECEnv):
         self.agent_selection = f"seat_{self.game.to_move}"
 
     def observe(self, agent: str) -> dict:
+        if self.game is None:
+            raise CatansimError("observe: no game yet; allowed: reset() first")
         seat = int(agent.removeprefix("seat_"))
         mask = (self.table.mask() if seat == self.game.to_move else
                 np.zeros(ACTION_SIZE, dtype=np.int8))
         return {"observation": self.table.observe(seat), "action_mask": mask.copy()}
 
     def step(self, action) -> None:
+        if self.game is None:
+            raise CatansimError("step: no game yet; allowed: reset() first")
+        if not self.agents:
+            raise CatansimError("step: the game is over and every agent is done; allowed: "
+                                "reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise CatansimError(f"step: {agent} is done (the game is over); allowed: "
+                                    "None, PettingZoo's step of an agent that is done")
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0

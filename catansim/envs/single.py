@@ -12,12 +12,13 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 
+from ..checks import check_seed
 from ..errors import CatansimError
 from ..game import Game
 from ..rules import Rules
 from ..strategies import PRESETS, StrategySet
 from .aec import game_settings, observation_space
-from .spaces import ACTION_SIZE, Table, action_name
+from .spaces import ACTION_SIZE, Table, action_index, action_name
 
 ILLEGAL = ("raise", "lose")
 
@@ -78,6 +79,8 @@ class CatanEnv(gym.Env):
         return self.table.mask().copy()
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if seed is not None:  # before Gymnasium's own check, which refuses np.int64
+            seed = check_seed(seed, "reset: seed")
         super().reset(seed=seed)
         game_seed = seed if seed is not None else int(self.np_random.integers(2**31))
         self.game = Game(game_seed, settings=self.settings, external=[self.seat], log=False)
@@ -86,16 +89,15 @@ class CatanEnv(gym.Env):
         return self._obs(), {"seed": game_seed}
 
     def step(self, action):
+        if self.game is None:
+            raise CatansimError("step: no episode yet; allowed: reset() first")
         if self._done:
             raise CatansimError("step: the episode is over; allowed: reset()")
-        if self.illegal == "lose" and not (
-                isinstance(action, int | np.integer) and 0 <= action < ACTION_SIZE
-                and self.table.mask()[action]):
+        a = action_index(action)
+        if self.illegal == "lose" and not (0 <= a < ACTION_SIZE and self.table.mask()[a]):
             self._done = True
-            name = action_name(int(action)) if isinstance(action, int | np.integer) else \
-                repr(action)
-            return self._obs(), -1.0, True, False, {"illegal": name}
-        self.table.act(action)
+            return self._obs(), -1.0, True, False, {"illegal": action_name(a)}
+        self.table.act(a)
         if not self.game.over:
             return self._obs(), 0.0, False, False, {}
         self._done = True

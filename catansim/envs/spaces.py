@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..checks import is_int
 from ..constants import (
     BONUS_TILE_VP,
     CITIES_PER_PLAYER,
@@ -183,6 +184,18 @@ def option_index(option: Option, seat: int, n_players: int) -> int:
 
 # option_index of the options seen (shared: options are immutable, and few).
 _INDEX: dict[tuple, int] = {}
+
+
+def action_index(action) -> int:
+    """``action`` as an index: a Python or NumPy integer (or a 0-d integer array), never a
+    boolean or a number with a fraction, which ``int`` would quietly turn into another
+    action (72.9 into 72, True into 1)."""
+    if isinstance(action, np.ndarray) and action.ndim == 0:
+        action = action[()]
+    if not is_int(action):
+        raise CatansimError(f"step: action {action!r} is not an integer; allowed: "
+                            f"0..{ACTION_SIZE - 1} with action_mask 1")
+    return int(action)
 
 
 def action_name(action: int) -> str:
@@ -363,11 +376,7 @@ class Table:
         game = self.game
         if game.over:
             raise CatansimError("step: the game is over; allowed: reset()")
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise CatansimError(f"step: action {action!r} is not an integer; allowed: "
-                                f"0..{ACTION_SIZE - 1} with action_mask 1") from None
+        a = action_index(action)
         if not 0 <= a < ACTION_SIZE or not self.mask()[a]:
             raise CatansimError(f"step: action {action_name(a)} is not legal for the "
                                 f"pending {game.decision} of seat {game.to_move}; allowed: "

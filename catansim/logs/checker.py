@@ -38,7 +38,7 @@ from ..constants import (
 )
 from ..constants import TERRAIN_RESOURCE as TERRAIN_CODE_RESOURCE
 from ..errors import CatansimError
-from .format import EVENT_NAMES, LATER_RULE_KEYS, RULE_KEYS
+from .format import EVENT_NAMES, LATER_RULE_KEYS, RULE_KEYS, check_name
 
 # Terrain name -> the resource name it produces (None for the desert).
 TERRAIN_RESOURCE = {t: (RESOURCE_NAMES[r] if r >= 0 else None)
@@ -438,7 +438,12 @@ class _Replayer:
         strategies = header.get("strategies")
         if not isinstance(strategies, list) or len(strategies) != n:
             raise LogError(f"header.strategies: expected a list of {n} names")
-        self.strategies = [str(s) for s in strategies]
+        for q, name in enumerate(strategies):
+            try:
+                check_name(name, f"header.strategies[{q}]")
+            except CatansimError as exc:
+                raise LogError(str(exc)) from None
+        self.strategies = list(strategies)
         rules = header.get("rules")
         if not isinstance(rules, dict):
             raise LogError("header.rules: missing")

@@ -30,6 +30,10 @@ LATER_RULE_KEYS = ("first_pick", "first_turn")
 # Event names of the format, in the order of the engine's event codes (``core.layout``).
 EVENT_NAMES = tuple(L.EVENT_NAMES.values())
 _LOG_ALLOWED = "a catansim game log (JSON Lines, docs/game-log.md)"
+# A seat's name in a header, as a page or a terminal shows it: text (a page escapes it),
+# never a control character that moves a terminal's cursor or sets its title.
+NAME_MAX = 200
+NAME_ALLOWED = f"a name of 1..{NAME_MAX} printable characters"
 
 
 def make_header(seed, n_players, strategies, rules, board) -> dict:
@@ -274,15 +278,31 @@ def read_log(path) -> tuple[dict, list[dict]]:
     return header, [obj for _, obj in objs[1:]]
 
 
+def check_name(name, field: str) -> str:
+    """A seat's name in a header: 1..NAME_MAX printable characters (``str.isprintable``: no
+    control, format or separator character but the space); one line naming it escaped."""
+    if not isinstance(name, str):
+        raise CatansimError(f"{field}: expected a string, got {type_name(name)}; allowed: "
+                            f"{NAME_ALLOWED}")
+    if not 1 <= len(name) <= NAME_MAX:
+        raise CatansimError(f"{field}: {len(name)} characters; allowed: {NAME_ALLOWED}")
+    bad = next((c for c in name if not c.isprintable()), None)
+    if bad is not None:
+        raise CatansimError(f"{field}: {name!r} holds the unprintable character {bad!r}; "
+                            f"allowed: {NAME_ALLOWED}")
+    return name
+
+
 def check_header(header: dict) -> None:
     """Check a header's fields (seed, seats, strategies, rules, board); one-line errors."""
     check_seed(header.get("seed"), "header.seed")
     n = check_players(header.get("n_players"), "header.n_players")
     strategies = header.get("strategies")
-    if not isinstance(strategies, list) or len(strategies) != n or not all(
-            isinstance(x, str) and x for x in strategies):
+    if not isinstance(strategies, list) or len(strategies) != n:
         raise CatansimError(f"header.strategies: {strategies!r} is not allowed; allowed: "
                             f"{n} strategy names, one per seat")
+    for q, name in enumerate(strategies):
+        check_name(name, f"header.strategies[{q}]")
     rules = header.get("rules")
     required = set(RULE_KEYS) - set(LATER_RULE_KEYS)
     if not isinstance(rules, dict) or not required <= set(rules) <= set(RULE_KEYS):

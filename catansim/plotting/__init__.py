@@ -9,6 +9,7 @@ What lives here:
 - ``rule_effects``: the figures of the robber and shortage studies (paired
   contrasts, catch-up curves, shares, sweeps);
 - ``seats_boards``: the figures of the seat-order and board-balance analyses;
+- ``ladder``: a ladder's rating, every player with its interval and n;
 - ``openings``: the figures of the opening study (value maps on the board, the best
   openings, the win model).
 

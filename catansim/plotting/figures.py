@@ -225,8 +225,11 @@ def crossplay_heatmap(table: pd.DataFrame, fair: float):
     rows = sorted(set(table.index.get_level_values("strategy")))
     cols = sorted(set(table.index.get_level_values("opponent")))
     m = np.full((len(rows), len(cols)), np.nan)
+    long = max(map(len, cols)) > 10  # long names lean, so that they do not overlap
     with S.styled():
-        fig, ax = S.new_figure(1.2 + 0.75 * len(rows), width=max(S.WIDTH, 1.5 + 1.3 * len(cols)))
+        fig, ax = S.new_figure(1.2 + 0.75 * len(rows) + (0.06 * max(map(len, cols)) if long
+                                                         else 0),
+                               width=max(S.WIDTH, 1.5 + 1.3 * len(cols)))
         lim = max(abs(np.nanmax(table["win_rate"]) - fair), abs(np.nanmin(table["win_rate"])
                                                                  - fair), 0.05)
         for (a, b), r in table.iterrows():
@@ -244,7 +247,8 @@ def crossplay_heatmap(table: pd.DataFrame, fair: float):
             if sig:
                 ax.add_patch(Rectangle((j - 0.47, i - 0.47), 0.94, 0.94, fill=False, lw=2.2,
                                        ec="#111111"))
-        ax.set_xticks(range(len(cols)), cols)
+        ax.set_xticks(range(len(cols)), cols, rotation=30 if long else 0,
+                      ha="right" if long else "center")
         ax.set_yticks(range(len(rows)), rows)
         ax.set_xlabel("opponent (the other seats)")
         ax.set_ylabel("strategy (one seat)")

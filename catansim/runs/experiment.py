@@ -39,6 +39,7 @@ from ..checks import (
     check_scheduler,
     check_seed,
     check_str,
+    did_you_mean,
     parse_toml,
     read_text,
     type_name,
@@ -370,7 +371,8 @@ def _rules(mapping, key, ctx: _Ctx, base=None):
                       f"settings ({', '.join(Rules.names())})")
     for name in mapping:
         if name not in Rules.names():
-            ctx.fail(f"{key}.{name}", f"unknown rule; allowed: {', '.join(Rules.names())}")
+            ctx.fail(f"{key}.{name}", f"unknown rule{did_you_mean(name, Rules.names())}; "
+                                      f"allowed: {', '.join(Rules.names())}")
     try:
         return Rules.from_mapping(mapping, base=base)
     except CatansimError as exc:  # "rule robber: ..." becomes "rules.robber: ..."
@@ -394,7 +396,8 @@ def _switch(mapping, key, ctx: _Ctx, rules):
     after = {k: v for k, v in mapping.items() if k != "turn"}
     for name in after:
         if name not in Rules.names():
-            ctx.fail(f"{key}.{name}", f"unknown rule; allowed: turn, "
+            ctx.fail(f"{key}.{name}", f"unknown rule{did_you_mean(name, Rules.names())}; "
+                                      "allowed: turn, "
                                       f"{', '.join(Rules.names())}")
     try:
         return rules.before.switched(mapping["turn"], **after)
@@ -568,15 +571,18 @@ def _board(value, ctx: _Ctx, layout: str, base_dir: Path):
             if not path.is_absolute():
                 path = base_dir / path
             if not path.is_file():
+                near = did_you_mean(value.strip().partition(":")[0], (*SEEDED_LAYOUTS,
+                                                                      "beginner"))
                 ctx.fail(key, f"{value!r} is neither LAYOUT:SEED nor 'beginner' nor an "
-                              f"existing board file (looked for {path}); "
+                              f"existing board file (looked for {path}){near}; "
                               f"allowed: {TOP_KEYS['board']}")
             try:
                 return B.parse_board(path)
             except CatansimError as exc:
                 ctx.reraise(key, exc)
     if gen not in SEEDED_LAYOUTS:
-        ctx.fail(key, f"a seed needs a seeded layout, not {gen!r}; allowed: layout "
+        ctx.fail(key, f"a seed needs a seeded layout, not {gen!r}"
+                      f"{did_you_mean(gen, SEEDED_LAYOUTS)}; allowed: layout "
                       f"{', '.join(SEEDED_LAYOUTS)}")
     ctx.check(check_seed, seed, key)
     return B.make_board(gen, seed)
@@ -593,7 +599,8 @@ def _board_set(value, ctx: _Ctx, layout: str, games: int, seed: int) -> BoardSet
     if "games_per_board" not in value:
         ctx.fail(f"{key}.games_per_board", "missing; allowed: an integer >= 1")
     if layout not in SEEDED_LAYOUTS:
-        ctx.fail(key, f"boards are dealt by a seeded layout, not {layout!r}; allowed: layout "
+        ctx.fail(key, f"boards are dealt by a seeded layout, not {layout!r}"
+                      f"{did_you_mean(layout, SEEDED_LAYOUTS)}; allowed: layout "
                       f"{', '.join(SEEDED_LAYOUTS)}")
     per = ctx.check(check_int, value["games_per_board"], f"{key}.games_per_board", 1,
                     MAX_GAMES)

@@ -60,6 +60,7 @@ from ..errors import (
     os_reason,
     swallowed_interrupt,
 )
+from ..game import PlayerError
 from ..kernels import say_if_compiling
 from ..results import dataset as D
 from ..results import games_frame, games_table, players_frame, players_table
@@ -521,7 +522,9 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
     ------
     CatansimError
         Settings or an engine that differ from the dataset's, a folder that is not a
-        dataset, a worker running another engine (one line each).
+        dataset, a worker running another engine (one line each); a Python player
+        that raised (``catansim.game.PlayerError``: the game's seed, the seat, the
+        player, its exception and how many parts were kept).
     FaultError
         A full disk, an unwritable or read-only folder, a lost scheduler, too little
         memory: one line naming the path and how many parts were kept.
@@ -561,6 +564,8 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
         raise
     except _TaskFailed as exc:  # counted now that the part in flight has landed
         raise FaultError(f"{exc}; {root}: {state.text()}") from None
+    except PlayerError as exc:  # a Python player raised: the parts before it are kept
+        raise PlayerError(f"{exc}; {root}: {state.text()}") from exc.__cause__
     except FaultError:
         raise
     except OSError as exc:
@@ -754,25 +759,37 @@ def check_workers(client, address: str) -> None:
 
 
 @contextlib.contextmanager
-def _client(address: str, state: _State):
-    """A Dask client of the scheduler at ``address`` whose workers all run this engine."""
+def dask_client(scheduler: str | None, client=None, kept: str = "nothing written"):
+    """A Dask client: the one given, one of the scheduler at ``scheduler`` whose workers
+    all run this engine, or None (no scheduler). ``kept`` says, when it cannot connect,
+    what the caller keeps."""
+    if client is not None or scheduler is None:
+        yield client
+        return
+    address = check_scheduler(scheduler, "--scheduler")
     try:
         from dask.distributed import Client  # noqa: PLC0415  (the dask extra)
     except ImportError:
         raise CatansimError("--scheduler: dask.distributed is not installed; allowed: "
                             "pip install 'catansim[dask]', or a local run") from None
-    with _quiet("distributed", "tornado", "asyncio"):
-        try:
-            client = Client(address, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError) as exc:
-            raise FaultError(f"--scheduler {address}: cannot connect ({exc}); "
-                             f"{state.root}: {state.text()}") from None
-        try:
-            check_workers(client, address)
-            yield client
-        finally:
-            with contextlib.suppress(Exception):
-                client.close(timeout=5)
+    try:
+        c = Client(address, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError) as exc:
+        raise FaultError(f"--scheduler {address}: cannot connect ({exc}); {kept}") from None
+    try:
+        check_workers(c, address)
+        yield c
+    finally:
+        with contextlib.suppress(Exception):
+            c.close(timeout=5)
+
+
+@contextlib.contextmanager
+def _client(address: str, state: _State):
+    """A Dask client of the scheduler at ``address`` whose workers all run this engine."""
+    with _quiet("distributed", "tornado", "asyncio"), \
+            dask_client(address, kept=f"{state.root}: {state.text()}") as client:
+        yield client
 
 
 @contextlib.contextmanager

@@ -26,6 +26,7 @@ from ..analysis import crossplay as X
 from ..analysis.driver import Accumulator, Analysis, Chunk, Context
 from ..analysis.stats import wilson_ci
 from ..analysis.strategies import RATING
+from ..analysis.table import result_table
 from ..checks import check_int, check_players
 from ..engine import batch_seeds, play_batch
 from ..errors import CatansimError
@@ -187,7 +188,7 @@ class TournamentResult:
     def summary(self) -> pd.DataFrame:
         """Per strategy: games, wins, win rate with its 95% Wilson interval, average
         final VP, average game length (all its games, and the games it won), and the
-        win rate in each seat."""
+        win rate in each seat (printed compactly: ``analysis.table.ResultTable``)."""
         s = self.stats["by_strategy"]
         out = pd.DataFrame({"games": s["games"], "wins": s["wins"],
                             "avg_vp": s["vp"] / s["games"],
@@ -202,7 +203,7 @@ class TournamentResult:
         out = out.join(by_seat)
         cols = ["games", "wins", "win_rate", "ci_low", "ci_high", "avg_vp", "avg_turns",
                 "avg_turns_won"] + list(by_seat.columns)
-        return out[cols].sort_values("win_rate", ascending=False)
+        return result_table(out[cols].sort_values("win_rate", ascending=False))
 
     def by_seat(self) -> pd.DataFrame:
         """Win rate of each strategy (rows) in each seat (columns)."""
@@ -221,8 +222,9 @@ class TournamentResult:
 
     def rating(self) -> pd.DataFrame:
         """The Plackett-Luce rating of the strategies (``analysis.strategy_rating``);
-        empty with fewer than two strategies or no decided game."""
-        return self.ratings
+        empty with fewer than two strategies or no decided game. Printed, the numbers
+        come first and the method once below (``analysis.table.ResultTable``)."""
+        return result_table(self.ratings)
 
 
 def _check(names, n_players, games, strategy_set: StrategySet):

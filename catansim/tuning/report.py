@@ -49,10 +49,10 @@ def trials_frame(result: TuneResult) -> pd.DataFrame:
     Wilson interval, the cumulative games of the study, and the sampled values."""
     rows = []
     for t in result.study.get_trials(deepcopy=False):
-        if not t.state.is_finished() or "games" not in t.user_attrs:
-            continue
+        if not t.state.is_finished() or not t.user_attrs.get("games"):
+            continue  # not a game played (stopped before its first batch)
         rows.append(dict(trial=t.number, state=t.state.name, full=bool(t.user_attrs.get("full")),
-                         games=t.user_attrs["games"], wins=t.user_attrs.get("wins", 0),
+                         games=t.user_attrs["games"], wins=t.user_attrs["wins"],
                          **{f"param_{k}": v for k, v in t.user_attrs.get("row", {}).items()}))
     frame = pd.DataFrame(rows)
     if frame.empty:

@@ -18,11 +18,14 @@ from .study import (
     best_full,
     dask_client,
     default_storage,
+    fail_stopped,
+    found_line,
     games_used,
     open_study,
     search,
     seconds_used,
     select,
+    storage_faults,
 )
 
 
@@ -41,7 +44,8 @@ def tune(spec, out=None, storage: str | None = None, n_threads: int | None = Non
     scheduler, client : a Dask scheduler address, or a ``dask.distributed.Client``:
         the candidates' games run on its workers.
     heldout, report : also measure on held-out deals / write the report.
-    progress : a callable taking one line per finished trial (the command prints them).
+    progress : a callable taking one line per finished trial, and first, on resuming,
+        one line saying what the study holds (the command prints them).
     """
     spec = load_spec(spec)
     out = Path(out if out is not None else Path("tuning") / spec.name)
@@ -56,8 +60,12 @@ def tune(spec, out=None, storage: str | None = None, n_threads: int | None = Non
         url = default_storage(out)
     for name in ("optuna", "sqlalchemy", "alembic"):
         logging.getLogger(name).setLevel(logging.WARNING)
-    study = open_study(spec, url, field)
-    with dask_client(scheduler, client) as c:
+    with storage_faults(url, field):
+        study = open_study(spec, url, field)
+        found = found_line(spec, url, study, fail_stopped(study))
+        if found is not None and progress is not None:
+            progress(found)
+    with dask_client(scheduler, client) as c, storage_faults(url, field):
         search(spec, study, n_threads, c, progress)
         if best_full(study) is None:
             raise CatansimError(f"budget: no candidate played all {spec.deals} training deals "

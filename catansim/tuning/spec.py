@@ -39,6 +39,11 @@ from ..rules import Rules
 from ..strategies import PRESETS, STRATEGY_RANDOM, StrategySet
 from .space import Dimension, parse_space
 
+# A budget must end: at most a year of minutes, and games and trials no run could
+# spend in one (a larger number, or inf, would mean "until killed").
+BUDGET_MINUTES_MAX = 365 * 24 * 60
+BUDGET_GAMES_MAX = 10**12
+BUDGET_TRIALS_MAX = 10**6
 BEST = "best"  # in a field table: the best candidate so far
 CANDIDATE = "candidate"  # the strategy name a candidate plays under
 SAMPLERS = ("tpe", "random")
@@ -226,12 +231,15 @@ def parse_spec(data: Mapping, path: Path | None = None) -> TuneSpec:
     budget = _table(data["budget"], "budget", ctx, ["games", "minutes", "trials"])
     if not budget:
         ctx.fail("budget", "empty; allowed: games, minutes or trials (at least one)")
-    games = _int(budget["games"], "budget.games", ctx, 1) if "games" in budget else None
-    trials = _int(budget["trials"], "budget.trials", ctx, 1) if "trials" in budget else None
+    games = (_int(budget["games"], "budget.games", ctx, 1, BUDGET_GAMES_MAX,
+                  f"an integer in 1..{BUDGET_GAMES_MAX:,}") if "games" in budget else None)
+    trials = (_int(budget["trials"], "budget.trials", ctx, 1, BUDGET_TRIALS_MAX,
+                   f"an integer in 1..{BUDGET_TRIALS_MAX:,}") if "trials" in budget else None)
     minutes = budget.get("minutes")
     if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int | float)
-                                or minutes <= 0):
-        ctx.fail("budget.minutes", f"{minutes!r} is not allowed; allowed: a number > 0")
+                                or not 0 < minutes <= BUDGET_MINUTES_MAX):
+        ctx.fail("budget.minutes", f"{minutes!r} is not allowed; allowed: a number > 0 and at "
+                                   f"most {BUDGET_MINUTES_MAX} (a year)")
     ev = _table(data.get("evaluation", {}), "evaluation", ctx,
                 ["deals", "instance", "p_threshold", "finalists", "selection_deals"])
     instance = _int(ev.get("instance", 10), "evaluation.instance", ctx, 1)

@@ -13,13 +13,16 @@ the same instances (signed-rank test, paired) and drops it once it is this sure
 (``p_threshold``) that it is worse. A dropped candidate reports the mean of what it
 played (Optuna's advice for this pruner) and is marked ``full = False``; the answer is
 the best candidate that played every training deal, re-measured on held-out deals
-(``heldout``).
+(``heldout``). With ``p_threshold = 1`` nothing is dropped (no pruner at all: the
+Wilcoxon pruner would drop whenever p < 1).
 
 State: every trial, its parameters, its instance values and the games it played live
 in the study's database (``sqlite:///.../study.sqlite3`` by default; any SQLAlchemy URL
 shares one tuning across machines). A rerun of the same spec continues it: a trial
-killed mid-way (``kill -9``) stops sending its heartbeat and is marked failed and
-retried once its grace period passes; the budget counts the games of every finished
+stopped by a signal is marked failed (with the games it played) and queued again; a
+trial killed mid-way (``kill -9``) is found on resuming, when its process (on this
+machine) is gone or it stopped sending its heartbeat for its grace period, and is
+marked failed and queued again too; the budget counts the games of every finished
 trial.
 """
 
@@ -28,6 +31,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
+import socket
 import time
 import warnings
 from dataclasses import dataclass
@@ -41,9 +46,8 @@ import sqlalchemy.exc
 from optuna.trial import TrialState
 
 from ..analysis.stats import wilson_ci
-from ..checks import check_scheduler
-from ..errors import CatansimError, FaultError
-from ..runs.runner import CONNECT_TIMEOUT, check_workers
+from ..errors import CatansimError, FaultError, Interrupted
+from ..runs.runner import dask_client as runner_client
 from .arena import play_deals
 from .spec import TuneSpec
 
@@ -99,9 +103,36 @@ def open_storage(url: str, field: str = "storage"):
         except Exception as exc:  # SQLAlchemy's errors for a bad URL, a missing folder
             error = exc
             break
-    reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-    raise CatansimError(f"{field}: cannot open {url!r} ({reason}); allowed: "
+    _read_only(error, url, field)
+    raise CatansimError(f"{field}: cannot open {url!r} ({_db_reason(error)}); allowed: "
                         f"{STORAGE_ALLOWED}")
+
+
+def _db_reason(exc: BaseException) -> str:
+    """The database's own words for an error Optuna or SQLAlchemy wrapped (Optuna's
+    "exception is raised during the commit" says nothing): the innermost cause's line."""
+    while exc.__cause__ is not None or exc.__context__ is not None:
+        exc = exc.__cause__ or exc.__context__
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def _read_only(exc: BaseException, url: str, field: str) -> None:
+    """Raise a ``FaultError`` saying "read-only" if ``exc`` comes of a database that
+    cannot be written (a read-only file or file system)."""
+    reason = _db_reason(exc)
+    if "readonly" in reason.replace("-", "").replace(" ", "").lower():
+        raise FaultError(f"{field}: {url!r} is read-only ({reason}); the study is unchanged; "
+                         "rerun where the database can be written") from None
+
+
+@contextlib.contextmanager
+def storage_faults(url: str, field: str = "storage"):
+    """A write the study's database refuses, wherever the tuning makes it, is one line."""
+    try:
+        yield
+    except (optuna.exceptions.StorageInternalError, sqlalchemy.exc.OperationalError) as exc:
+        _read_only(exc, url, field)
+        raise
 
 
 def open_study(spec: TuneSpec, url: str, field: str = "storage"):
@@ -110,13 +141,14 @@ def open_study(spec: TuneSpec, url: str, field: str = "storage"):
     sampler = (optuna.samplers.TPESampler(seed=spec.seed, multivariate=True, constant_liar=True,
                                           n_startup_trials=10)
                if spec.sampler == "tpe" else optuna.samplers.RandomSampler(seed=spec.seed))
-    pruner = optuna.pruners.WilcoxonPruner(p_threshold=spec.p_threshold, n_startup_steps=2)
+    pruner = (optuna.pruners.NopPruner() if spec.p_threshold >= 1 else  # 1: no racing
+              optuna.pruners.WilcoxonPruner(p_threshold=spec.p_threshold, n_startup_steps=2))
     try:
         study = optuna.create_study(storage=storage, study_name=spec.name, sampler=sampler,
                                     pruner=pruner, direction="maximize", load_if_exists=True)
     except Exception as exc:
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise CatansimError(f"{field}: cannot use {url!r} ({reason}); allowed: "
+        _read_only(exc, url, field)
+        raise CatansimError(f"{field}: cannot use {url!r} ({_db_reason(exc)}); allowed: "
                             f"{STORAGE_ALLOWED}") from None
     key = spec_key(spec)
     made_by = study.user_attrs.get("spec_key")
@@ -131,6 +163,66 @@ def open_study(spec: TuneSpec, url: str, field: str = "storage"):
                             f"(key {made_by}, this spec {key}); allowed: the same spec to "
                             "resume it, or another name or storage")
     return study
+
+
+def _retry(study, trial) -> None:
+    """Queue a failed trial's parameters again, as the heartbeat's stale-trial callback
+    does (``open_storage``: once)."""
+    callback = study._storage.get_heartbeat_stale_trial_callback()
+    if callback is not None:
+        callback(study, study._storage.get_trial(trial._trial_id))
+
+
+def _process_gone(trial) -> bool:
+    """The trial ran in a process of this machine that is gone (or is this process, which
+    runs none of them while it resumes)."""
+    host, pid = trial.user_attrs.get("host"), trial.user_attrs.get("pid")
+    if host != socket.gethostname() or not isinstance(pid, int):
+        return False
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # another user's process of that number: alive
+        return False
+    return False
+
+
+def fail_stopped(study) -> int:
+    """Mark failed (and queue again) the running trials whose process is gone: killed on
+    this machine, or silent for their heartbeat's grace period. Returns how many."""
+    def running():
+        return study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
+
+    before = len(running())
+    for t in running():
+        if _process_gone(t):
+            with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
+                if study._storage.set_trial_state_values(t._trial_id, state=TrialState.FAIL):
+                    _retry(study, t)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        optuna.storages.fail_stale_trials(study)  # other machines': by their heartbeat
+    return before - len(running())
+
+
+def found_line(spec: TuneSpec, url: str, study, stopped: int) -> str | None:
+    """What a resumed study holds, in one line (None for a new study)."""
+    trials = [t for t in study.get_trials(deepcopy=False) if t.state != TrialState.WAITING]
+    if not trials:
+        return None
+    words = {TrialState.COMPLETE: "complete", TrialState.PRUNED: "dropped by racing",
+             TrialState.FAIL: "failed", TrialState.RUNNING: "running elsewhere"}
+    counts = {s: sum(t.state == s for t in trials) for s in words}
+    parts = [f"{counts[s]} {w}" for s, w in words.items() if counts[s]]
+    line = (f"resuming study {spec.name!r} in {url}: {len(trials)} trials found "
+            f"({', '.join(parts)})")
+    if stopped:
+        line += (f"; {stopped} of them left running by a stopped process, now marked failed "
+                 "and queued again")
+    return line
 
 
 def start_point(spec: TuneSpec) -> dict:
@@ -185,6 +277,21 @@ def make_objective(spec: TuneSpec, n_threads=None, client=None):
     per_batch = max(1, BATCH_GAMES // (inst * gpd))
 
     def objective(trial):
+        try:
+            return evaluate(trial)
+        except Interrupted as exc:  # a signal: failed now, not left running
+            trial.set_user_attr("stopped", exc.signal_name)
+            with contextlib.suppress(Exception):  # the signal's own line matters more
+                trial.study.tell(trial, state=TrialState.FAIL)
+                _retry(trial.study, trial)
+            raise
+
+    def evaluate(trial):
+        # what a stopped or killed trial ran where: fail_stopped reads it on resuming
+        trial.set_user_attr("host", socket.gethostname())
+        trial.set_user_attr("pid", os.getpid())
+        for key in ("stopped", "wins", "games"):  # a retry's inherited ones are not its own
+            trial.set_user_attr(key, None if key == "stopped" else 0)
         row = suggest(trial, spec)
         best = None
         if spec.uses_best:
@@ -203,8 +310,9 @@ def make_objective(spec: TuneSpec, n_threads=None, client=None):
             for k in ks:
                 trial.report(float(wins[k]) / (inst * gpd), int(k))
             played += len(ks)
-            trial.set_user_attr("games", played * inst * gpd)
+            # wins first: a trial with its games recorded has their wins
             trial.set_user_attr("wins", int(wins[order[:played]].sum()))
+            trial.set_user_attr("games", played * inst * gpd)
             if played < n_inst and trial.should_prune():
                 break
         trial.set_user_attr("full", played == n_inst)
@@ -285,30 +393,10 @@ def select(spec: TuneSpec, study, n_threads=None, client=None):
     return frame.sort_values("combined", ascending=False, kind="stable")
 
 
-@contextlib.contextmanager
 def dask_client(scheduler: str | None, client=None):
     """A Dask client: the one given, one of the scheduler at ``scheduler``, or None."""
-    if client is not None or scheduler is None:
-        yield client
-        return
-
-    address = check_scheduler(scheduler, "--scheduler")
-    try:
-        from dask.distributed import Client  # noqa: PLC0415  (the dask extra)
-    except ImportError:
-        raise CatansimError("--scheduler: dask.distributed is not installed; allowed: "
-                            "pip install 'catansim[dask]', or a local run") from None
-    try:
-        c = Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError) as exc:
-        raise FaultError(f"--scheduler {address}: cannot connect ({exc}); the study keeps "
-                         "what it finished; rerun to resume") from None
-    try:
-        check_workers(c, address)
-        yield c
-    finally:
-        with contextlib.suppress(Exception):
-            c.close(timeout=5)
+    return runner_client(scheduler, client, "the study keeps what it finished; rerun to "
+                         "resume")
 
 
 @dataclass

@@ -10,6 +10,10 @@
   const NODES = D.board.nodes.length, EDGES = D.board.edges.length;
   const SVGNS = "http://www.w3.org/2000/svg";
   const $ = (id) => document.getElementById(id);
+  // Every text of the data that reaches innerHTML goes through esc: a log's strategy
+  // names are anyone's strings.
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;",
+    ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
 
   // ---- every step's full state, rebuilt once from the changes ---------------------------
   const seatRows = [], globalRows = [];
@@ -117,12 +121,17 @@
     const title = el("title", {}, t);
     title.textContent = any ? "harbor 3:1" : `harbor 2:1 ${hb.kind}`;
   }
+  // Each road is drawn over a dark outline (a wider line beneath it): a white road on the
+  // cream border between two hexes stays visible.
   const roadEls = D.board.edges.map(([a, b]) => {
     const [x1, y1] = D.board.nodes[a], [x2, y2] = D.board.nodes[b];
     const f = 0.18;
-    return el("line", {x1: x1 + f * (x2 - x1), y1: y1 + f * (y2 - y1), x2: x2 - f * (x2 - x1),
-      y2: y2 - f * (y2 - y1), stroke: "none", "stroke-width": 0.17,
-      "stroke-linecap": "round", class: "road"}, board);
+    const ends = {x1: x1 + f * (x2 - x1), y1: y1 + f * (y2 - y1), x2: x2 - f * (x2 - x1),
+      y2: y2 - f * (y2 - y1), "stroke-linecap": "round"};
+    const outline = el("line", {...ends, stroke: "#222", "stroke-width": 0.27,
+      display: "none", class: "road-outline"}, board);
+    const road = el("line", {...ends, stroke: "none", "stroke-width": 0.17, class: "road"}, board);
+    return {road, outline};
   });
   // with the rule robber = off the robber is not in the game: not drawn
   const robber = el("g", {class: "robber", display: D.rules.robber === "off" ? "none" : "inline"},
@@ -151,8 +160,8 @@
     sec.className = "seat";
     sec.dataset.seat = p;
     sec.style.borderColor = P.seats[p];
-    sec.innerHTML = `<h3><span class="swatch" style="background:${P.seats[p]}"></span>` +
-      `${D.colours[p]} <small>seat ${p} · ${D.strategies[p]}</small>` +
+    sec.innerHTML = `<h3><span class="swatch" style="background:${esc(P.seats[p])}"></span>` +
+      `${esc(D.colours[p])} <small>seat ${p} · ${esc(D.strategies[p])}</small>` +
       `<span class="vp" title="victory points"></span></h3>` +
       `<div class="cards"></div><div class="devs"></div><div class="pieces"></div>` +
       `<div class="tiles"></div>`;
@@ -178,23 +187,25 @@
     sec.querySelector(".vp").textContent = all && total !== vis
       ? `${total} VP (${vis} shown)` : `${vis} VP`;
     sec.querySelector(".cards").innerHTML = all
-      ? `<b>${handSize}</b> cards: ` + D.resources.map((r, i) =>
+      ? `<b>${esc(handSize)}</b> cards: ` + D.resources.map((r, i) =>
         `<span class="res"><span class="swatch" style="background:` +
-        `${P.terrains[D.terrain_of[r]]}"></span>${r} ${hand[i]}</span>`).join(" ")
-      : `<b>${handSize}</b> resource card${handSize === 1 ? "" : "s"} (hidden)`;
+        `${esc(P.terrains[D.terrain_of[r]])}"></span>${esc(r)} ${esc(hand[i])}</span>`).join(" ")
+      : `<b>${esc(handSize)}</b> resource card${handSize === 1 ? "" : "s"} (hidden)`;
+    const knights = `<span class="phrase">knights played ${esc(row[SF.knights])}</span>`;
     sec.querySelector(".devs").innerHTML = all
-      ? `<b>${devCount}</b> development: ` + (devCount ? D.dev_cards.map((c, i) => devs[i]
-        ? `${DEV_LABEL[c] || c} ${devs[i]}` : "").filter(Boolean).join(", ") : "none") +
-        ` · knights played ${row[SF.knights]}`
-      : `<b>${devCount}</b> development card${devCount === 1 ? "" : "s"} (hidden)` +
-        ` · knights played ${row[SF.knights]}`;
-    sec.querySelector(".pieces").textContent =
-      `left: ${row[SF.roads_left]} roads, ${row[SF.settlements_left]} settlements, ` +
-      `${row[SF.cities_left]} cities · longest route ${row[SF.route_length]}`;
+      ? `<b>${esc(devCount)}</b> development: ` + (devCount ? D.dev_cards.map((c, i) => devs[i]
+        ? `${esc(DEV_LABEL[c] || c)} ${esc(devs[i])}` : "").filter(Boolean).join(", ")
+        : "none") + ` · ${knights}`
+      : `<b>${esc(devCount)}</b> development card${devCount === 1 ? "" : "s"} (hidden)` +
+        ` · ${knights}`;
+    sec.querySelector(".pieces").innerHTML =
+      `<span class="phrase">left: ${esc(row[SF.roads_left])} roads, ` +
+      `${esc(row[SF.settlements_left])} settlements, ${esc(row[SF.cities_left])} cities</span>` +
+      ` · <span class="phrase">longest route ${esc(row[SF.route_length])}</span>`;
     const tiles = [];
     if (glob[GF.longest_route] === p) tiles.push("Longest Route");
     if (glob[GF.largest_army] === p) tiles.push("Largest Army");
-    sec.querySelector(".tiles").innerHTML = tiles.map((t) => `<span class="tile">${t}</span>`)
+    sec.querySelector(".tiles").innerHTML = tiles.map((t) => `<span class="tile">${esc(t)}</span>`)
       .join(" ");
   }
 
@@ -255,7 +266,7 @@
   const vpShown = vpSeries("vp_visible"), vpAll = vpSeries("vp_total");
   // Light seats (white) get a dark outline in the charts' legend.
   $("legend").innerHTML = D.colours.map((c, p) => `<span><span class="swatch" ` +
-    `style="background:${P.seats[p]}"></span>${c}</span>`).join(" ");
+    `style="background:${esc(P.seats[p])}"></span>${esc(c)}</span>`).join(" ");
 
   // ---- the step -----------------------------------------------------------------------------
   const slider = $("slider");
@@ -277,7 +288,8 @@
     }
     for (let e = 0; e < EDGES; e++) {
       const s = edgeSeat[k * EDGES + e];
-      roadEls[e].setAttribute("stroke", s >= 0 ? P.seats[s] : "none");
+      roadEls[e].road.setAttribute("stroke", s >= 0 ? P.seats[s] : "none");
+      roadEls[e].outline.setAttribute("display", s >= 0 ? "inline" : "none");
     }
     const rh = D.board.hexes[glob[GF.robber]];
     robber.setAttribute("transform", `translate(${rh.x + 0.45},${rh.y - 0.1})`);
@@ -288,7 +300,7 @@
       (turn > 0 ? `turn ${turn}` : "set-up") + ` · ${ev.e}`;
     const lines = [];
     for (let i = Math.max(turnStart[k], k - 11); i <= k; i++) {
-      lines.push(`<li class="${i === k ? "current" : ""}">${escapeHtml(D.text[i])}</li>`);
+      lines.push(`<li class="${i === k ? "current" : ""}">${esc(turnLine(i, k))}</li>`);
     }
     $("narrative").innerHTML = lines.join("");
     $("current-line").textContent = D.text[k];
@@ -302,9 +314,12 @@
       all ? "victory points (hidden cards included)" : "victory points (visible)");
     try { history.replaceState(null, "", "#step=" + k); } catch (err) { /* srcdoc frames */ }
   }
-  function escapeHtml(s) {
-    return String(s).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;",
-      '"': "&quot;"}[c]));
+  // A line of the turn's box: the turn's heading is its first line, so the roll that
+  // repeats it ("Turn 12 — blue (seat 1) rolls 4+4 = 8") shows only the dice.
+  function turnLine(i, k) {
+    const head = D.text[turnStart[k]];
+    const t = D.text[i];
+    return i > turnStart[k] && t.startsWith(head + " ") ? t.slice(head.length + 1) : t;
   }
   function go(k) {
     step = Math.min(Math.max(0, k), N - 1);

@@ -1,0 +1,119 @@
+"""What ``catansim --help`` and a refused argument import, and the nearest name a
+mistyped one is offered (``checks.did_you_mean``).
+
+The times are ``benchmarks/startup.py``'s (docs/benchmarks.md); here, what decides
+them: ``--help`` imports no command and none of the heavy packages, and a refused
+argument is refused before the runner, pandas or the analyses are imported.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from catansim.checks import did_you_mean
+from catansim.cli import LazyGroup, _command_names, _short_help, cli
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("startup_bench", ROOT / "benchmarks" / "startup.py")
+startup = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(startup)
+
+
+def _catansim(*argv):
+    """(exit status, stderr lines without importtime's, imported modules) of a fresh process."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "catansim.cli", *argv],
+                          env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    lines = [x for x in done.stderr.splitlines() if not x.startswith("import time:")]
+    return done.returncode, lines, startup.imported(done.stderr)
+
+
+def test_the_help_lists_each_command_with_the_help_click_makes_of_its_docstring():
+    assert isinstance(cli, LazyGroup)
+    for name in _command_names():
+        command = cli.get_command(None, name)
+        assert _short_help(name) == command.get_short_help_str(limit=200), name
+        assert _short_help(name)  # every command has a docstring
+
+
+def test_help_imports_no_command_and_nothing_heavy():
+    code, _, modules = _catansim("--help")
+    assert code == 0
+    assert "catansim.errors" in modules  # the console script ran
+    assert not [m for m in modules if m.startswith("catansim.commands.")]
+    assert startup.heavy(modules) == []
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["simulate", "--strategies", "defualt"],
+     "--strategies: unknown strategy 'defualt' (did you mean 'default'?); allowed: "),
+    (["simulate", "--layout", "varible"], "(did you mean 'variable'?); allowed: "),
+    (["tournament", "--rule", "robbr=off"], "--rule 'robbr': unknown rule (did you mean "
+                                            "'robber'?); allowed: "),
+    (["openings", "--strategies", "citty"], "(did you mean 'city'?)"),
+])
+def test_a_refused_argument_is_refused_before_the_heavy_imports(argv, needle):
+    code, err, modules = _catansim(*argv)
+    assert code == 2
+    assert len(err) == 1 and needle in err[0]
+    loaded = startup.heavy(modules)
+    for package in ("pandas", "statsmodels", "matplotlib", "pyarrow", "catansim.analysis",
+                    "catansim.runs", "catansim.studies"):
+        assert package not in loaded, (argv, loaded)
+
+
+def test_the_benchmark_names_heavy_packages_from_importtime_lines():
+    text = ("import time: self [us] | cumulative | imported package\n"
+            "import time:       120 |        120 |   numba.core\n"
+            "import time:        80 |        200 | numba\n"
+            "import time:        10 |         10 | pandasish\n")
+    modules = startup.imported(text)
+    assert modules == {"numba.core": 120, "numba": 200, "pandasish": 10}
+    assert startup.heavy(modules) == ["numba"]
+
+
+@pytest.mark.parametrize("word, choices, expected", [
+    ("defualt", ("army", "builder", "default", "random"), " (did you mean 'default'?)"),
+    ("Default", ("army", "default"), " (did you mean 'default'?)"),  # case ignored
+    ("varible", ("beginner", "variable", "balanced"), " (did you mean 'variable'?)"),
+    ("robbers", ("vp_to_win", "robber", "shortage"), " (did you mean 'robber'?)"),
+    ("xyz", ("army", "default"), ""),  # nothing near: no suggestion
+    ("", ("army",), ""),
+    (3, ("army",), ""),  # not a name
+    ("city", (), ""),
+])
+def test_did_you_mean_offers_the_nearest_choice_or_nothing(word, choices, expected):
+    assert did_you_mean(word, choices) == expected
+
+
+def test_every_check_of_a_name_offers_the_nearest_one():
+    """The API and experiment files say it too, not only the command line."""
+    from catansim.board import make_board
+    from catansim.errors import CatansimError
+    from catansim.rules import Rules
+    from catansim.runs.experiment import parse_experiment
+    from catansim.strategies import PRESETS, make_strategy
+
+    cases = [
+        (lambda: PRESETS.resolve("deafult"), "(did you mean 'default'?)"),
+        (lambda: make_strategy("x", {"base": "bulder"}), "(did you mean 'builder'?)"),
+        (lambda: make_board("random_number", 1), "(did you mean 'random_numbers'?)"),
+        (lambda: Rules(robber="frendly"), "(did you mean 'friendly'?)"),
+        (lambda: Rules.from_mapping({"vp_to_wim": 8}), "(did you mean 'vp_to_win'?)"),
+        (lambda: parse_experiment({"name": "x", "games": 4, "layout": "balancd"}),
+         "layout: 'balancd' is not allowed (did you mean 'balanced'?)"),
+        (lambda: parse_experiment({"name": "x", "games": 4, "rules": {"shortge": "off"}}),
+         "(did you mean 'shortage'?)"),
+        (lambda: parse_experiment({"name": "x", "games": 4, "board": "variabel:3"}),
+         "(did you mean 'variable'?)"),
+    ]
+    for make, needle in cases:
+        with pytest.raises(CatansimError) as exc:
+            make()
+        assert needle in str(exc.value) and "; allowed: " in str(exc.value)
