@@ -34,7 +34,8 @@ BAD_COMMANDS = 195
 # fault=True (a fault's line says the state of the data instead of what is allowed).
 CASES = {
     # -- the group
-    "unknown-command": (["nope"], ["nope: unknown command; allowed: bench, board, openings, play"]),
+    "unknown-command": (["nope"], ["nope: unknown command; allowed: bench, board, ladder, "
+                                   "openings, play"]),
     "unknown-command-prefix": (["pla"], ["pla: unknown command"]),
     "unknown-group-option": (["--nope"], ["--nope: unknown option; allowed: --version"]),
     # -- run
@@ -351,7 +352,8 @@ CASES = {
     "ladder-twice": (["ladder", "--field", "default,default", "--out", "T/l"],
                      ["--field: default is named twice; allowed: each player once"]),
     "ladder-unknown": (["ladder", "--field", "default,buildr", "--out", "T/l"],
-                       ["--field[1]: unknown strategy 'buildr'; allowed: army, builder"]),
+                       ["--field[1]: unknown strategy 'buildr' (did you mean 'builder'?); "
+                        "allowed: army, builder"]),
     "ladder-bad-bot": (["ladder", "--field", "default,catanatron:Nope", "--out", "T/l"],
                        ["--field[1]: catanatron:Nope: catanatron has no player 'Nope'",
                         "allowed: RandomPlayer"]),
