@@ -7,7 +7,7 @@ on the same seeds, and the cores are swapped every pair::
 
     python benchmarks/paired.py ../before                  # this checkout against ../before
     python benchmarks/paired.py ../before --pairs 10 --games 60000 --strategy random
-    python benchmarks/paired.py ../before --strategy sound --other-strategy default
+    python benchmarks/paired.py ../before --strategy default --other-strategy classic
 
 Each side is a fresh process that imports the catansim of its own checkout, loads its
 kernels (from its cache, or compiled first), then plays the games on one thread;

@@ -23,11 +23,12 @@ WEIGHER = dict(answer_weigh=1.0, answer_cards=0.4, answer_lead=0.0)
 
 
 def prm(**over):
-    return make_strategy("t", {"base": "default", **over}).params
+    """A row of ``classic`` (none of issue #51's decisions on) with ``over`` set."""
+    return make_strategy("t", {"base": "classic", **over}).params
 
 
 def sid():
-    return resolve("default").sid
+    return resolve("classic").sid
 
 
 @pytest.mark.parametrize("n_players", [3, 4])
@@ -122,7 +123,7 @@ def test_a_hand_exposed_to_a_seven_buys_a_card_with_the_citys_cards():
     g = _sitting_on_eight()
     risk = discard_risk_nb(g.s, g.rules, 0, 8)
     assert risk > 2.0 and discard_risk_nb(g.s, g.rules, 0, 5) == 0.0
-    assert _action(g, prm()) == ACT_END  # the old player sits on its cards
+    assert _action(g, prm()) == ACT_END  # classic sits on its cards
     # The card saves `risk` cards and sets the city back by one (its ore): bought
     # when hand_guard x risk > 1.
     assert _action(g, prm(hand_guard=1.0)) == ACT_BUY_DEV

@@ -327,10 +327,15 @@ def test_offers_surplus_for_the_missing_card():
     g.set_hand(0, [0, 0, 2, 2, 2])  # city lacks one ore; wool is spare
     act = np.zeros(ACT_SIZE, dtype=np.int32)
     cand = np.zeros(512, dtype=np.int32)
-    p = prm(dev_weight=0.0)
+    p = prm("classic", dev_weight=0.0)  # one for one: classic asks no more cards
     choose_action_nb(sid(), p, g.s, TOPO, g.rules, g.rng, g.work, 0, act, cand)
     assert act[0] == ACT_TRADE_PLAYER and act[1] == 1
     assert list(act[2:7]) == [0, 0, 1, 0, 0] and list(act[7:12]) == [0, 0, 0, 0, 1]
+    # default asks the partner's surplus ore beyond the one it misses, in the same offer
+    p = prm(dev_weight=0.0)
+    choose_action_nb(sid(), p, g.s, TOPO, g.rules, g.rng, g.work, 0, act, cand)
+    assert act[0] == ACT_TRADE_PLAYER and act[1] == 1
+    assert list(act[2:7]) == [0, 0, 1, 0, 0] and list(act[7:12]) == [0, 0, 0, 0, 2]
 
 
 # --- configuration -------------------------------------------------------------------------

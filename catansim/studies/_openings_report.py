@@ -160,7 +160,7 @@ def _question_note(r) -> str:
             "games (same board, dice, deck and decision streams); the value of a node is the "
             "paired difference of that seat's win rate against the strategy's own choice, "
             "with a paired t interval; the many nodes of one seat are corrected together "
-            "(Benjamini-Hochberg). Four default players unless said otherwise."
+            "(Benjamini-Hochberg). Four classic players unless said otherwise."
             + (" SCALE SMALL: a few games, every 9th node, three boards; the numbers are not "
                "findings." if r.scale == "small" else ""))
 

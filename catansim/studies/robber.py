@@ -7,7 +7,7 @@ play the same seeds. The headline (``switch``): games identical up to the end of
 the robber at the leader and at tables of random robbers; the turn-T sole leader's (and
 sole last's) wins and the turns after T are compared game by game: the causal effect of
 the robber from T + 1 on. The others: the robber rule (official, off, friendly) over
-whole games on four ``default`` players (10^6 games per arm), the robber and victim
+whole games on four ``classic`` players (10^6 games per arm), the robber and victim
 policies (leader, production, random; whole tables and one seat against three), the
 discard limit (7, 9, none), and the robber rule at a mixed table, at tables of each
 preset and with three players. Outcomes of the whole game (length, cards, a seat's win)
@@ -324,8 +324,8 @@ def _policy_answers(res: dict) -> list[str]:
             f"at tables of leader robbers {_rate(pcatch, 'baseline', t)} (each arm's own "
             f"leaders); game length random - leader = "
             f"{_num(_row(pc, 'all_random', 'baseline', 'turns'))} turns per game.")
-        lone = _row(pc, "lone_random", "baseline", "win_strategy_default_random")
-        lead1 = _row(pc, "lone_leader", "all_random", "win_strategy_default")
+        lone = _row(pc, "lone_random", "baseline", "win_strategy_classic_random")
+        lead1 = _row(pc, "lone_leader", "all_random", "win_strategy_classic")
         if lone is not None and lead1 is not None:
             out.append(
                 f"For the player who chooses: one seat robbing at random among three "
@@ -404,7 +404,7 @@ _PCT_SEATS = ("Seats", "difference (percentage points)", [f"win_seat_{k}" for k 
 
 SWITCH = Part(
     "switch", "The robber from turn T + 1 on, on the same games (headline)",
-    "Dataset switch: four default players play each game alike up to the end of turn T "
+    "Dataset switch: four classic players play each game alike up to the end of turn T "
     "(official robber), then on from that state with the robber kept or off, on the same "
     "dice; T = 20 and 40. The same at tables of random robbers (every seat puts the robber "
     "on a random hex and robs a random victim). The standing at T, and so its sole leader "
@@ -428,7 +428,7 @@ SWITCH = Part(
 
 RULE = Part(
     "rule", "The robber rule over whole games",
-    "Dataset rule: four default players, robber official (baseline), off and friendly from "
+    "Dataset rule: four classic players, robber official (baseline), off and friendly from "
     "the first turn on the same seeds. Arm means with 95% t intervals (rates: Wilson); "
     "differences per game of whole-game outcomes with paired t intervals, McNemar's test "
     "for 0/1 outcomes, Holm over the dataset's table.", (
@@ -497,11 +497,11 @@ def _policy_arms(kind: str) -> list[tuple[str, str, str]]:
     return [a for a in _arms("policy") if a[0].startswith(kind)]
 
 
-_LONE_ROWS = [f"win_strategy_{x}" for x in ("default_production", "default_random", "default")]
+_LONE_ROWS = [f"win_strategy_{x}" for x in ("classic_production", "classic_random", "classic")]
 
 POLICY = Part(
     "policy", "Whom the robber hits: the robber and victim policies",
-    "Dataset policy: four default players whose robber_policy is leader (baseline: the hex "
+    "Dataset policy: four classic players whose robber_policy is leader (baseline: the hex "
     "where the leader produces most, robbing the leader), production (most opponent "
     "production, the largest hand) or random; whole tables, and one seat (rotated through "
     "every seat) against three others. For one seat the win is compared with the same seat "
@@ -531,7 +531,7 @@ POLICY = Part(
 
 DISCARD = Part(
     "discard", "The discard limit on a 7",
-    "Dataset discard: four default players, players holding more than 7 (official), 9, or "
+    "Dataset discard: four classic players, players holding more than 7 (official), 9, or "
     "any number of cards (no limit) discard half on a 7. Paired per game against the limit "
     "7.", (
         Table("discard_arms", "discard.arms", "per game in each arm, mean [95% CI]; n = games",
@@ -560,7 +560,7 @@ _TABLES = ("rule", "three", "mixed", "presets")
 
 TABLES = Part(
     "tables", "Other tables: three players, a mixed table, each preset",
-    "The robber rule (off and friendly against official) at three default players "
+    "The robber rule (off and friendly against official) at three classic players "
     "(dataset three), at a mixed table of builder, city, expander and army with rotated "
     "seats (mixed), and at tables of four copies of each preset (presets), each paired game "
     "by game within its own table.", (
@@ -746,11 +746,11 @@ def _across(res: dict) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["dataset", "contrast"]) if rows else pd.DataFrame()
 
 
-TABLE_WORDS = {"rule": "four default", "three": "three default",
+TABLE_WORDS = {"rule": "four classic", "three": "three classic",
                "mixed": "mixed (builder, city, expander, army)",
                **{f"presets:{p}": f"four {p}" for p in PRESETS}}
-LONE = {"lone_production": "default_production", "lone_random": "default_random",
-        "lone_leader": "default"}
+LONE = {"lone_production": "classic_production", "lone_random": "classic_random",
+        "lone_leader": "classic"}
 
 
 def _picked(rows, res, flip_all: bool = False) -> pd.DataFrame | None:

@@ -142,7 +142,7 @@ def analyse(found: dict, progress: bool = False, scheduler=None) -> dict:
     r["distribution"] = BB.seat_rate_distribution(r["per_board_boards_4p"], seat=0)
 
     luck = found["luck"][1]
-    for label, variants in (("mixed", ROTATIONS[4]), ("default", ["all_default"])):
+    for label, variants in (("mixed", ROTATIONS[4]), ("classic", ["all_classic"])):
         for measure in ("won", "vp"):
             timed(f"luck_{label}_{measure}", lambda v=variants, m=measure: BB.luck_budget(
                 luck, variants=v, measure=m, **kw))
@@ -235,22 +235,22 @@ def answers(r: dict) -> list[str]:
                                                   for n in (4, 3)),
             _mixed_answer(r), _board_answer(r), DRAFTS,
             *(_luck_answer(r[key], label) for label, key in (
-                ("a mixed table", "luck_mixed_won"), ("four default players",
-                                                      "luck_default_won"))),
+                ("a mixed table", "luck_mixed_won"), ("four classic players",
+                                                      "luck_classic_won"))),
             _balance_answer(r), _index_answer(r), _balanced_answer(r)]
 
 
 def _seat_answer(r: dict) -> str:
-    """Each seat's win rate with four and with three default players."""
+    """Each seat's win rate with four and with three classic players."""
     s4 = r["seats_4p"].xs("baseline", level="variant")
     s3 = r["seats_3p"].xs("baseline", level="variant")
     n4 = int(s4["seat_games"].iloc[0])
     n3 = int(s3["seat_games"].iloc[0])
     return (
-        f"Seat effect, four default players (n = {n4:,} games): seat 0 wins "
+        f"Seat effect, four classic players (n = {n4:,} games): seat 0 wins "
         f"{_pct(s4.loc[0, 'win_rate'], s4.loc[0, 'ci_low'], s4.loc[0, 'ci_high'])}, seats 1-3 "
         + ", ".join(_pct(s4.loc[k, 'win_rate']) for k in (1, 2, 3)) + " (fair 25%). Three "
-        f"default players (n = {n3:,}): " + ", ".join(
+        f"classic players (n = {n3:,}): " + ", ".join(
             _pct(s3.loc[k, 'win_rate'], s3.loc[k, 'ci_low'], s3.loc[k, 'ci_high'])
             for k in range(3)) + " (fair 33.3%).")
 
@@ -265,7 +265,7 @@ def _preset_answer(r: dict) -> str:
              if r["seats_4p"].xs(v, level="variant")["win_rate"].idxmax() == 0]
     favour = ("every scripted preset favours seat 0" if len(best0) == len(scripted) else
               f"seat 0 is the best seat for {len(best0)} of the {len(scripted)} scripted "
-              f"presets ({', '.join('default' if v == 'baseline' else v for v in best0)})")
+              f"presets ({', '.join('classic' if v == 'baseline' else v for v in best0)})")
     return (
         "The advantage depends on how the players play: four random players "
         f"{', '.join(_pct(v) for v in rnd['win_rate'])} (equal seats "
@@ -279,7 +279,7 @@ def _mixed_answer(r: dict) -> str:
     """Each seat's win rate at the four-player mixed table, pooled over its rotations."""
     m4 = r["mixed_4p"]["seats"]
     return (
-        f"At a mixed table (default, army, city, expander; all four rotations of "
+        f"At a mixed table (classic, army, city, expander; all four rotations of "
         f"{int(m4['deals'].iloc[0]):,} deals) seat 0 wins "
         f"{_pct(m4.loc[0, 'win_rate'], m4.loc[0, 'ci_low'], m4.loc[0, 'ci_high'])}, the "
         f"others {', '.join(_pct(v) for v in m4['win_rate'].iloc[1:])} (Hotelling "
@@ -335,7 +335,7 @@ def _balanced_answer(r: dict) -> str:
         "board. " + _balanced_verdict(bs))
 
 
-DRAFTS = ("A board fixes the draft: the default players' placements are deterministic "
+DRAFTS = ("A board fixes the draft: the classic players' placements are deterministic "
           "given the board (the reference draft replays them), so every board's seat order "
           "above is that of one draft, and the dice, the deck and the steals decide the rest. "
           "Drawn placements (the strategy parameter placement_temperature) shrink the "
@@ -398,7 +398,7 @@ def _board_answer(r: dict) -> str:
     power = r["power"]
     g_small = int(power.index.min())
     return (
-        f"How unfair is a board? ({len(pb):,} variable boards x {games} games, four default "
+        f"How unfair is a board? ({len(pb):,} variable boards x {games} games, four classic "
         f"players, independent dice.) A seat's win rate varies from board to board with a "
         f"between-board standard deviation of {sd:.1f} points [{lo:.1f}, {hi:.1f}] (seat 0; "
         f"seats 1-3 {others}; one-way random effects, method of moments, bootstrap over "
@@ -503,21 +503,21 @@ def published(r: dict) -> list[str]:
     s3 = r["seats_3p"].xs("baseline", level="variant")
     rnd = r["seats_4p"].xs("random", level="variant")
     t3 = r["seat_test_3p"]
-    lb = r["luck_default_won"]
+    lb = r["luck_classic_won"]
     worst3 = int(s3["win_rate"].idxmin())
     worst4 = int(s4["win_rate"].idxmin())
     cpow = _catanatron_power(s4.loc[0, "win_rate"])
     return [
-        "catansim's quickstart (20,000 games, four default players): seat 0 28.7% [28.1, "
+        "catansim's quickstart (20,000 games, four classic players): seat 0 28.7% [28.1, "
         f"29.4]; here {_pct(s4.loc[0, 'win_rate'], s4.loc[0, 'ci_low'], s4.loc[0, 'ci_high'])} "
         f"(n = {int(s4['seat_games'].iloc[0]):,}). Four random players were flat (25.5 / 24.9 / "
         f"24.8 / 24.8%); here {' / '.join(_pct(v) for v in rnd['win_rate'])}.",
         "Goodman, Perez-Liebana and Lucas (\"Seeding for Success\", IEEE ToG 2025), three MCTS "
-        "bots: the first player won 22% against a fair 33%. Three default players here: seat 0 "
+        "bots: the first player won 22% against a fair 33%. Three classic players here: seat 0 "
         f"wins {_pct(s3.loc[0, 'win_rate'], s3.loc[0, 'ci_low'], s3.loc[0, 'ci_high'])}: "
         + ("the opposite sign: our scripted players gain from placing and moving first"
            if s3.loc[0, "win_rate"] > 1 / 3 else "the same sign") + ". Their board seed "
-        "mattered more than the dice seed; here the board's share of a default seat's win is "
+        "mattered more than the dice seed; here the board's share of a classic seat's win is "
         f"{_share(lb, 'board')} and the game seed's (dice, deck, steals, decisions) "
         f"{_share(lb, SEED)}.",
         "Catanatron's value-function bots (1,000 four-player games, seats shuffled): 25.9 / "
@@ -528,7 +528,7 @@ def published(r: dict) -> list[str]:
            "an advantage that large would likely have shown; their bots appear less "
            "seat-dependent than ours."),
         "Human tournament records report a disadvantage for the third seat (seat 2). Here the "
-        f"worst seat is seat {worst4} with four default players and seat {worst3} with three "
+        f"worst seat is seat {worst4} with four classic players and seat {worst3} with three "
         f"(3-player equal-seats test, Holm {format_p(t3.loc['baseline', 'p_adjusted'])}).",
     ]
 
@@ -566,10 +566,10 @@ ANSWERS = Part(
 
 def _preset_tables(n: int) -> tuple[Table, ...]:
     def seats(r):
-        return r[f"seats_{n}p"].rename(index={"baseline": "default"}, level="variant")
+        return r[f"seats_{n}p"].rename(index={"baseline": "classic"}, level="variant")
 
     def test(r):
-        return r[f"seat_test_{n}p"].rename(index={"baseline": "default"})
+        return r[f"seat_test_{n}p"].rename(index={"baseline": "classic"})
 
     return (Table(f"seats_{n}p", seats, f"{n} players: win rate [95% Wilson CI] per preset "
                   "and seat; n = games per preset",
@@ -673,14 +673,14 @@ def _precise_cols(t: pd.DataFrame) -> list[str]:
 BOARDS = Part(
     "boards", "Each board's seat order",
     "Board sets: every board played many times with independent dice, the same "
-    "four (three) default players. The between-board variance of a seat's win "
+    "four (three) classic players. The between-board variance of a seat's win "
     "rate is its observed variance over the boards minus the mean sampling "
     "variance (one-way random effects, method of moments; percentile bootstrap "
     "over boards); reliability = the share of a board's observed rate that is "
     "real. Seat spread = the RMS distance of a board's seat rates from the fair "
     "share (its square estimated without bias). A board is 'unfair' when the "
     "chi-square test of equal seats rejects after Benjamini-Hochberg over the "
-    "boards. The default players place deterministically, so a board fixes "
+    "boards. The classic players place deterministically, so a board fixes "
     "everyone's set-up; the dice decide the rest.", (
         Figure("seat0_by_board", lambda r: _plots().spread_figure(r["distribution"])),
         *(_table(f"board_variance_{key}", f"variance_{key}", _VARIANCE_COLS,
@@ -696,8 +696,8 @@ BOARDS = Part(
               view=lambda t, r: show(t, _precise_cols(t)))))
 
 _LUCK = (("luck_mixed_won", "mixed table, win"), ("luck_mixed_vp", "mixed table, final VP"),
-         ("luck_default_won", "four default players, win"),
-         ("luck_default_vp", "four default players, final VP"))
+         ("luck_classic_won", "four classic players, win"),
+         ("luck_classic_vp", "four classic players, final VP"))
 
 
 def _luck_caption(key: str, label: str):
@@ -714,7 +714,7 @@ LUCK = Part(
     "(a game seed sets the dice, the deck, the steals and every random draw of "
     "the decisions, so its component is more than the dice; the board is dealt "
     "apart). A mixed table in its four rotations (every strategy in every seat "
-    "on every board and seed), and four default players. For each seat cell a "
+    "on every board and seed), and four classic players. For each seat cell a "
     "two-way ANOVA (board x game seed, one game each) gives the board's and the "
     "seed's variance components (method of moments); seat and strategy are the "
     "variance of the cell means; the rest, board x game seed, is what board and "
@@ -723,8 +723,8 @@ LUCK = Part(
     "over seeds.", (
         Figure("luck_budget", lambda r: _plots().luck_figure({
             "mixed table, win": r["luck_mixed_won"], "mixed table, final VP": r["luck_mixed_vp"],
-            "4 default, win": r["luck_default_won"],
-            "4 default, final VP": r["luck_default_vp"]})),
+            "4 classic, win": r["luck_classic_won"],
+            "4 classic, final VP": r["luck_classic_vp"]})),
         *(_table(key, key, ["variance", "ci_low", "ci_high", "share", "share_ci_low",
                             "share_ci_high"], _luck_caption(key, label))
           for key, label in _LUCK)))
@@ -807,8 +807,8 @@ def _index_tables(n: int) -> tuple[Table, ...]:
 
 INDEX = Part(
     "index", "A fairness index from the board alone",
-    "The index replays the set-up of default players on the board (the reference "
-    "draft: seat 0 first, snake order, the default preset's placement score, "
+    "The index replays the set-up of classic players on the board (the reference "
+    "draft: seat 0 first, snake order, the classic preset's placement score, "
     "the Distance Rule; it agrees with the engine's set-up on every board "
     "checked), describes each seat's two settlements (pips by resource, distinct "
     "resources and numbers, harbors, wood-brick and wheat-ore pairs, room to "
@@ -848,7 +848,7 @@ BALANCED = Part(
     "balanced", "The balanced layout",
     "layout = \"balanced\": variable (A-R spiral) boards drawn until the "
     "four-player fairness index is at most the threshold. Its boards played as "
-    "boards-4p plays variable ones (100 games per board, four default players). "
+    "boards-4p plays variable ones (100 games per board, four classic players). "
     "Means over boards with t intervals; differences from the variable boards "
     "with Welch intervals. The cost: the share of variable boards kept (of "
     "boards-4p), the draws per board, and the time to deal a board.", (
@@ -950,7 +950,7 @@ def write_readme(out: Path, r: dict, book: dict, scale: str, report_seconds: flo
               "with the players of that time. " + _refit_note(r) + " Every check of the index "
               "(`index_checks`) is of the coefficients in the engine, on boards they were not "
               "fitted on.",
-              "- The index and the balanced layout are for `default` players: other players "
+              "- The index and the balanced layout are for `classic` players: other players "
               "draft otherwise. The balanced layout filters `variable` (A-R spiral) boards "
               "only; a `random_numbers` version would need its own threshold.",
               f"- {DRAFTS}",

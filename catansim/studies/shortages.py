@@ -306,7 +306,7 @@ ANSWER_NOTE = ("Computed from the tables below: rates with 95% Wilson intervals 
 
 RULE19 = Part(
     "rule19", "The rules at the official supply (19 per resource)",
-    "Dataset rule19: four default players with 19 cards per resource under the official "
+    "Dataset rule19: four classic players with 19 cards per resource under the official "
     "rule (baseline), the strict rule (nobody paid) and an unlimited bank, on the same games "
     "(the supply paying in turn order, off, is in the small-supply section). Arm figures "
     "with 95% intervals (rates: Wilson; means: t); paired differences against the official "
@@ -344,7 +344,7 @@ WHEN = Part(
 
 SUPPLY = Part(
     "supply", "The supply's size: when the rule starts to matter",
-    "Dataset supply: four default players with 19, 15, 12 and 9 cards per resource under the "
+    "Dataset supply: four classic players with 19, 15, 12 and 9 cards per resource under the "
     "official and the strict rule, and an unlimited bank, on the same games. Each official "
     "arm is paired with the unlimited bank (what the shortages cost), each strict arm with "
     "the official arm of the same supply (what the exception changes).", (
@@ -364,7 +364,7 @@ SUPPLY = Part(
 
 RULE9 = Part(
     "rule9", "The rules with a small supply (9 per resource)",
-    "Dataset rule9: four default players with 9 cards per resource under the official, "
+    "Dataset rule9: four classic players with 9 cards per resource under the official, "
     "strict and off rules, on the same games; paired against the official rule.", (
         _arm_table("rule9", _ARMS_CAPTION),
         _differ_table("rule9", "share of games whose result differs from the official rule's "
