@@ -30,7 +30,7 @@ from scipy.stats import bootstrap
 from catansim.analysis.stats import wilson_ci
 from catansim.engine import play_game
 from catansim.errors import CatansimError
-from catansim.logs import event_rows_to_dicts, replay
+from catansim.logs import game_log, replay
 from catansim.rules import Rules
 from catansim.strategies import PRESETS, StrategySet, load_strategies
 
@@ -43,7 +43,7 @@ def game_hands(seed: int, strategy: str, rules: Rules,
     whether it built a city; over the game, the hands counted at turn ends (every seat's,
     and the seat whose turn ended) and those over the discard limit."""
     res = play_game(seed, 4, [strategy] * 4, rules=rules, strategy_set=strategy_set)
-    events = event_rows_to_dicts(res.events, 4)
+    header, events = game_log(res)
     limit = rules.discard_limit if rules.discard_limit is not None else 10**9
     largest, largest_own = [0] * 4, [0] * 4
     counts = dict(hands=0, over=0, own=0, own_over=0)
@@ -61,7 +61,7 @@ def game_hands(seed: int, strategy: str, rules: Rules,
                 counts["own"] += 1
                 counts["own_over"] += int(cards > limit)
 
-    replay(res.header(), events, check=False, observer=observe)
+    replay(header, events, check=False, observer=observe)
     city = [any(e["e"] == "build_city" and e["p"] == q for e in events) for q in range(4)]
     return dict(largest=largest, largest_own=largest_own, city=city, **counts)
 

@@ -25,7 +25,7 @@ from catansim.constants import (  # noqa: E402
 )
 from catansim.errors import CatansimError  # noqa: E402
 from catansim.game import Option, RandomPlayer  # noqa: E402
-from catansim.logs import event_rows_to_dicts, replay  # noqa: E402
+from catansim.logs import game_log, replay  # noqa: E402
 from catansim.players.outside import catanatron as CB  # noqa: E402
 from catansim.settings import GameSettings  # noqa: E402
 from catansim.topology import EDGE_NODES, HARBOR_NODES, HEX_NODES, NODE_HEXES  # noqa: E402
@@ -249,7 +249,7 @@ def test_whole_games_finish_and_pass_the_log_checker(bot):
         game = _play(seed, seats)
         res = game.result()
         assert game.winner is not None and max(game.vp) >= 10
-        replay(res.header(), event_rows_to_dicts(res.events, 4))  # raises at a broken rule
+        replay(*game_log(res))  # raises at a broken rule
 
 
 def test_the_whole_games_took_every_kind_of_decision():
