@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import TOPO, Game, H, hex_nodes, path_edges
+from helpers import TOPO, Game, H, hex_nodes, trade_position
 
 from catansim.core.actions_nb import ACT_BUY_DEV, ACT_END, ACT_SIZE, ACT_TRADE_PLAYER
 from catansim.core.policy_nb import accept_trade_nb, choose_action_nb
 from catansim.core.scripted.decisions_nb import discard_risk_nb
 from catansim.rules import Rules
 from catansim.strategies import make_strategy, resolve
-from catansim.topology import NODE_NEIGHBOURS
 
 WEIGHER = dict(answer_weigh=1.0, answer_cards=0.4, answer_lead=0.0)
 
@@ -56,15 +55,8 @@ def test_discard_risk_counts_the_cards_production_brings_before_the_seven():
 
 
 def _partner_lacking_wool():
-    # Seat 1 can reach a settlement spot and lacks only wool for it; it holds an ore
-    # beyond the settlement's cost. Seat 0 (whose turn it is) offers.
-    g = Game()
-    start = hex_nodes(H(-1, 0))[0]
-    g.settle(1, start)
-    a = int(NODE_NEIGHBOURS[start][0])
-    b = next(int(m) for m in NODE_NEIGHBOURS[a] if m >= 0 and m != start)
-    g.road(1, *path_edges([start, a, b]))
-    g.set_hand(1, [1, 1, 0, 1, 2])
+    # Seat 0 (whose turn it is) offers to seat 1, which lacks only wool for a settlement.
+    g = trade_position()
     g.set_hand(0, [0, 0, 1, 1, 0])
     return g
 

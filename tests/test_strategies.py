@@ -15,7 +15,7 @@ from helpers import (
     H,
     batch_scratch,
     hex_nodes,
-    path_edges,
+    trade_position,
 )
 
 from catansim.core import layout as L
@@ -290,17 +290,7 @@ def test_monopoly_names_what_opponents_hold_most_of():
 
 
 def _trade_position():
-    g = Game()
-    # Seat 1 can reach a settlement spot and lacks only wool for it.
-    start = hex_nodes(H(-1, 0))[0]
-    g.settle(1, start)
-    from catansim.topology import NODE_NEIGHBOURS
-
-    a = int(NODE_NEIGHBOURS[start][0])
-    b = next(int(m) for m in NODE_NEIGHBOURS[a] if m >= 0 and m != start)
-    g.road(1, *path_edges([start, a, b]))
-    g.set_hand(1, [1, 1, 0, 1, 2])
-    return g
+    return trade_position()  # seat 1 lacks only wool for a settlement
 
 
 def test_partner_accepts_a_trade_that_completes_its_build():
