@@ -7,6 +7,7 @@ on the same seeds, and the cores are swapped every pair::
 
     python benchmarks/paired.py ../before                  # this checkout against ../before
     python benchmarks/paired.py ../before --pairs 10 --games 60000 --strategy random
+    python benchmarks/paired.py ../before --strategy default --other-strategy classic
 
 Each side is a fresh process that imports the catansim of its own checkout, loads its
 kernels (from its cache, or compiled first), then plays the games on one thread;
@@ -64,9 +65,10 @@ def _checkout(path: str) -> Path:
     return root
 
 
-def _start(root: Path, core: int, args, seed: int) -> subprocess.Popen:
+def _start(root: Path, core: int, args, seed: int, strategy: str | None = None
+           ) -> subprocess.Popen:
     code = _CHILD.format(root=str(root), core=core, players=args.players,
-                         strategy=args.strategy, seed=seed, games=args.games)
+                         strategy=strategy or args.strategy, seed=seed, games=args.games)
     return subprocess.Popen([sys.executable, "-c", code], cwd=root, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=dict(os.environ, NUMBA_NUM_THREADS="1"))
@@ -87,7 +89,7 @@ def pair(here: Path, other: Path, i: int, args) -> tuple[dict, dict]:
     if len(os.sched_getaffinity(0)) >= 2:
         cores = sorted(os.sched_getaffinity(0))[:2]
         a, b = (cores[0], cores[1]) if i % 2 == 0 else (cores[1], cores[0])
-        pa, pb = _start(here, a, args, seed), _start(other, b, args, seed)
+        pa, pb = _start(here, a, args, seed), _start(other, b, args, seed, args.other_strategy)
         try:
             return _result(pa, here), _result(pb, other)
         finally:  # a side that failed leaves no process behind
@@ -97,8 +99,8 @@ def pair(here: Path, other: Path, i: int, args) -> tuple[dict, dict]:
                     proc.wait()
     if i % 2 == 0:
         x = _result(_start(here, -1, args, seed), here)
-        return x, _result(_start(other, -1, args, seed), other)
-    y = _result(_start(other, -1, args, seed), other)
+        return x, _result(_start(other, -1, args, seed, args.other_strategy), other)
+    y = _result(_start(other, -1, args, seed, args.other_strategy), other)
     return _result(_start(here, -1, args, seed), here), y
 
 
@@ -108,6 +110,8 @@ def main(argv=None) -> None:
     ap.add_argument("--pairs", type=int, default=10, help="pairs of runs (>= 1)")
     ap.add_argument("--games", type=int, default=60_000, help="games per run (>= 1)")
     ap.add_argument("--strategy", default="default", help="every seat's strategy")
+    ap.add_argument("--other-strategy", default=None, help="every seat's strategy in the "
+                    "other checkout (default: --strategy)")
     ap.add_argument("--players", type=int, choices=(3, 4), default=4)
     ap.add_argument("--seed", type=int, default=100, help="base seed; pair i plays seed + i")
     args = ap.parse_args(argv)
@@ -119,8 +123,8 @@ def main(argv=None) -> None:
     # Each engine loads (or first compiles, on both cores) its kernels once before any
     # timed run, so that no compile shares the machine with the other side's games.
     warm = argparse.Namespace(**dict(vars(args), games=2))
-    for root in (here, other):
-        _result(_start(root, -1, warm, args.seed), root)
+    _result(_start(here, -1, warm, args.seed), here)
+    _result(_start(other, -1, warm, args.seed, args.other_strategy), other)
     rows = []
     for i in range(args.pairs):
         x, y = pair(here, other, i, args)
@@ -130,8 +134,9 @@ def main(argv=None) -> None:
     ratios = [x["rate"] / y["rate"] for x, y in rows]
     print(f"this checkout: engine {rows[0][0]['engine']} ({rows[0][0]['folder']})")
     print(f"the other: engine {rows[0][1]['engine']} ({rows[0][1]['folder']})")
-    print(f"{args.players} {args.strategy} players, {args.games:,} games a run, "
-          f"{args.pairs} pairs\n")
+    theirs = args.other_strategy or args.strategy
+    print(f"{args.players} {args.strategy} players (the other: {args.players} {theirs}), "
+          f"{args.games:,} games a run, {args.pairs} pairs\n")
     print("| pair | this checkout, games/CPU-s | the other | ratio |\n|---:|---:|---:|---:|")
     for i, ((x, y), r) in enumerate(zip(rows, ratios, strict=True), 1):
         print(f"| {i} | {x['rate']:,.0f} | {y['rate']:,.0f} | {r:.3f} |")

@@ -276,6 +276,20 @@ DIGEST_GAMES = (
 GAMES_DIGEST_FILE = "games-digest"
 
 
+def games_digest_file() -> Path:
+    """Where ``games_digest`` is kept: the kernel cache's folder (one per engine
+    fingerprint), under a name that also holds the rows of the strategies the digest's
+    games play. Those rows live outside the engine's code (``catansim.strategies``), so a
+    preset given a new row plays other games under the same fingerprint, and finds no
+    kept digest of the old ones."""
+    h = hashlib.sha256()
+    for n, strategies, _, _, _ in DIGEST_GAMES:
+        names = GameSettings(n_players=n, strategies=strategies).strategies
+        for arr in PRESETS.seat_arrays(names):
+            h.update(arr.tobytes())
+    return Path(numba.config.CACHE_DIR) / f"{GAMES_DIGEST_FILE}-{h.hexdigest()[:12]}"
+
+
 def digest_of_games(sets) -> str:
     """12 hex digits of a SHA-256 of the counters and boards of the games ``sets``
     (rows as ``DIGEST_GAMES``; set ``i`` plays the seeds ``batch_seeds(7100 + i, games)``)."""
@@ -300,8 +314,7 @@ def games_digest() -> str:
     different fingerprints) from "other games". Played once per engine and kept beside
     its kernel cache (about a second of play after the compile).
     """
-    folder = Path(numba.config.CACHE_DIR)
-    path = folder / GAMES_DIGEST_FILE
+    path = games_digest_file()
     try:
         kept = path.read_text(encoding="ascii").strip()
         if len(kept) == 12 and all(c in "0123456789abcdef" for c in kept):

@@ -317,6 +317,19 @@ class Game:
         update_largest_army_nb(self.s, self.log, p)
 
 
+def trade_position() -> Game:
+    """Seat 1 can reach a settlement spot and lacks only wool for it; it holds an ore
+    beyond the settlement's cost (hand 1 wood, 1 brick, 1 wheat, 2 ore)."""
+    g = Game()
+    start = hex_nodes(H(-1, 0))[0]
+    g.settle(1, start)
+    a = int(T.NODE_NEIGHBOURS[start][0])
+    b = next(int(m) for m in T.NODE_NEIGHBOURS[a] if m >= 0 and m != start)
+    g.road(1, *path_edges([start, a, b]))
+    g.set_hand(1, [1, 1, 0, 1, 2])
+    return g
+
+
 def seen_record(s, o, q) -> tuple[list[int], list[int]]:
     """Observer o's record of seat q's hand in state ``s``: (cards surely held, cards held
     at most), from the state's distances to the hand (``core.record_nb``)."""

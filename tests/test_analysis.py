@@ -512,7 +512,7 @@ def test_crossplay_cells_against_direct_counts_and_scipy():
     # default alone beats three random players; random alone loses to three defaults
     assert pooled.loc[("default", "random"), "verdict"] == "beats"
     assert pooled.loc[("random", "default"), "verdict"] == "loses to"
-    assert X.counters(t).loc["default", "beats"].startswith("random")
+    assert "random" in X.counters(t).loc["default", "beats"].split(", ")
     assert res.counters().loc["default", "beats"] == X.counters(t).loc["default", "beats"]
 
 

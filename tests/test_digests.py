@@ -71,7 +71,8 @@ def test_the_digest_set_covers_what_it_claims():
     assert {s[0] for s in sets} == {3, 4}
     assert {s[2] for s in sets} == {"variable", "random_numbers", "beginner"}
     names = {n for s in sets for n in s[1]}
-    assert names >= {"default", "random", "builder", "expander", "city", "army", "trader"}
+    assert names >= {"default", "classic", "random", "builder", "expander", "city", "army",
+                     "trader"}
     rules = [s[3] for s in sets]
     for key, values in {"robber": {"official", "friendly", "off"},
                         "shortage": {"strict", "off"}}.items():

@@ -100,6 +100,20 @@ def test_a_comment_and_a_docstring_keep_the_fingerprint_and_code_moves_it(tmp_pa
     assert len(moved) == 16 and moved != engine_fingerprint()
 
 
+def test_the_kept_games_digest_is_named_by_the_rows_the_games_play(monkeypatch):
+    # A preset's row lives outside the engine's code: the same kernel cache folder, given
+    # another row for a strategy of the digest's games, must not find the old digest.
+    from catansim import engine as E
+    from catansim.rules import Rules
+
+    named = {}
+    for strategy in ("classic", "default", "classic"):
+        monkeypatch.setattr(E, "DIGEST_GAMES", ((4, (strategy,), "variable", Rules(), 1),))
+        named.setdefault(strategy, set()).add(E.games_digest_file().name)
+    assert all(len(v) == 1 for v in named.values())
+    assert named["classic"] != named["default"]
+
+
 def test_the_games_digest_names_the_games_not_the_code(tmp_path, monkeypatch):
     import numba
 
@@ -122,9 +136,11 @@ def test_the_games_digest_names_the_games_not_the_code(tmp_path, monkeypatch):
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
     E.games_digest.cache_clear()
     try:
-        (tmp_path / E.GAMES_DIGEST_FILE).write_text("not a digest\n")
+        kept = E.games_digest_file()
+        assert kept.parent == tmp_path
+        kept.write_text("not a digest\n")
         assert E.games_digest() == digest
-        assert (tmp_path / E.GAMES_DIGEST_FILE).read_text().strip() == digest
+        assert kept.read_text().strip() == digest
         assert not list(tmp_path.glob("*.tmp"))
     finally:
         E.games_digest.cache_clear()

@@ -38,8 +38,11 @@ STRATEGIES = PRESETS.with_definitions({
     "grabber_omniscient": {"base": "grabber", "information": "omniscient"},
     "default_omniscient": {"base": "default", "information": "omniscient"},
     "robber_production": {"base": "default", "robber_policy": "production"},
+    # trade answers weighing both sides, trading down before a 7 (issue #51)
+    "weighing_guard": {"base": "default", "answer_weigh": 1.0, "answer_cards": 0.2,
+                       "answer_lead": 0.1, "hand_guard": 2.0, "bank_trade": "progress"},
 })
-PUBLIC = ("default", "army", "trader", "grabber", "robber_production")
+PUBLIC = ("default", "army", "trader", "grabber", "robber_production", "weighing_guard")
 OMNISCIENT = ("default_omniscient", "grabber_omniscient")
 
 

@@ -53,6 +53,14 @@ STRATEGIES = PRESETS.with_definitions({
     "haggler": {"base": "default", "offer_ask": 3, "offer_two": 1},
     "haggler_omniscient": {"base": "trader", "offer_ask": 1, "offer_two": 1,
                            "information": "omniscient"},
+    # trade answers weighing both sides, and trading down before a 7 (issue #51)
+    "weigher": {"base": "default", "answer_weigh": 1.0, "answer_cards": 0.15,
+                "answer_lead": 0.1},
+    "guard": {"base": "city", "hand_guard": 1.5},
+    "weighing_guard": {"base": "haggler", "answer_weigh": 0.6, "answer_cards": 0.3,
+                       "hand_guard": 0.8, "bank_trade": "progress", "offer_haggle": 1},
+    "guard_omniscient": {"base": "trader", "hand_guard": 3.0, "answer_weigh": 2.0,
+                         "information": "omniscient"},
 })
 SCRIPTED = tuple(name for name, st in STRATEGIES.items() if st.sid != PRESETS["random"].sid)
 ROSTER = (*SCRIPTED, "random")
@@ -96,6 +104,7 @@ class Tally:
         self.several = collections.Counter()
         self.redrawn = collections.Counter()
         self.kinds = collections.Counter()
+        self.switched = collections.Counter()  # decisions a new switch changed (below)
         self.games = 0
         self.mismatches: list[str] = []
 
@@ -122,6 +131,22 @@ def kernel_draws(game: Game, chosen, allowed: set, rounds: int = 60) -> set:
     return seen
 
 
+# Switches of the scripted player that are off (0) in the older presets, and the
+# decision each one changes: the sweep must meet decisions where the switch turned on
+# chose otherwise than it would have off, so the comparison covers the new decisions.
+SWITCHES = {"answer_weigh": "trade answer", "hand_guard": "action", "offer_haggle": "action"}
+
+
+def tally_switches(tally: Tally, obs, game: Game, w, hidden, allowed) -> None:
+    for switch, decision in SWITCHES.items():
+        if obs.decision == decision and getattr(w, switch, 0.0) > 0:
+            off = weights({**{k: v for k, v in vars(w).items() if k != "target"},
+                           switch: 0.0})
+            without = choices(obs, game.legal_options(), off,
+                              offers_made=int(game.s[L.S_OFFERS]), hidden=hidden)
+            tally.switched[switch, set(without) == set(allowed)] += 1
+
+
 def compare_game(seed, strategies, rules, layout, tally: Tally, reference=None) -> None:
     """Play one game on the kernel's choices, comparing each scripted decision with the
     reference of the seat's strategy (or of ``reference[strategy]``)."""
@@ -139,6 +164,7 @@ def compare_game(seed, strategies, rules, layout, tally: Tally, reference=None) 
             hidden = hidden_cards(game) if w.information >= 0.5 else None
             allowed = choices(obs, game.legal_options(), w,
                               offers_made=int(game.s[L.S_OFFERS]), hidden=hidden)
+            tally_switches(tally, obs, game, w, hidden, allowed)
         chosen = game.suggest()
         if w is not None:
             tally.compared[obs.decision] += 1
@@ -172,6 +198,9 @@ def check_sweep(tally: Tally) -> None:
     for kind in ("road", "settlement", "city", "buy", "play", "maritime", "offer", "end",
                  "accept", "refuse", "discard", "robber", "steal", "invention", "monopoly"):
         assert tally.kinds[kind] > 0, (kind, tally.kinds)
+    # every new switch changed decisions the kernel then had to match
+    for switch in SWITCHES:
+        assert tally.switched[switch, False] >= 10, tally.switched
 
 
 def test_kernel_decides_as_the_reference():

@@ -15,7 +15,7 @@ from helpers import (
     H,
     batch_scratch,
     hex_nodes,
-    path_edges,
+    trade_position,
 )
 
 from catansim.core import layout as L
@@ -290,17 +290,7 @@ def test_monopoly_names_what_opponents_hold_most_of():
 
 
 def _trade_position():
-    g = Game()
-    # Seat 1 can reach a settlement spot and lacks only wool for it.
-    start = hex_nodes(H(-1, 0))[0]
-    g.settle(1, start)
-    from catansim.topology import NODE_NEIGHBOURS
-
-    a = int(NODE_NEIGHBOURS[start][0])
-    b = next(int(m) for m in NODE_NEIGHBOURS[a] if m >= 0 and m != start)
-    g.road(1, *path_edges([start, a, b]))
-    g.set_hand(1, [1, 1, 0, 1, 2])
-    return g
+    return trade_position()  # seat 1 lacks only wool for a settlement
 
 
 def test_partner_accepts_a_trade_that_completes_its_build():
@@ -327,10 +317,15 @@ def test_offers_surplus_for_the_missing_card():
     g.set_hand(0, [0, 0, 2, 2, 2])  # city lacks one ore; wool is spare
     act = np.zeros(ACT_SIZE, dtype=np.int32)
     cand = np.zeros(512, dtype=np.int32)
-    p = prm(dev_weight=0.0)
+    p = prm("classic", dev_weight=0.0)  # one for one: classic asks no more cards
     choose_action_nb(sid(), p, g.s, TOPO, g.rules, g.rng, g.work, 0, act, cand)
     assert act[0] == ACT_TRADE_PLAYER and act[1] == 1
     assert list(act[2:7]) == [0, 0, 1, 0, 0] and list(act[7:12]) == [0, 0, 0, 0, 1]
+    # default asks the partner's surplus ore beyond the one it misses, in the same offer
+    p = prm(dev_weight=0.0)
+    choose_action_nb(sid(), p, g.s, TOPO, g.rules, g.rng, g.work, 0, act, cand)
+    assert act[0] == ACT_TRADE_PLAYER and act[1] == 1
+    assert list(act[2:7]) == [0, 0, 1, 0, 0] and list(act[7:12]) == [0, 0, 0, 0, 2]
 
 
 # --- configuration -------------------------------------------------------------------------
@@ -385,15 +380,15 @@ def test_the_slot_constants_follow_the_table_by_name():
     # A reordered table rewires every kernel: each constant still reads its parameter.
     from catansim.core.scripted import weights_nb as W
 
-    moved = _weights_module("lambda f: (f[-1],) + f[:-1]")  # offer_two first
+    moved = _weights_module("lambda f: (f[-1],) + f[:-1]")  # hand_guard first
     for name, value in vars(W).items():
         if name.startswith("P_") and name != "P_TARGET":
             assert moved["PARAM_FIELDS"][moved[name]][0] == PARAM_FIELDS[value][0], name
-    assert moved["P_OFFER_TWO"] == 0 and moved["P_TARGET"] == W.P_TARGET + 1
+    assert moved["P_HAND_GUARD"] == 0 and moved["P_TARGET"] == W.P_TARGET + 1
     with pytest.raises(ValueError, match="resource targets must follow each other"):
         _weights_module("lambda f: f[::-1]")  # the targets from ore to wood
-    with pytest.raises(ValueError, match="allowed: at most N_PARAMS = 32"):
-        _weights_module("lambda f: f + f[:3]")  # 33 parameters
+    with pytest.raises(ValueError, match=f"allowed: at most N_PARAMS = {W.N_PARAMS}"):
+        _weights_module(f"lambda f: f + f[:{W.N_PARAMS - len(PARAM_FIELDS) + 1}]")  # one too many
 
 
 def test_load_strategies_from_toml(tmp_path):

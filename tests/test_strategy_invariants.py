@@ -15,13 +15,15 @@ behaviour (``weights_nb.PARAM_FIELDS``):
   ``scarcity_weight`` 1 (its own branch), ``accept_vp_limit`` 3 and 10,
   ``monopoly_min`` 2, ``information`` public and omniscient (0.49, 0.5), and
   ``placement_temperature`` just above 0 (0.01: the draw with one node all but sure)
-  and at 1, ``offer_ask`` rounded (0.49, 0.5, 1) and ``offer_two`` (0.49, 0.5);
+  and at 1, ``offer_ask`` rounded (0.49, 0.5, 1) and ``offer_two`` (0.49, 0.5), and
+  the switches ``answer_weigh`` and ``hand_guard`` just above 0 and at 1, and
+  ``offer_haggle`` (0.49, 0.5);
 
-95 values of the 30 parameters in all, each a ``make_strategy`` row on ``default``
-playing every seat. With them play the 7 presets (6 archetypes and ``random``), each
+111 values of the 35 parameters in all, each a ``make_strategy`` row on ``default``
+playing every seat. With them play the presets (the archetypes and ``random``), each
 in every seat, 4 mixed tables (archetypes, ``random``, parameter extremes and user
 strategies side by side) and 2 user strategies, one from ``make_strategy`` and one
-from a TOML table through ``load_strategies``: 108 tables.
+from a TOML table through ``load_strategies``: 124 tables.
 
 Every table plays 24 games under each of 20 rule settings: the robber official, off
 and friendly; the shortage rule official, strict and off; supplies of 1, 2 and 3
@@ -29,11 +31,11 @@ cards per resource (with each robber and shortage rule), 4, 19 and unlimited;
 discard limit 0, 7 and none; 3 and 20 VP to win; turn caps of 1 and 30; the set-up
 started by seat 2 (``first_pick``); the variable, random-numbers and beginner layouts.
 Tables alternate between 3 and 4 players so that each plays both. That is
-108 x 20 x 24 = 51,840 games, with the
+124 x 20 x 24 = 59,520 games, with the
 in-kernel state checker on (``Rules.to_array(check=True)``): 0 invariant violations
 and 0 illegal actions, and every game ends by a win of the player whose turn it is or
 at the turn cap. ``test_the_suite_covers_what_its_docstring_says`` holds these
-numbers. The same sweep with 400 games per table and setting (864,000 games) is
+numbers. The same sweep with 400 games per table and setting (992,000 games) is
 ``test_the_big_sweep`` (``-m slow``).
 """
 
@@ -76,6 +78,9 @@ THRESHOLDS: dict[str, tuple] = {
     "placement_temperature": (0.01, 1.0),
     "offer_ask": (0.49, 0.5, 1),
     "offer_two": (0.49, 0.5),
+    "answer_weigh": (0.01, 1.0),
+    "hand_guard": (0.01, 1.0),
+    "offer_haggle": (0.49, 0.5),
 }
 
 
@@ -251,8 +256,8 @@ def test_every_table_is_legal_under_the_setting(setting, user_toml):
 
 def test_the_suite_covers_what_its_docstring_says():
     """The counts in the module docstring; they may grow, never shrink."""
-    assert len(PARAM_VALUES) >= 95 and len(TABLES) >= 108 and len(SETTINGS) >= 20
-    assert GAMES >= 24 and len(TABLES) * len(SETTINGS) * GAMES >= 51_840
+    assert len(PARAM_VALUES) >= 111 and len(TABLES) >= 124 and len(SETTINGS) >= 20
+    assert GAMES >= 24 and len(TABLES) * len(SETTINGS) * GAMES >= 59_520
     assert len(set(VARIANTS)) == len(PARAM_VALUES)  # no value counted twice
     # every parameter at both ends of its range, every word, both sides of a threshold
     names = [f[0] for f in PARAM_FIELDS]
@@ -262,10 +267,10 @@ def test_the_suite_covers_what_its_docstring_says():
         assert {w for w in words} <= {v for p, v in PARAM_VALUES if p == name}, name
     for name, edge in (("accept", 0.5), ("knight_eager", 0.5), ("bank_trade", 1.5),
                        ("robber_policy", 0.5), ("robber_policy", 1.5),
-                       ("offer_ask", 0.5), ("offer_two", 0.5)):
+                       ("offer_ask", 0.5), ("offer_two", 0.5), ("offer_haggle", 0.5)):
         values = [v for p, v in PARAM_VALUES if p == name and not isinstance(v, str)]
         assert any(v < edge for v in values) and any(v >= edge for v in values), name
-    assert len({p for p, _ in PARAM_VALUES}) == len(names) == 30
+    assert len({p for p, _ in PARAM_VALUES}) == len(names) == 35
     # every preset, user strategies, mixed tables; both player counts for every table
     seats = {getattr(s, "name", s) for table in TABLES.values() for s in table}
     assert set(ARCHETYPES) | {"random", "user_made", "user_toml"} <= seats

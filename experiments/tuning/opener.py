@@ -1,15 +1,16 @@
 """The placement variant that searches: ``RolloutOpener`` (``catansim.players.search``) chooses
-its first settlement by rollouts and plays ``default`` otherwise. This script chooses
+its first settlement by rollouts and plays ``classic`` otherwise (the row its published
+figures were measured with; docs/strategies.md, Presets). This script chooses
 its two knobs on training deals, then measures the choice on held-out deals, as
 ``catansim tune`` measures a tuned row (docs/tuning.md)::
 
     python experiments/tuning/opener.py results/tuning/opener
 
 1. Sweep (training deals, base seed 74): each setting of (candidates, rollouts) in
-   ``SETTINGS`` alone against three ``default``, every seat, paired deal by deal with
-   ``default`` alone on the same deals; the setting of highest mean difference is kept.
+   ``SETTINGS`` alone against three ``classic``, every seat, paired deal by deal with
+   ``classic`` alone on the same deals; the setting of highest mean difference is kept.
 2. Held out (base seed 7373, the placer's held-out deals): the kept setting, alone
-   against three ``default``, paired with ``default`` alone; the difference as a share
+   against three ``classic``, paired with ``classic`` alone; the difference as a share
    of the openings study's gap (``GAP``, mean of its four seats on variable boards).
 
 Each stage's result is written (atomically) to ``<out>/stages.json`` as it ends, and a
@@ -34,15 +35,21 @@ from catansim.tuning.heldout import measure_player, win_interval
 
 SETTINGS = ((6, 80), (12, 160), (24, 160))  # (candidates, rollouts)
 SWEEP_SEED, HELDOUT_SEED = 74, 7373
+START = "classic"  # the opener's own play, its rollouts' model and its opponents
 GAP = 7.75  # points: the openings study's data-driven first settlement, variable boards
 
 
 def _row(h, seconds: float) -> dict:
-    r = h.paired.loc["default"]
+    r = h.paired.loc[START]
     return dict(deals=int(r["deals"]), games=int(r["games"]), win_rate=float(r["tuned"]),
-                default_rate=float(r["start"]), diff=float(r["diff"]),
+                start_rate=float(r["start"]), diff=float(r["diff"]),
                 ci_low=float(r["ci_low"]), ci_high=float(r["ci_high"]),
                 p_value=float(r["p_value"]), seconds=round(seconds, 1))
+
+
+def _opener(candidates: int, rollouts: int) -> RolloutOpener:
+    return RolloutOpener(candidates=candidates, rollouts=rollouts, model=START,
+                         base_strategy=START)
 
 
 def _stage(out: Path, stages: dict, key: str, work) -> dict:
@@ -79,13 +86,11 @@ def main(argv=None) -> int:
     for k, r in SETTINGS:
         key = f"sweep_{k}x{r}_{args.sweep_deals}"
         sweep[(k, r)] = _stage(out, stages, key, lambda k=k, r=r: measure_player(
-            RolloutOpener(candidates=k, rollouts=r), "default", ["default"],
-            args.sweep_deals, SWEEP_SEED))
+            _opener(k, r), START, [START], args.sweep_deals, SWEEP_SEED))
         print(f"sweep {k} x {r}: {sweep[(k, r)]['diff'] * 100:+.2f} points", flush=True)
     k, r = max(sweep, key=lambda x: sweep[x]["diff"])
     held = _stage(out, stages, f"heldout_{k}x{r}_{args.deals}", lambda: measure_player(
-        RolloutOpener(candidates=k, rollouts=r), "default", ["default"], args.deals,
-        HELDOUT_SEED))
+        _opener(k, r), START, [START], args.deals, HELDOUT_SEED))
     rows = [dict(stage="sweep", candidates=c, rollouts=n, **{x: v for x, v in s.items()})
             for (c, n), s in sweep.items()]
     rows.append(dict(stage="heldout", candidates=k, rollouts=r,
@@ -96,9 +101,9 @@ def main(argv=None) -> int:
     held = {x: v for x, v in held.items() if x != "cells"}
     wins = round(held["win_rate"] * held["games"])
     rate, lo, hi = win_interval(wins, held["games"])
-    summary = dict(name="opener", start="default", candidates=k, rollouts=r, gap_points=GAP,
-                   heldout_vs_copies={"default": dict(games=held["games"], wins=wins,
-                                                      win_rate=rate, ci_low=lo, ci_high=hi)},
+    summary = dict(name="opener", start=START, candidates=k, rollouts=r, gap_points=GAP,
+                   heldout_vs_copies={START: dict(games=held["games"], wins=wins,
+                                                  win_rate=rate, ci_low=lo, ci_high=hi)},
                    gap_share=held["diff"] * 100 / GAP,  # 1.0: the whole gap
                    gap_share_ci=[held["ci_low"] * 100 / GAP, held["ci_high"] * 100 / GAP],
                    heldout=held, sweep={f"{c}x{n}": s for (c, n), s in sweep.items()},

@@ -75,6 +75,9 @@ COUNTER_SETS = {
                                      {"robber": "friendly", "bank_per_resource": 9,
                                       "switch": (25, {"robber": "off", "shortage": "strict",
                                                       "vp_to_win": 8})}, None, 150),
+    "classic-4": (4, ["classic"], "variable", {}, None, 300),
+    "classic-default-4": (4, ["classic", "default", "classic", "default"], "variable", {},
+                          None, 200),
 }
 
 # Strategies that stress decision paths the presets touch lightly: Longest Route fights

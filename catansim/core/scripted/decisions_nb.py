@@ -3,8 +3,9 @@
 One kernel a decision, each named as its reference function with ``_nb``:
 ``setup_settlement_nb`` (``setup_settlement_chances`` is ``_softmax_node_nb``'s draw),
 ``setup_road_nb``, ``before_roll_nb``, ``card_to_play_nb``, ``free_road_nb``,
-``invention_nb``, ``monopoly_nb``, ``action_nb`` (``build_now`` and
-``maritime_trade`` are folded into it), ``discard_nb``, ``robber_hex_nb``
+``invention_nb``, ``monopoly_nb``, ``action_nb`` (``build_now``, ``place`` and
+``maritime_trade`` are folded into it; ``trade_down_nb`` places as ``place`` does),
+``discard_risk_nb``, ``trade_down_nb``, ``discard_nb``, ``robber_hex_nb``
 (``robber_policy``, ``leaders`` and ``hex_value`` are folded into it) and ``victim_nb``;
 and their helpers ``robber_on_own_hex_nb``, ``knight_wanted_nb`` and
 ``monopoly_resource_nb`` (``opponents_hold`` folded in). The trades are in
@@ -54,6 +55,7 @@ from ..layout import (
     S_NODE_LEVEL,
     S_NODE_OWNER,
     S_OWN_HEXES,
+    S_PROD_PIPS,
     S_ROADS_LEFT,
     S_ROBBER,
     S_SETTLEMENTS_LEFT,
@@ -64,6 +66,7 @@ from ..rules_nb import (
     distance_ok_nb,
     hand_size_nb,
     invention_cards_nb,
+    maritime_rate_nb,
     pips_nb,
     visible_vp_nb,
 )
@@ -77,7 +80,14 @@ from .placement_nb import (
 from .plan_nb import K_CITY, K_DEV, K_ROAD, K_SETTLEMENT, N_KINDS, own_plan_nb, plan_nb, ranked_nb
 from .table_nb import production_nb
 from .trade_nb import can_trade_maritime_nb, maritime_toward_nb, trade_offers_nb
-from .weights_nb import P_BANK_TRADE, P_KNIGHT, P_MONOPOLY_MIN, P_PLACEMENT_TEMPERATURE, P_ROBBER
+from .weights_nb import (
+    P_BANK_TRADE,
+    P_HAND_GUARD,
+    P_KNIGHT,
+    P_MONOPOLY_MIN,
+    P_PLACEMENT_TEMPERATURE,
+    P_ROBBER,
+)
 from .work_nb import (
     ROBBER_OWNERS,
     W_ROBBER_HOLD,
@@ -407,7 +417,109 @@ def action_nb(prm, s, topo, rules, rng, p, act, x):
                 if give >= 0:
                     _set_act_nb(act, ACT_TRADE_BANK, give, get)
                     return
+    if prm[P_HAND_GUARD] > 0 and trade_down_nb(prm, s, topo, rules, p, top, act, x):
+        return
     _set_act_nb(act, ACT_END, 0, 0)
+
+
+@inline_kernel
+def discard_risk_nb(s, rules, p, cards):
+    """The cards p expects to lose to a 7 before it acts again if it ends its turn
+    holding ``cards``: the first 7 at roll j of the next ``n_players`` (chance
+    (5/6)^(j-1) x 1/6) takes half the cards then held over the discard limit, the hand
+    growing by p's pips / 36 a roll. 0 without a discard limit."""
+    limit = rules[R_DISCARD_LIMIT]
+    if limit < 0:
+        return 0.0
+    pips = 0
+    for r in range(5):
+        pips += s[S_PROD_PIPS + 5 * p + r]
+    per_roll = pips / 36.0
+    risk = 0.0
+    first = 1.0 / 6.0
+    for j in range(s[S_N_PLAYERS]):
+        held = int(cards + j * per_roll)
+        if held > limit:
+            risk += first * (held // 2)
+        first *= 5.0 / 6.0
+    return risk
+
+
+@kernel
+def trade_down_nb(prm, s, topo, rules, p, top, act, x):
+    """Fill ``act`` with the build, purchase or maritime trade that keeps most cards from
+    a 7, worth ``hand_guard`` x the cards saved less its setback to the top build (each
+    wanted build payable from the whole hand, in the plan's order ``x[X_ORDER:]``, then
+    the maritime trade toward the first build that has one); False if none is worth
+    more than 0."""
+    cards = hand_size_nb(s, p)
+    risk = discard_risk_nb(s, rules, p, cards)
+    if risk <= 0:
+        return False
+    guard = prm[P_HAND_GUARD]
+    short = x[X_MISSING + top]
+    best_v = 0.0
+    best_kind = -1
+    best_a = 0
+    best_b = 0
+    located = False
+    for i in range(N_KINDS):
+        k = int(x[X_ORDER + i])
+        if x[X_SCORE + k] <= 0:
+            break
+        if x[X_MISSING + k] > 0:
+            continue
+        # The build's worth before its place: a build not worth more than the best so
+        # far is never placed (placing costs more than the rest of the decision).
+        spent = 0
+        after = 0
+        for r in range(5):
+            c = COST_TABLE[5 * k + r]
+            spent += c
+            after += max(COST_TABLE[5 * top + r] - (s[S_HAND + 5 * p + r] - c), 0)
+        setback = 0.0 if k == top else after - short
+        v = guard * (risk - discard_risk_nb(s, rules, p, cards - spent)) - setback
+        if v <= best_v:
+            continue
+        kind = ACT_BUY_DEV
+        a = 0
+        if k == K_CITY:
+            a = best_city_nb(s, topo, prm, p)
+            kind = ACT_CITY
+        elif k != K_DEV:
+            if not located:
+                locate_nb(s, topo, prm, p, x)
+                located = True
+            if k == K_SETTLEMENT:
+                a = best_settlement_spot_nb(s, topo, prm, p, x)
+                kind = ACT_SETTLEMENT
+            else:
+                e, value = best_road_nb(s, topo, prm, p, x, s[S_SETTLEMENTS_LEFT + p] > 0)
+                a = e if value > 0 else -1
+                kind = ACT_ROAD
+        if a < 0:
+            continue
+        best_v = v
+        best_kind = kind
+        best_a = a
+    if prm[P_BANK_TRADE] > 0:
+        for i in range(N_KINDS):
+            k = int(x[X_ORDER + i])
+            if x[X_SCORE + k] <= 0:
+                break
+            give, get = maritime_toward_nb(s, p, k, False)
+            if give >= 0:
+                rate = maritime_rate_nb(s, p, give)
+                v = guard * (risk - discard_risk_nb(s, rules, p, cards - rate + 1)) - (rate - 2)
+                if v > best_v:
+                    best_kind = ACT_TRADE_BANK
+                    best_a = give
+                    best_b = get
+                break
+    if best_kind < 0:
+        return False
+    _set_act_nb(act, best_kind, best_a, best_b)
+    return True
 
 
 # --- a 7 ----------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ of a partner's hand (``may_hold_nb`` and the compiled-only ``_sure_hand_nb``,
 ``_sure_count_nb``, ``_held_knights_nb``), a maritime trade toward a build
 (``maritime_toward_nb``; ``maritime_trade``'s loop over the ranked builds is in
 ``decisions_nb.action_nb``, which asks ``can_trade_maritime_nb`` first: a compiled-only
-shortcut) and the answer to an offer (``answer_nb``).
+shortcut) and the answer to an offer (``answer_nb``, weighing both sides in ``weigh_offer_nb``
+with ``plan_value``'s twin ``_plan_value_nb``).
 """
 
 import numpy as np
@@ -28,8 +29,19 @@ from ..record_nb import seen_high_nb, seen_low_nb
 from ..rng_nb import STREAM_PLAYER0, randint_nb
 from ..rules_nb import COST_TABLE, MOST_COST_TABLE, maritime_rate_nb, visible_vp_nb
 from .plan_nb import own_plan_nb, plan_nb
-from .weights_nb import P_ACCEPT, P_ACCEPT_VP, P_INFORMATION, P_OFFER_ASK, P_OFFER_TWO, P_OFFERS
-from .work_nb import SCRATCH, W_OFFER_START
+from .weights_nb import (
+    P_ACCEPT,
+    P_ACCEPT_VP,
+    P_ANSWER_CARDS,
+    P_ANSWER_LEAD,
+    P_ANSWER_WEIGH,
+    P_INFORMATION,
+    P_OFFER_ASK,
+    P_OFFER_HAGGLE,
+    P_OFFER_TWO,
+    P_OFFERS,
+)
+from .work_nb import SCRATCH, W_OFFER_START, X_SCORE
 
 
 @inline_kernel
@@ -194,6 +206,8 @@ def trade_offers_nb(prm, s, topo, rules, rng, p, kind, act, x):
         act[ACT_GIVE + give] = 1
     act[ACT_A] = partner
     ask = int(prm[P_OFFER_ASK] + 0.5)
+    if prm[P_OFFER_HAGGLE] >= 0.5 and made > 0:
+        ask = 0  # the turn's later offers ask no more than the wanted card
     if ask > 0:
         ask_more_nb(prm, s, p, partner, partner_k, kind, ask, act)
     return True
@@ -270,16 +284,55 @@ def can_trade_maritime_nb(s, p):
     return found
 
 
+@inline_kernel
+def _plan_value_nb(s, topo, prm, p, x, hand, held_knights):
+    # ``plan_value``: the priority of the top build of p holding the cards at ``hand``
+    top = plan_nb(s, topo, prm, p, x, hand, held_knights)
+    return x[X_SCORE + top] if top >= 0 else 0.0
+
+
+@kernel
+def weigh_offer_nb(prm, s, topo, q, p, act, x):
+    """``weigh_offer``: p's offer ``act`` weighed by q from both sides (positive: it pays
+    q). Each side's worth is its plan's gain plus ``answer_cards`` per card it receives
+    more than it pays; q's less ``answer_weigh`` x (1 + ``answer_lead`` x p's visible
+    points) x p's, p's hand read as the cards q's public record says it surely holds
+    (the scratch field ``view`` holds each hand planned)."""
+    knights = s[S_DEV_HAND + 5 * q + KNIGHT]
+    balance = 0
+    for r in range(5):
+        s[S_VIEW + r] = s[S_HAND + 5 * q + r] + act[ACT_GIVE + r] - act[ACT_RECEIVE + r]
+        balance += act[ACT_GIVE + r] - act[ACT_RECEIVE + r]
+    after = _plan_value_nb(s, topo, prm, q, x, S_VIEW, knights)
+    worth = after - _plan_value_nb(s, topo, prm, q, x, S_HAND + 5 * q, knights)
+    worth = worth + prm[P_ANSWER_CARDS] * balance
+    dev = 0
+    for k in range(5):
+        dev += s[S_DEV_HAND + 5 * p + k]
+    for r in range(5):
+        s[S_VIEW + r] = seen_low_nb(s, q, p, r)
+    before = _plan_value_nb(s, topo, prm, p, x, S_VIEW, dev)
+    for r in range(5):
+        s[S_VIEW + r] = max(s[S_VIEW + r] - act[ACT_GIVE + r], 0) + act[ACT_RECEIVE + r]
+    their_worth = _plan_value_nb(s, topo, prm, p, x, S_VIEW, dev) - before
+    their_worth = their_worth - prm[P_ANSWER_CARDS] * balance
+    lead = 1.0 + prm[P_ANSWER_LEAD] * visible_vp_nb(s, p)
+    return worth - prm[P_ANSWER_WEIGH] * lead * their_worth
+
+
 @kernel
 def answer_nb(prm, s, topo, rules, q, p, act, x):
-    """Whether q accepts p's offer: it must bring q's next build closer (or keep it as
-    close and give q more cards than it pays), and p must show fewer than
-    ``accept_vp_limit`` victory points."""
+    """Whether q accepts p's offer: p must show fewer than ``accept_vp_limit`` victory
+    points, and the offer must bring q's next build closer (or keep it as close and give
+    q more cards than it pays); with ``answer_weigh`` above 0, be worth more than
+    nothing weighed from both sides (``weigh_offer_nb``)."""
     if prm[P_ACCEPT] < 0.5 or visible_vp_nb(s, p) >= prm[P_ACCEPT_VP]:
         return False
     top = own_plan_nb(s, topo, prm, q, x)
     if top < 0:
         return False
+    if prm[P_ANSWER_WEIGH] > 0:
+        return weigh_offer_nb(prm, s, topo, q, p, act, x) > 0
     before = 0
     after = 0
     gets = 0

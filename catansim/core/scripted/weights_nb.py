@@ -68,6 +68,24 @@ PARAM_FIELDS: tuple[tuple[str, float, float, str], ...] = (
     ("offer_two", 0.0, 1.0,
      "player-trade offers: 1 offers two spare cards for the wanted one when no partner "
      "lacks a spare card, 0 never"),
+    ("answer_weigh", 0.0, 5.0,
+     "trade answers: 0 accepts what brings its next build closer; above 0 weighs both "
+     "sides from public information, each side's worth its plan's gain + answer_cards x "
+     "its card balance: accepts when its own worth exceeds answer_weigh x (1 + "
+     "answer_lead x the offerer's visible points) x the offerer's"),
+    ("answer_cards", 0.0, 2.0,
+     "trade answers weighing both sides: worth of each card a side receives more than "
+     "it pays"),
+    ("answer_lead", 0.0, 1.0,
+     "trade answers weighing both sides: how much more the offerer's gain counts per "
+     "visible point it shows"),
+    ("offer_haggle", 0.0, 1.0,
+     "player-trade offers asking more (offer_ask): 1 asks more only in the turn's first "
+     "offer, 0 in every offer"),
+    ("hand_guard", 0.0, 5.0,
+     "before ending a turn: 0 never trades down; above 0 builds, buys or trades at sea "
+     "when this weight x the expected cards it saves from a discard beats what the "
+     "action sets its top build back"),
 )
 PARAM_INDEX = {name: i for i, (name, _, _, _) in enumerate(PARAM_FIELDS)}
 # A seat's kind of player, the kernel's ``strat``: the ``random`` player ignores the
@@ -77,7 +95,7 @@ STRATEGY_SCRIPTED = 1
 # A row's length: the parameters of PARAM_FIELDS, then slots no kernel reads, kept 0. A
 # new parameter takes the next slot; past N_PARAMS, raise N_PARAMS (every row and the
 # kernels' ``params`` grow with it).
-N_PARAMS = 32
+N_PARAMS = 35
 if len(PARAM_FIELDS) > N_PARAMS:
     raise ValueError(f"PARAM_FIELDS: {len(PARAM_FIELDS)} parameters; allowed: at most "
                      f"N_PARAMS = {N_PARAMS}")
@@ -112,3 +130,8 @@ P_INFORMATION = PARAM_INDEX["information"]
 P_PLACEMENT_TEMPERATURE = PARAM_INDEX["placement_temperature"]
 P_OFFER_ASK = PARAM_INDEX["offer_ask"]
 P_OFFER_TWO = PARAM_INDEX["offer_two"]
+P_ANSWER_WEIGH = PARAM_INDEX["answer_weigh"]
+P_ANSWER_CARDS = PARAM_INDEX["answer_cards"]
+P_ANSWER_LEAD = PARAM_INDEX["answer_lead"]
+P_OFFER_HAGGLE = PARAM_INDEX["offer_haggle"]
+P_HAND_GUARD = PARAM_INDEX["hand_guard"]

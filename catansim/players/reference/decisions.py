@@ -202,13 +202,27 @@ def monopoly(obs: Observation, w: Weights) -> list[Option]:
 # --- the action phase ---------------------------------------------------------------------
 
 
+def place(obs: Observation, w: Weights, build: str) -> Option | None:
+    """Where ``build`` goes, as an option, or None when it has no place: a city on
+    ``best_city``, a settlement on ``best_settlement_spot``, a road on ``best_road``
+    only where it is worth more than 0; a development card is bought."""
+    if build == DEV:
+        return Option("buy")
+    if build == CITY:
+        node = best_city(obs, w, obs.seat)
+        return Option("city", node) if node >= 0 else None
+    if build == SETTLEMENT:
+        node = best_settlement_spot(obs, w, obs.seat)
+        return Option("settlement", node) if node >= 0 else None
+    edge, value = best_road(obs, w, obs.seat, settlements_left(obs, obs.seat) > 0)
+    return Option("road", edge) if edge >= 0 and value > 0 else None
+
+
 def build_now(obs: Observation, w: Weights, mine: Plan) -> Option | None:
-    """The best-ranked build the observer can pay and place, or None.
+    """The best-ranked build the observer can pay and place (``place``), or None.
 
     While the top build still misses cards, a lower build may use only the cards the
-    top build does not (it never sets the top build back). A city goes on
-    ``best_city``, a settlement on ``best_settlement_spot``, a road on ``best_road``
-    only where it is worth more than 0.
+    top build does not (it never sets the top build back).
     """
     hand = [int(x) for x in obs.hand]
     reserved = COST[mine.top] if mine.missing[mine.top] > 0 else (0, 0, 0, 0, 0)
@@ -217,20 +231,9 @@ def build_now(obs: Observation, w: Weights, mine: Plan) -> Option | None:
                                                     zip(hand, reserved, strict=True)]
         if missing(spendable, COST[build]) > 0:
             continue
-        if build == DEV:
-            return Option("buy")
-        if build == CITY:
-            node = best_city(obs, w, obs.seat)
-            if node >= 0:
-                return Option("city", node)
-        elif build == SETTLEMENT:
-            node = best_settlement_spot(obs, w, obs.seat)
-            if node >= 0:
-                return Option("settlement", node)
-        else:
-            edge, value = best_road(obs, w, obs.seat, settlements_left(obs, obs.seat) > 0)
-            if edge >= 0 and value > 0:
-                return Option("road", edge)
+        option = place(obs, w, build)
+        if option is not None:
+            return option
     return None
 
 
@@ -252,13 +255,82 @@ def maritime_trade(obs: Observation, w: Weights, mine: Plan) -> Option | None:
     return None
 
 
+def discard_risk(obs: Observation, cards: int) -> float:
+    """The cards the observer expects to lose to a 7 before it acts again, if it ends its
+    turn holding ``cards``: over the rolls until then (each opponent's, then its own),
+    the first 7 comes at roll j with chance (5/6)^(j-1) x 1/6 and takes half of the
+    cards then held when they are over the discard limit; the hand grows by its mean
+    production a roll (its pips / 36) from roll to roll. 0 without a discard limit."""
+    limit = obs.rules.discard_limit
+    if limit is None:
+        return 0.0
+    per_roll = sum(production(obs, obs.seat)) / 36.0
+    risk, first = 0.0, 1.0 / 6.0
+    for j in range(obs.n_players):
+        held = int(cards + j * per_roll)
+        if held > limit:
+            risk += first * (held // 2)
+        first *= 5.0 / 6.0
+    return risk
+
+
+def trade_down(obs: Observation, w: Weights, mine: Plan) -> Option | None:
+    """Before ending a turn exposed to a 7 (``hand_guard`` above 0): the build, purchase
+    or maritime trade whose worth is highest and above 0, or None.
+
+    An action's worth is ``hand_guard`` x the cards it saves from a discard
+    (``discard_risk`` of the hand now, less of the hand after it) less what it sets the
+    top build back. The actions, in this order (ties: the first met): each wanted build
+    it can pay from its whole hand, in the ranking's order, where ``place`` puts it (it
+    sets the top build back by the cards of the top build it uses: cards missing after
+    less before, none for the top build itself); then, unless ``bank_trade`` is 0, the
+    maritime trade toward the first build in the ranking that has one
+    (``maritime_toward``), which sets it back by its rate less 2 (the cards given less
+    the one got, less one for bringing the build closer).
+    """
+    guard = getattr(w, "hand_guard", 0.0)
+    if guard <= 0 or mine.top is None:
+        return None
+    hand = [int(x) for x in obs.hand]
+    cards = sum(hand)
+    risk = discard_risk(obs, cards)
+    if risk <= 0:
+        return None
+    top_cost = COST[mine.top]
+    short = missing(hand, top_cost)
+    best, best_v = None, 0.0
+    for build in mine.ranked():
+        cost = COST[build]
+        if missing(hand, cost) > 0:
+            continue
+        option = place(obs, w, build)
+        if option is None:
+            continue
+        after = [h - c for h, c in zip(hand, cost, strict=True)]
+        setback = 0 if build == mine.top else missing(after, top_cost) - short
+        v = guard * (risk - discard_risk(obs, cards - sum(cost))) - setback
+        if v > best_v:
+            best, best_v = option, v
+    if w.bank_trade > 0:
+        for build in mine.ranked():
+            trade = maritime_toward(obs, build, False)
+            if trade is not None:
+                rate = sum(trade.give)
+                v = guard * (risk - discard_risk(obs, cards - rate + 1)) - (rate - 2)
+                if v > best_v:
+                    best = trade
+                break
+    return best
+
+
 def action(obs: Observation, w: Weights, offers_made: int,
            hidden: Hidden | None = None) -> list[Option]:
     """The next action of the turn, in this order: a development card worth playing
     (``card_to_play``); the best build it can pay (``build_now``); when the top build
     misses one or two cards, a player-trade offer (``trade_offers``); a maritime trade
-    (``maritime_trade``); else the end of the turn. With fewer than two cards it only
-    plays a card, or ends the turn."""
+    (``maritime_trade``); a build, purchase or trade that keeps cards from a 7
+    (``trade_down``); else the end of the turn. With fewer than two cards it only plays
+    a card, or ends the turn."""
     cards = int(obs.hand.sum())
     if cards < 2 and obs.card_played:
         return [END]
@@ -280,6 +352,9 @@ def action(obs: Observation, w: Weights, offers_made: int,
         trade = maritime_trade(obs, w, mine)
         if trade is not None:
             return [trade]
+    down = trade_down(obs, w, mine)
+    if down is not None:
+        return [down]
     return [END]
 
 

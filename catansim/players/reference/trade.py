@@ -51,7 +51,8 @@ def trade_offers(obs: Observation, w: Weights, mine: Plan, offers_made: int,
     With ``offer_two`` on and at least two cards to spare (``want`` aside), when no
     partner lacks a card offered, two spare cards (each the one with most left to spare)
     go to a partner holding ``want`` beyond its own next build. With ``offer_ask`` k,
-    up to k more cards are asked (``ask_more``).
+    up to k more cards are asked (``ask_more``); with ``offer_haggle`` on, only in the
+    turn's first offer.
 
     The kernel asks the opponents in turn from a place drawn from the seat's own random
     stream, so any of these offers may be the one made: all are returned.
@@ -66,6 +67,8 @@ def trade_offers(obs: Observation, w: Weights, mine: Plan, offers_made: int,
     want = best_of(range(5), lambda r: lack[r])[0]
     spare = [hand[r] - cost[r] for r in range(5)]
     ask = int(getattr(w, "offer_ask", 0.0) + 0.5)
+    if getattr(w, "offer_haggle", 0.0) >= 0.5 and offers_made > 0:
+        ask = 0  # the turn's later offers ask no more than the wanted card
     two = getattr(w, "offer_two", 0.0) >= 0.5
     two = two and sum(max(spare[r], 0) for r in range(5) if r != want) >= 2
     out, out_two = [], []
@@ -139,16 +142,54 @@ def maritime_toward(obs: Observation, build: str, complete: bool) -> Option | No
     return Option("maritime", give=one_card(give, rate[give]), get=one_card(get))
 
 
+def plan_value(mine: Plan) -> float:
+    """How close a plan is to its next build: the priority of its top build (0 when
+    none is wanted)."""
+    return mine.priority[mine.top] if mine.top is not None else 0.0
+
+
+def weigh_offer(obs: Observation, w: Weights) -> float:
+    """The pending offer weighed from both sides, from public information only (positive:
+    it pays the observer).
+
+    Each side's worth is how much the trade brings its plan closer (``plan_value`` after
+    less before) plus ``answer_cards`` per card it receives more than it pays; the
+    observer's worth less ``answer_weigh`` x (1 + ``answer_lead`` x the offerer's visible
+    points) x the offerer's. The offerer's plan is read from the public record: the cards
+    it surely holds (its unplayed development cards counted as Knights), planned with the
+    observer's own weights, as a trade offer plans a partner.
+    """
+    offerer = obs.current_player
+    offer = obs.offer  # its ``give`` reaches the observer, its ``get`` leaves it
+    hand = [int(x) for x in obs.hand]
+    after = [h + g - t for h, g, t in zip(hand, offer.give, offer.get, strict=True)]
+    knights = int(obs.development_cards[KNIGHT])
+    balance = sum(offer.give) - sum(offer.get)
+    worth = (plan_value(plan(obs, w, obs.seat, after, knights))
+             - plan_value(plan(obs, w, obs.seat, hand, knights)) + w.answer_cards * balance)
+    sure = [int(x) for x in obs.known_low[offerer]]
+    theirs = [max(c - g, 0) + t for c, g, t in zip(sure, offer.give, offer.get, strict=True)]
+    dev = int(obs.development_counts[offerer])
+    their_worth = (plan_value(plan(obs, w, offerer, theirs, dev))
+                   - plan_value(plan(obs, w, offerer, sure, dev)) - w.answer_cards * balance)
+    lead = 1.0 + w.answer_lead * int(obs.visible_points[offerer])
+    return worth - w.answer_weigh * lead * their_worth
+
+
 def answer(obs: Observation, w: Weights) -> list[Option]:
     """Accept the pending offer if ``accept`` is on, the offering player (whose turn it
-    is) shows fewer than ``accept_vp_limit`` points, and the trade brings the top build
-    closer (or keeps it as close and brings more cards than it costs)."""
+    is) shows fewer than ``accept_vp_limit`` points, and the trade pays: with
+    ``answer_weigh`` 0, it brings the top build closer (or keeps it as close and brings
+    more cards than it costs); above 0, it is worth more than nothing weighed from both
+    sides (``weigh_offer``)."""
     offerer = obs.current_player
     if w.accept < 0.5 or obs.visible_points[offerer] >= w.accept_vp_limit:
         return [Option("refuse")]
     mine = own_plan(obs, w)
     if mine.top is None:
         return [Option("refuse")]
+    if getattr(w, "answer_weigh", 0.0) > 0:
+        return [Option("accept" if weigh_offer(obs, w) > 0 else "refuse")]
     cost = COST[mine.top]
     offer = obs.offer  # its ``give`` reaches the observer, its ``get`` leaves it
     hand = [int(x) for x in obs.hand]
@@ -157,4 +198,3 @@ def answer(obs: Observation, w: Weights) -> list[Option]:
     more_cards = sum(offer.give) > sum(offer.get)
     yes = after_short < before_short or (after_short == before_short and more_cards)
     return [Option("accept" if yes else "refuse")]
-
