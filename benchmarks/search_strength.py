@@ -1,9 +1,10 @@
 """The search player's strength and cost at one budget, on held-out deals.
 
-The player (``SearchPlayer``, budget ``--budget``) alone against ``players - 1`` copies
-of each opponent, in every seat in turn (``tuning.heldout.measure_player``), and
-``default`` alone against the same copies on the same deals, so that the gain
-``search - default`` is paired deal by deal (the mean over a deal's seats, t interval).
+The player (``SearchPlayer``, budget ``--budget``, its rollouts and opponent model played
+by the compiled ``--rollout``) alone against ``players - 1`` copies of each opponent, in
+every seat in turn (``tuning.heldout.measure_player``), and the compiled ``--baseline``
+alone against the same copies on the same deals, so that the gain ``search - baseline``
+is paired deal by deal (the mean over a deal's seats, t interval).
 Win rates carry 95% Wilson intervals. The cost is the player's own CPU seconds
 (``SearchPlayer.seconds``) per game and per decision searched. One process, one
 thread: run one at a time on a shared machine::
@@ -26,18 +27,20 @@ from catansim.players.search import SearchPlayer
 from catansim.strategies import PRESETS
 from catansim.tuning.heldout import measure_player
 
-FIELDS = ("budget", "candidates", "information", "confidence", "vp_weight", "opponent",
-          "deals", "games", "wins", "win_rate", "ci_low", "ci_high", "seat_rates",
-          "default_rate", "gain", "gain_low", "gain_high", "gain_p", "cpu_per_game",
+FIELDS = ("budget", "candidates", "information", "confidence", "vp_weight", "rollout",
+          "opponent", "baseline", "deals", "games", "wins", "win_rate", "ci_low", "ci_high",
+          "seat_rates", "baseline_rate", "gain", "gain_low", "gain_high", "gain_p", "cpu_per_game",
           "ms_per_decision", "searched_per_game", "rollouts_per_decision", "seed")
 
 
 def run(budget: int, deals: int, seed: int, opponents, candidates: int, information: str,
-        vp_weight: float, confidence: float, strategy_set=PRESETS) -> list[dict]:
-    player = SearchPlayer(budget=budget, candidates=candidates, information=information,
-                          vp_weight=vp_weight, confidence=confidence)
+        vp_weight: float, confidence: float, strategy_set=PRESETS, rollout: str = "default",
+        baseline: str = "default") -> list[dict]:
+    player = SearchPlayer(budget=budget, candidates=candidates, model=rollout,
+                          rollout=rollout, information=information, vp_weight=vp_weight,
+                          confidence=confidence, strategy_set=strategy_set)
     wall = time.perf_counter()
-    held = measure_player(player, "default", list(opponents), deals, seed, n_threads=1,
+    held = measure_player(player, baseline, list(opponents), deals, seed, n_threads=1,
                           strategy_set=strategy_set)
     wall = time.perf_counter() - wall
     rows = []
@@ -48,12 +51,13 @@ def run(budget: int, deals: int, seed: int, opponents, candidates: int, informat
         paired = held.paired.loc[o]
         rows.append(dict(
             budget=budget, candidates=candidates, information=information,
-            confidence=confidence, vp_weight=vp_weight, opponent=o,
+            confidence=confidence, vp_weight=vp_weight, rollout=rollout, opponent=o,
+            baseline=baseline,
             deals=deals, games=int(cell["games"]), wins=int(cell["wins"]),
             win_rate=round(float(cell["win_rate"]), 4), ci_low=round(float(cell["ci_low"]), 4),
             ci_high=round(float(cell["ci_high"]), 4),
             seat_rates=" ".join(f"{float(s['win_rate']):.3f}" for s in seats),
-            default_rate=round(float(paired["start"]), 4), gain=round(float(paired["diff"]), 4),
+            baseline_rate=round(float(paired["start"]), 4), gain=round(float(paired["diff"]), 4),
             gain_low=round(float(paired["ci_low"]), 4),
             gain_high=round(float(paired["ci_high"]), 4),
             gain_p=float(f"{float(paired['p_value']):.3g}"),
@@ -73,6 +77,10 @@ def main(argv=None) -> None:
     ap.add_argument("--deals", type=int, default=500, help="deals; 4 games each (seats)")
     ap.add_argument("--seed", type=int, default=52_000, help="held-out deals' seed")
     ap.add_argument("--opponents", default="default")
+    ap.add_argument("--rollout", default="default",
+                    help="the compiled strategy of the rollouts and of the opponent model")
+    ap.add_argument("--baseline", default="default",
+                    help="the compiled strategy the gain is paired against, in the same seat")
     ap.add_argument("--candidates", type=int, default=8)
     ap.add_argument("--information", default="public", choices=("public", "omniscient"))
     ap.add_argument("--vp-weight", type=float, default=0.2)
@@ -85,7 +93,8 @@ def main(argv=None) -> None:
     strategy_set = (PRESETS.with_definitions(args.strategy_defs) if args.strategy_defs
                     else PRESETS)
     rows = run(args.budget, args.deals, args.seed, args.opponents.split(","), args.candidates,
-               args.information, args.vp_weight, args.confidence, strategy_set)
+               args.information, args.vp_weight, args.confidence, strategy_set, args.rollout,
+               args.baseline)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     new = not out.exists()
