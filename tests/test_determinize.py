@@ -269,3 +269,7 @@ def test_a_record_no_deal_fits_is_a_one_line_error():
     with pytest.raises(CatansimError, match=r"^determinize: no deal of the hidden cards fits "
                                             rf"seat {seat}'s record"):
         broken.determinize(seat, 1)
+    # the plain twin says the same in one line, of an observation no game reached
+    with pytest.raises(CatansimError, match=r"^deal: .*; allowed: the observation of a "
+                                            "position a game reached$"):
+        deal(broken.observation(seat), 1)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...constants import DEV_CARD_COUNTS, VICTORY_POINT
+from ...errors import CatansimError
 from ...game import Observation
 
 MAX_REDEALS = 100  # as core.determinize_nb
@@ -140,17 +141,20 @@ class _Plan:
 
 def deal(obs: Observation, seed: int) -> Deal:
     """One deal of what ``obs.seat`` cannot see, drawn from ``seed`` (the module's
-    docstring); ``ValueError`` if no deal fits the observation."""
+    docstring); a one-line ``CatansimError`` if no deal fits the observation (one made
+    by hand)."""
     plan = _Plan(obs)
     stream = Stream(seed)
     n0 = plan.need[0]
     n1 = plan.need[1] if plan.m == 3 else 0
     if (sum(plan.pool) != sum(plan.need) or min(plan.need) < 0 or min(plan.pool) < 0
             or min(min(w) for w in plan.width) < 0):
-        raise ValueError("the record, the hand sizes and the supply disagree")
+        raise CatansimError("deal: the record, the hand sizes and the supply disagree"
+                           "; allowed: the observation of a position a game reached")
     f = plan.table()
     if f[0, 0, 0] <= 0.0:
-        raise ValueError("no deal fits the record")
+        raise CatansimError("deal: no deal of the hidden cards fits the record"
+                           "; allowed: the observation of a position a game reached")
     hands = np.zeros((obs.n_players, 5), dtype=np.int64)
     hands[obs.seat] = obs.hand
     a = b = 0
@@ -183,7 +187,8 @@ def _deal_devs(obs: Observation, plan: _Plan, stream: Stream, hands: np.ndarray)
     held = {q: int(obs.development_counts[q]) for q in plan.seats}
     new = {q: int(obs.new_development_counts[q]) for q in plan.seats}
     if len(devs) != sum(held.values()) + obs.deck_left:
-        raise ValueError("the development cards held, played and left disagree")
+        raise CatansimError("deal: the development cards held, played and left "
+                           "disagree; allowed: the observation of a position a game reached")
     listed = list(devs)
     for _ in range(MAX_REDEALS):
         devs = list(listed)
