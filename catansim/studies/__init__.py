@@ -1,5 +1,10 @@
 """Studies: experiments, analyses and a report that answer one question, rebuilt by one command.
 
+``MODULES`` names every study and the module that defines it; ``title`` reads a study's
+title from its text file and ``check_study`` refuses a name that is not a study, neither
+importing the study (``catansim study --help`` and a mistyped name stay quick); ``get``
+imports one study, ``studies()`` all.
+
 Each module here (not starting with ``_``) defines ``STUDY``, a ``Study``: its name
 (the folder ``results/<name>/`` that holds its committed outputs), a title, and a
 ``build(out, scale, scheduler, progress)`` that runs the study's experiments
@@ -18,8 +23,8 @@ power lines and notebook) built by its one ``build``. Every study declares its r
 as a spec (``reports.spec``: sections of tables, figures and text naming the analysis
 results they show), built by ``reports.sections_of`` and written by
 ``reports.write_study_report``. The words of a report and its README live beside the
-code, in ``text/<study>.md`` (package data, read by ``_words``): the code places them
-and fills in the numbers.
+code, in ``text/<study>.md`` (package data, read by ``_texts``): the code places them
+(``_words``) and fills in the numbers.
 
 May import everything: studies sit at the end of the data path, beside the
 commands (runs, analysis, plotting, reports).
