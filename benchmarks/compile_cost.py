@@ -9,7 +9,9 @@ seconds are its own, less those of the kernels compiled while typing it (its cal
 counted under their own names). Inlined kernels (``inline_kernel``) are part of their
 callers. It prints a Markdown table, most costly first::
 
-    python benchmarks/compile_cost.py          # about 1-1.5 CPU minutes
+    python benchmarks/compile_cost.py                 # about 1.5 CPU minutes
+    python benchmarks/compile_cost.py --modules       # also a row per module
+    python benchmarks/compile_cost.py --json --cache DIR   # figures as JSON; keep the cache
 
 The columns: CPU and wall seconds of the kernel's own compiles, and its specializations
 (compile events: more than one means it was compiled for several signatures). The last
@@ -76,10 +78,14 @@ def child() -> dict:
             "wall": time.perf_counter() - START}
 
 
-def measure() -> dict:
-    """The child's figures, run on a new empty kernel cache."""
-    with tempfile.TemporaryDirectory(prefix="catansim-compile-cost-") as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=os.pathsep.join(
+def measure(cache: str | None = None) -> dict:
+    """The child's figures, run on an empty kernel cache: ``cache`` (kept) or a temporary
+    folder."""
+    if cache is not None and os.path.isdir(cache) and os.listdir(cache):
+        raise SystemExit(f"--cache: {cache} is not empty; allowed: an empty or new folder "
+                         "(a cold compile)")
+    with tempfile.TemporaryDirectory(prefix="catansim-compile-cost-") as scratch:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache or scratch, PYTHONPATH=os.pathsep.join(
             p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
         done = subprocess.run([sys.executable, __file__, "--child"], env=env,
                               capture_output=True, text=True, stdin=subprocess.DEVNULL)
@@ -88,15 +94,31 @@ def measure() -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
-def table(result: dict) -> str:
-    kernels = sorted(result["kernels"].items(), key=lambda kv: -kv[1]["cpu"])
-    lines = ["| kernel | CPU s | wall s | specializations |", "|---|---:|---:|---:|"]
-    for key, k in kernels:
-        name = key.removeprefix("catansim.core.")
-        lines.append(f"| `{name}` | {k['cpu']:.2f} | {k['wall']:.2f} | {k['compiles']} |")
-    cpu = sum(k["cpu"] for _, k in kernels)
-    wall = sum(k["wall"] for _, k in kernels)
-    n = sum(k["compiles"] for _, k in kernels)
+def by_module(kernels: dict) -> dict:
+    """The kernels' figures summed by module (Numba's own helpers as one), with the
+    number of kernels as ``kernels``."""
+    out: dict[str, dict] = {}
+    for key, k in kernels.items():
+        module = key.rsplit(".", 1)[0] if key.startswith("catansim.") else "Numba's own"
+        row = out.setdefault(module, {"cpu": 0.0, "wall": 0.0, "compiles": 0, "kernels": 0})
+        for field in ("cpu", "wall", "compiles"):
+            row[field] += k[field]
+        row["kernels"] += 1
+    return out
+
+
+def table(result: dict, modules: bool = False) -> str:
+    """The Markdown table, by kernel or (``modules``) by module, most costly first."""
+    rows = by_module(result["kernels"]) if modules else result["kernels"]
+    what = "module (kernels)" if modules else "kernel"
+    lines = [f"| {what} | CPU s | wall s | specializations |", "|---|---:|---:|---:|"]
+    for key, k in sorted(rows.items(), key=lambda kv: -kv[1]["cpu"]):
+        name = f"`{key.removeprefix('catansim.core.')}`" + (f" ({k['kernels']})" if modules
+                                                             else "")
+        lines.append(f"| {name} | {k['cpu']:.2f} | {k['wall']:.2f} | {k['compiles']} |")
+    kernels = result["kernels"].values()
+    cpu, wall = sum(k["cpu"] for k in kernels), sum(k["wall"] for k in kernels)
+    n = sum(k["compiles"] for k in kernels)
     lines.append(f"| all {len(kernels)} kernels | {cpu:.2f} | {wall:.2f} | {n} |")
     lines.append(f"| the whole process (imports, 2 games, cache writes) | {result['cpu']:.2f} "
                  f"| {result['wall']:.2f} | |")
@@ -107,12 +129,25 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--modules", action="store_true",
+                    help="a row per module (the kernels' figures summed) and one per kernel")
+    ap.add_argument("--from-json", metavar="FILE", default=None,
+                    help="print the tables of figures saved with --json; compile nothing")
+    ap.add_argument("--cache", metavar="DIR", default=None,
+                    help="compile into DIR (empty or new) and keep it, e.g. to run the "
+                         "tests on it as NUMBA_CACHE_DIR; default: a temporary folder")
     args = ap.parse_args(argv)
     if args.child:
         print(json.dumps(child()))
         return 0
-    result = measure()
-    print(json.dumps(result, indent=1) if args.json else table(result))
+    if args.from_json is not None:
+        result = json.loads(Path(args.from_json).read_text())
+    else:
+        result = measure(args.cache)
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        print((table(result, modules=True) + "\n\n" if args.modules else "") + table(result))
     return 0
 
 
