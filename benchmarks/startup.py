@@ -41,6 +41,9 @@ CASES = (
 # Packages that cost a second or more to import between them, and catansim's heavy layers.
 HEAVY = ("numba", "pandas", "scipy", "statsmodels", "matplotlib", "pyarrow", "dask",
          "catansim.core.jit", "catansim.analysis", "catansim.studies", "catansim.runs")
+# The light modules of a heavy layer: the studies package and its text files, which the
+# study command reads to list, title and check the studies (no study module).
+LIGHT = ("catansim.studies", "catansim.studies._texts")
 
 
 def imported(stderr: str) -> dict[str, int]:
@@ -56,8 +59,9 @@ def imported(stderr: str) -> dict[str, int]:
 
 
 def heavy(modules) -> list[str]:
-    """The ``HEAVY`` packages among imported module names."""
-    return [h for h in HEAVY if any(m == h or m.startswith(h + ".") for m in modules)]
+    """The ``HEAVY`` packages among imported module names (their ``LIGHT`` modules aside)."""
+    return [h for h in HEAVY if any((m == h or m.startswith(h + ".")) and m not in LIGHT
+                                    for m in modules)]
 
 
 def _children_cpu() -> float:

@@ -69,14 +69,35 @@ def test_a_refused_argument_is_refused_before_the_heavy_imports(argv, needle):
         assert package not in loaded, (argv, loaded)
 
 
+@pytest.mark.parametrize("argv, code, needle", [
+    (["study", "--help"], 0, None),
+    (["study", "--list"], 0, None),
+    (["study", "robbr"], 2, "study: 'robbr' is not a study (did you mean 'robber'?); allowed: "
+                            "openings, robber, seats-and-boards, shortages"),
+])
+def test_the_study_command_lists_and_refuses_studies_without_importing_one(argv, code, needle):
+    """The names come from ``studies.MODULES``, the titles from the text files."""
+    got, err, modules = _catansim(*argv)
+    assert got == code
+    if needle is not None:
+        assert err == [f"catansim: error: {needle}"]
+    assert startup.heavy(modules) == []
+    assert sorted(m for m in modules if m.startswith("catansim.studies.")) == [
+        "catansim.studies._texts"]
+
+
 def test_the_benchmark_names_heavy_packages_from_importtime_lines():
     text = ("import time: self [us] | cumulative | imported package\n"
             "import time:       120 |        120 |   numba.core\n"
             "import time:        80 |        200 | numba\n"
-            "import time:        10 |         10 | pandasish\n")
+            "import time:        10 |         10 | pandasish\n"
+            "import time:        30 |         30 | catansim.studies._texts\n"
+            "import time:        20 |         50 | catansim.studies\n")
     modules = startup.imported(text)
-    assert modules == {"numba.core": 120, "numba": 200, "pandasish": 10}
-    assert startup.heavy(modules) == ["numba"]
+    assert modules == {"numba.core": 120, "numba": 200, "pandasish": 10,
+                       "catansim.studies._texts": 30, "catansim.studies": 50}
+    assert startup.heavy(modules) == ["numba"]  # the studies' light modules aside
+    assert startup.heavy([*modules, "catansim.studies.robber"]) == ["numba", "catansim.studies"]
 
 
 @pytest.mark.parametrize("word, choices, expected", [

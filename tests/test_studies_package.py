@@ -5,6 +5,7 @@ copied out by ``catansim study NAME --export DIR``."""
 from __future__ import annotations
 
 import fnmatch
+import importlib
 import shutil
 import subprocess
 import sys
@@ -17,7 +18,7 @@ import pytest
 from cli_harness import run_main
 
 from catansim.runs.experiment import load_experiment
-from catansim.studies import studies
+from catansim.studies import MODULES, get, studies, title
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDIES = ("openings", "robber", "seats-and-boards", "shortages")
@@ -28,6 +29,23 @@ def _package_files() -> dict[str, list[str]]:
     folder = ROOT / "catansim" / "studies" / "experiments"
     return {name: sorted(p.relative_to(ROOT / "catansim").as_posix()
                          for p in (folder / name).glob("*.toml")) for name in STUDIES}
+
+
+def test_the_list_of_studies_names_each_study_module_and_its_title():
+    """``studies.MODULES`` (what ``catansim study`` lists and checks without importing a
+    study) holds every module of the package that defines a study, under the study's
+    name, and each title read from the text file is the study's own."""
+    package = ROOT / "catansim" / "studies"
+    public = sorted(p.stem for p in package.glob("*.py") if not p.stem.startswith("_"))
+    assert sorted(MODULES.values()) == public
+    assert tuple(sorted(MODULES)) == STUDIES
+    for name, module in MODULES.items():
+        study = importlib.import_module(f"catansim.studies.{module}").STUDY
+        assert study.name == name and get(name) is study
+        assert study.title == title(name) and study.title
+        assert (package / "experiments" / name).is_dir() and (package / "text" / f"{name}.md"
+                                                              ).is_file()
+    assert list(studies()) == list(MODULES)
 
 
 @pytest.mark.parametrize("name", STUDIES)

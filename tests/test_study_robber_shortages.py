@@ -234,7 +234,8 @@ def test_unknown_study_and_scale_are_one_line_errors(capsys):
     with pytest.raises(SystemExit):
         main(["study", "robbers"])
     err = capsys.readouterr().err.strip()
-    assert err.startswith("catansim: error: study: 'robbers' is not a study; allowed: ")
+    assert err.startswith("catansim: error: study: 'robbers' is not a study (did you mean "
+                          "'robber'?); allowed: ")
     assert "robber" in err and "shortages" in err and "\n" not in err
     assert get("shortages").title.startswith("The supply-shortage rule")
 

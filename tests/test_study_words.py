@@ -1,4 +1,4 @@
-"""A study's words (``catansim/studies/text/*.md``, read by ``studies._words``): named
+"""A study's words (``catansim/studies/text/*.md``, read by ``studies._texts``): named
 texts whose lines join with single spaces, every file well formed, each text the code
 asks for there, and the fields of a text filled or refused."""
 
@@ -10,7 +10,8 @@ import pytest
 
 from catansim.errors import CatansimError
 from catansim.studies import _words
-from catansim.studies._words import TEXT, Words, parse
+from catansim.studies._texts import TEXT, parse
+from catansim.studies._words import Words
 
 
 def test_a_text_is_its_lines_joined_by_single_spaces_after_a_preamble():
@@ -26,7 +27,7 @@ def test_a_name_given_twice_is_refused():
 
 
 def test_fields_are_filled_and_a_missing_one_is_an_error(monkeypatch):
-    monkeypatch.setattr(_words, "_texts", lambda study: {"n": "$n games, $$1 each"})
+    monkeypatch.setattr(_words, "texts", lambda study: {"n": "$n games, $$1 each"})
     w = Words("any")
     assert w.fill("n", n="1,000") == "1,000 games, $1 each"
     with pytest.raises(KeyError):

@@ -8,16 +8,16 @@ import click
 
 from ..checks import check_scheduler
 from ..errors import CatansimError
-from ..studies import SCALES, get, studies
+from ..studies import MODULES, SCALES, get, title
 from . import _options as O
 
 
 class _StudyCommand(click.Command):
-    """The help ends with every study, by name and question."""
+    """The help ends with every study, by name and title (read without importing one)."""
 
     def format_epilog(self, ctx, formatter):
         with formatter.section("Studies"):
-            formatter.write_dl([(s.name, s.title) for s in studies().values()])
+            formatter.write_dl([(name, title(name)) for name in MODULES])
         super().format_epilog(ctx, formatter)
 
 
@@ -51,10 +51,10 @@ def command(name, scale, out, scheduler, no_progress, list_only, export):
         scheduler = check_scheduler(scheduler, "--scheduler")
     if export is not None and name is None:
         raise CatansimError("--export: needs a study NAME; allowed: "
-                            + ", ".join(sorted(studies())))
+                            + ", ".join(MODULES))
     if list_only or name is None:
-        for study in studies().values():
-            click.echo(f"{study.name}: {study.title}")
+        for each in MODULES:
+            click.echo(f"{each}: {title(each)}")
         return
     study = get(name)
     if export is not None:

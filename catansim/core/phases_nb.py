@@ -236,7 +236,9 @@ def robber_hex_choice_nb(s, topo, rules, log, mask, victims, h):
         s[S_ROBBER_TARGET] = h
         s[S_PHASE] = PH_VICTIM
         return
-    move_robber_nb(s, log, p, h, -1, -1)
+    # no victim, no card: -1s typed int64 as in victim_choice_nb's call (literal -1s
+    # would have Numba compile move_robber_nb a second time, for them)
+    move_robber_nb(s, log, p, h, np.int64(-1), np.int64(-1))
     s[S_PHASE] = s[S_ROBBER_RETURN]
 
 

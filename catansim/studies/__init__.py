@@ -1,5 +1,10 @@
 """Studies: experiments, analyses and a report that answer one question, rebuilt by one command.
 
+``MODULES`` names every study and the module that defines it; ``title`` reads a study's
+title from its text file and ``check_study`` refuses a name that is not a study, neither
+importing the study (``catansim study --help`` and a mistyped name stay quick); ``get``
+imports one study, ``studies()`` all.
+
 Each module here (not starting with ``_``) defines ``STUDY``, a ``Study``: its name
 (the folder ``results/<name>/`` that holds its committed outputs), a title, and a
 ``build(out, scale, scheduler, progress)`` that runs the study's experiments
@@ -18,8 +23,8 @@ power lines and notebook) built by its one ``build``. Every study declares its r
 as a spec (``reports.spec``: sections of tables, figures and text naming the analysis
 results they show), built by ``reports.sections_of`` and written by
 ``reports.write_study_report``. The words of a report and its README live beside the
-code, in ``text/<study>.md`` (package data, read by ``_words``): the code places them
-and fills in the numbers.
+code, in ``text/<study>.md`` (package data, read by ``_texts``): the code places them
+(``_words``) and fills in the numbers.
 
 May import everything: studies sit at the end of the data path, beside the
 commands (runs, analysis, plotting, reports).
@@ -28,16 +33,22 @@ commands (runs, analysis, plotting, reports).
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from ..checks import did_you_mean, fail
 from ..errors import CatansimError
 from ..files import atomic_write_text
+from ._texts import texts
 
 SCALES = ("small", "full")
+# Every study: its name (its folder in experiments/, text/ and results/) -> the module
+# here that defines its STUDY. ``catansim study`` lists, checks and titles the studies
+# from this and their text files (``title``), and imports a study only to build it.
+MODULES = {"openings": "openings", "robber": "robber", "seats-and-boards": "seats_and_boards",
+           "shortages": "shortages"}
 EXPERIMENTS = resources.files(__name__) / "experiments"  # experiments/<study>/*.toml
 _CHECKOUT = Path(__file__).resolve().parents[2]
 # the committed results of a checkout; an installed catansim writes under the working folder
@@ -114,20 +125,25 @@ class Study:
         return self.default_out if scale == "full" else SCRATCH / f"{self.name}-{scale}"
 
 
-def studies() -> dict[str, Study]:
-    """Every study, by name."""
-    out = {}
-    for m in pkgutil.iter_modules(__path__):
-        if m.name.startswith("_"):
-            continue
-        study = importlib.import_module(f"{__name__}.{m.name}").STUDY
-        out[study.name] = study
-    return out
+def title(name: str) -> str:
+    """The title of study ``name`` (``text/<name>.md``'s ``title``), read without importing
+    the study."""
+    return texts(check_study(name))["title"]
+
+
+def check_study(name) -> str:
+    """``name`` if it names a study, else the one-line error naming the nearest."""
+    if not isinstance(name, str) or name not in MODULES:
+        fail("study", f"{name!r} is not a study{did_you_mean(name, MODULES)}",
+             ", ".join(MODULES))
+    return name
 
 
 def get(name: str) -> Study:
-    found = studies()
-    if name not in found:
-        raise CatansimError(f"study: {name!r} is not a study; allowed: "
-                            f"{', '.join(sorted(found)) or 'none yet'}")
-    return found[name]
+    """Study ``name``: its module imported."""
+    return importlib.import_module(f"{__name__}.{MODULES[check_study(name)]}").STUDY
+
+
+def studies() -> dict[str, Study]:
+    """Every study, by name (each module imported)."""
+    return {name: get(name) for name in MODULES}
