@@ -139,28 +139,12 @@ def test_instruction_profile_names_kernels_and_sums_them_per_function(tmp_path, 
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs Debian's valgrind")
-def test_branch_count_is_part_of_the_conditional_branches_and_adds_up():
-    """benchmarks/instructions.py --branches: callgrind's simulated mispredictions, per
-    game, as conditional plus indirect, fewer than the instructions."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "instructions.py"
-    out = subprocess.run([sys.executable, str(script), "--games", "3", "--branches"],
-                         check=True, capture_output=True, text=True).stdout
-    per_game = int(re.search(r": ([\d,]+) per game", out).group(1).replace(",", ""))
-    missed, conditional, indirect = (int(v.replace(",", "")) for v in re.search(
-        r"([\d,]+) mispredicted branches per game .*\(([\d,]+) conditional, ([\d,]+) "
-        r"indirect\)", out).groups())
-    assert abs(missed - (conditional + indirect)) <= 1  # each rounded on its own
-    assert 0 < conditional < per_game / 10
-
-
-@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs Debian's valgrind")
-def test_instruction_count_grows_with_the_games_counted():
+def test_instruction_count_grows_with_the_games_counted_and_adds_up_its_branches():
     """Only the games are counted: six games take more instructions than two, and the
-    fixed cost around them (loading the kernels, the toggles) is not in the count."""
+    fixed cost around them (loading the kernels, the toggles) is not in the count.
+    With --branches, callgrind's simulated mispredictions per game are conditional plus
+    indirect, fewer than the instructions. (Two runs under valgrind, each minutes long:
+    one test, so that they are not three.)"""
     import subprocess
     import sys
     from pathlib import Path
@@ -169,16 +153,16 @@ def test_instruction_count_grows_with_the_games_counted():
 
     script = Path(__file__).resolve().parents[1] / "benchmarks" / "instructions.py"
 
-    def count(games):
-        out = subprocess.run([sys.executable, str(script), "--games", str(games)],
+    def count(games, *flags):
+        out = subprocess.run([sys.executable, str(script), "--games", str(games), *flags],
                              check=True, capture_output=True, text=True).stdout
-        total, per_game, engine = re.match(
+        total, per_game, engine = re.search(
             r"([\d,]+) instructions for \d+ games.*: ([\d,]+) per game \(engine (\w+) ",
             out).groups()
         assert engine == engine_fingerprint()  # the catansim beside the script was counted
-        return int(total.replace(",", "")), int(per_game.replace(",", ""))
+        return int(total.replace(",", "")), int(per_game.replace(",", "")), out
 
-    two, six = count(2), count(6)
+    two, six = count(2), count(6, "--branches")
     assert 100_000 < two[0] < six[0]
     assert 100_000 < six[1] < 5_000_000  # a few hundred thousand a game
     # The count is a line in the number of games; where it meets zero games is what is
@@ -188,7 +172,12 @@ def test_instruction_count_grows_with_the_games_counted():
     per_game = (six[0] - two[0]) / 4
     fixed = two[0] - 2 * per_game
     assert 100_000 < per_game < 5_000_000
-    assert fixed < 5_000_000, (two, six)
+    assert fixed < 5_000_000, (two[:2], six[:2])
+    missed, conditional, indirect = (int(v.replace(",", "")) for v in re.search(
+        r"([\d,]+) mispredicted branches per game .*\(([\d,]+) conditional, ([\d,]+) "
+        r"indirect\)", six[2]).groups())
+    assert abs(missed - (conditional + indirect)) <= 1  # each rounded on its own
+    assert 0 < conditional < six[1] / 10
 
 
 def test_paired_timing_runs_both_checkouts_on_the_same_games(tmp_path):
