@@ -139,12 +139,12 @@ def test_instruction_profile_names_kernels_and_sums_them_per_function(tmp_path, 
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs Debian's valgrind")
-def test_instruction_count_grows_with_the_games_counted_and_adds_up_its_branches():
-    """Only the games are counted: six games take more instructions than two, and the
-    fixed cost around them (loading the kernels, the toggles) is not in the count.
-    With --branches, callgrind's simulated mispredictions per game are conditional plus
-    indirect, fewer than the instructions. (Two runs under valgrind, each minutes long:
-    one test, so that they are not three.)"""
+def test_only_the_games_are_counted_and_their_branches_add_up():
+    """One run under valgrind (minutes long), four games, with --branches: the count is
+    the games' own, a few hundred thousand instructions a game, so the fixed cost
+    around them (loading the kernels: hundreds of millions of instructions, tens of
+    millions a game here) is not in it; callgrind's simulated mispredictions per game
+    are conditional plus indirect, fewer than the instructions."""
     import subprocess
     import sys
     from pathlib import Path
@@ -152,32 +152,20 @@ def test_instruction_count_grows_with_the_games_counted_and_adds_up_its_branches
     from catansim.core import engine_fingerprint
 
     script = Path(__file__).resolve().parents[1] / "benchmarks" / "instructions.py"
-
-    def count(games, *flags):
-        out = subprocess.run([sys.executable, str(script), "--games", str(games), *flags],
-                             check=True, capture_output=True, text=True).stdout
-        total, per_game, engine = re.search(
-            r"([\d,]+) instructions for \d+ games.*: ([\d,]+) per game \(engine (\w+) ",
-            out).groups()
-        assert engine == engine_fingerprint()  # the catansim beside the script was counted
-        return int(total.replace(",", "")), int(per_game.replace(",", "")), out
-
-    two, six = count(2), count(6, "--branches")
-    assert 100_000 < two[0] < six[0]
-    assert 100_000 < six[1] < 5_000_000  # a few hundred thousand a game
-    # The count is a line in the number of games; where it meets zero games is what is
-    # counted around them: the play_batch call (under a million instructions), not the
-    # loading of the kernels (hundreds of millions). No ratio of the two counts: that
-    # moves with the games' own cost.
-    per_game = (six[0] - two[0]) / 4
-    fixed = two[0] - 2 * per_game
-    assert 100_000 < per_game < 5_000_000
-    assert fixed < 5_000_000, (two[:2], six[:2])
+    out = subprocess.run([sys.executable, str(script), "--games", "4", "--branches"],
+                         check=True, capture_output=True, text=True).stdout
+    total, games, per_game, engine = re.search(
+        r"([\d,]+) instructions for (\d+) games.*: ([\d,]+) per game \(engine (\w+) ",
+        out).groups()
+    assert engine == engine_fingerprint()  # the catansim beside the script was counted
+    total, per_game = int(total.replace(",", "")), int(per_game.replace(",", ""))
+    assert games == "4" and abs(total - 4 * per_game) <= 4  # per game rounded
+    assert 100_000 < per_game < 2_000_000
     missed, conditional, indirect = (int(v.replace(",", "")) for v in re.search(
         r"([\d,]+) mispredicted branches per game .*\(([\d,]+) conditional, ([\d,]+) "
-        r"indirect\)", six[2]).groups())
+        r"indirect\)", out).groups())
     assert abs(missed - (conditional + indirect)) <= 1  # each rounded on its own
-    assert 0 < conditional < six[1] / 10
+    assert 0 < conditional < per_game / 10
 
 
 def test_paired_timing_runs_both_checkouts_on_the_same_games(tmp_path):
