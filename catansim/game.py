@@ -1,7 +1,8 @@
 """The step interface: a game of the one engine, paused at each decision of a Python seat.
 
 What lives here: ``Game`` (``observation``, ``legal``, ``step``, ``suggest``, ``fork``,
-and for search players ``determinize`` and ``rollouts``),
+for search players ``determinize`` and ``rollouts``, and ``Game.from_log``: the position
+after an event of a game log),
 ``Option`` (a choice in the game's words), ``Observation`` (what one seat may know),
 the ``Player`` protocol, ``RandomPlayer`` and ``play_settings`` (a game of Python
 players and compiled strategies, as ``play_game`` plays it). May import:
@@ -462,6 +463,10 @@ class Game:
     to_turn : int, optional
         Wait at the end of this turn (``play_to``) instead of playing on to the first
         Python seat's decision or the end.
+
+    ``Game.from_log(log, at=k, seed=s)`` is instead the position after event ``k`` of a
+    game log (what the log cannot say drawn from ``s``); its ``at`` is the last event the
+    position includes (None for a game started from its seed).
     """
 
     def __init__(self, seed: int, strategies=None, n_players: int = 4, layout: str = "variable",
