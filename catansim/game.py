@@ -540,9 +540,9 @@ class Game:
             The index of the event (0 the first after the header); None: the last.
         seed : int
             The seed of what the log cannot say (above).
-        strategies : sequence of str, optional
-            Each seat's compiled strategy (what ``suggest`` and the seats not external
-            play); default the header's.
+        strategies : str or sequence, optional
+            The seats' strategies as ``Game`` takes them (what ``suggest`` and the seats
+            not external play); default the header's.
         external : iterable of int, optional
             Seats whose decisions come from ``step``; default every seat, so the game
             stands at the first decision after the position (the rules' own steps
@@ -564,7 +564,7 @@ class Game:
         rules = _header_rules(header)
         board = B.Board.from_header(pos.state.board)
         n = pos.state.n_players
-        names = tuple(header["strategies"]) if strategies is None else tuple(strategies)
+        names = tuple(header["strategies"]) if strategies is None else strategies
         settings = GameSettings(n_players=n, strategies=names, layout="given", board=board,
                                 rules=rules, strategy_set=strategy_set)
         game = cls.__new__(cls)
