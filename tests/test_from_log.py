@@ -21,6 +21,7 @@ import copy
 
 import numpy as np
 import pytest
+from helpers import reversed_numbering
 from test_invariants import CONFIGS
 from test_replay import LOG_A, RULES_A
 from test_replay import header as beginner_header
@@ -163,31 +164,6 @@ def violations(game) -> int:
         for q in range(game.n_players):
             s[L.S_ROUTE_LEN + q] = route_length_nb(s, TOPO, q)
     return count_violations_nb(s, TOPO, game._rules)
-
-
-def reversed_numbering(header, events):
-    """The log as a writer numbering hexes, nodes and edges the other way round writes it."""
-    board = header["board"]
-    n_nodes, n_edges = len(board["nodes"]), len(board["edges"])
-    node = {k: n_nodes - 1 - k for k in range(n_nodes)}
-    edge = {e: n_edges - 1 - e for e in range(n_edges)}
-    foreign = dict(board)
-    foreign["hexes"] = [board["hexes"][18 - h] for h in range(19)]
-    foreign["nodes"] = [board["nodes"][n_nodes - 1 - k] for k in range(n_nodes)]
-    foreign["edges"] = [[node[a], node[b]] for a, b in
-                        (board["edges"][n_edges - 1 - e] for e in range(n_edges))]
-    foreign["harbors"] = [{"edge": edge[h["edge"]], "kind": h["kind"]}
-                          for h in board["harbors"]]
-    foreign["robber"] = 18 - board["robber"]
-    out = copy.deepcopy(events)
-    for ev in out:
-        if "node" in ev:
-            ev["node"] = node[ev["node"]]
-        if "edge" in ev:
-            ev["edge"] = edge[ev["edge"]]
-        if "hex" in ev:
-            ev["hex"] = 18 - ev["hex"]
-    return {**header, "board": foreign}, out
 
 
 def test_another_writers_numbering_loads_the_same_position():
