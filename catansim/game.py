@@ -1128,11 +1128,9 @@ def _observe(nb, s, rules, mask, victims, cand, act, seat, settings) -> Observat
 # --- a position of a game log (Game.from_log) ---------------------------------------------
 
 # Counters of the result record a log position does not rebuild (they count from the
-# position on): what the log cannot say (offers refused, illegal choices, the invariant
-# checker's count) and what needs the owed cards of every roll or who led at each.
-FROM_LOG_UNCOUNTED = ("c_offers", "c_illegal", "c_violations", "c_blocked", "c_withheld",
-                      "c_sole_recipient", "c_withheld_leader", "c_leader_chances",
-                      "c_robbed_leader")
+# position on): what a log cannot say, the offers made (refused ones are not logged), the
+# illegal choices and the invariant checker's count.
+FROM_LOG_UNCOUNTED = ("c_offers", "c_illegal", "c_violations")
 
 _DEV_RETURN = {None: 0, "pre_roll": L.PH_PRE_ROLL_DONE, "main": L.PH_ACTION_DONE}
 _ROBBER_RETURN = {None: 0, "seven": L.PH_AFTER_ROLL, "pre_roll": L.PH_PRE_ROLL_DONE,
@@ -1327,7 +1325,14 @@ def _write_counters(s: np.ndarray, pos) -> None:
             s[L.C_DEV_PLAYED + 5 * p + DEV_CARD_NAMES.index(ev["card"])] += 1
             if ev["card"] == "monopoly":
                 s[L.C_MONOPOLY_GAIN + p] += sum(ev["taken"])
+    tally = pos.tallies
+    s[L.C_WITHHELD_LEADER] = tally["withheld_leader"]
+    s[L.C_LEADER_CHANCES] = tally["leader_chances"]
+    s[L.C_ROBBED_LEADER] = tally["robbed_leader"]
+    s[L.C_SOLE_RECIPIENT : L.C_SOLE_RECIPIENT + 5] = tally["sole_recipient"]
     for q in range(n):
+        s[L.C_BLOCKED + q] = tally["blocked"][q]
+        s[L.C_WITHHELD + 5 * q : L.C_WITHHELD + 5 * q + 5] = tally["withheld"][q]
         for k, node in enumerate(pos.start_nodes[q]):
             s[L.C_START_NODES + 2 * q + k] = node
             if node >= 0:

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..constants import DEV_CARD_NAMES, MAX_PLAYERS
+from ..constants import DEV_CARD_NAMES, MAX_PLAYERS, RESOURCE_NAMES
 from ..errors import CatansimError
-from .checker import ReplayResult, _Replayer
+from .checker import TERRAIN_RESOURCE, ReplayResult, _Replayer
 from .record import PlainRecord
 
 # The events the rules make at once after the event before them (see the module text).
@@ -86,6 +86,14 @@ class Position:
     visible_at_turn_end : dict
         Turn -> every seat's visible points at its end (and, once a game is won, at the
         win).
+    tallies : dict
+        Counts of the game so far that need the state at each event: ``blocked`` (per
+        seat, the cards the robber's hex would have paid), ``withheld`` (per seat and
+        resource, the cards owed but not paid by the shortage rule), ``sole_recipient``
+        (per resource, the short rolls with one seat alone owed it), ``withheld_leader``
+        (the cards withheld from the seat leading alone in visible points),
+        ``leader_chances`` (robber moves while an opponent of the mover led alone) and
+        ``robbed_leader`` (of them, the moves whose victim was that leader).
     events : list of dict
         The log's events up to ``at``.
     """
@@ -115,6 +123,7 @@ class Position:
     record_high: list
     start_nodes: list
     visible_at_turn_end: dict
+    tallies: dict
     events: list = field(repr=False)
 
 
@@ -148,6 +157,9 @@ def position(header: dict, events: list[dict], at: int | None = None) -> Positio
     drawn: list[int] = []
     starts = [[-1, -1] for _ in range(r.n)]
     visible: dict[int, list[int]] = {}
+    tallies = {"blocked": [0] * r.n, "withheld": [[0] * 5 for _ in range(r.n)],
+               "sole_recipient": [0] * 5, "withheld_leader": 0, "leader_chances": 0,
+               "robbed_leader": 0}
     flags = {"after_roll": False, "phase": r.phase, "rolled": False, "count": 0,
              "last_card": None, "last_robber": None, "knight": None, "free_road": False}
 
@@ -172,6 +184,12 @@ def position(header: dict, events: list[dict], at: int | None = None) -> Positio
         elif name == "robber":
             flags["last_robber"] = flags["knight"] or "seven"
             flags["knight"] = None
+            leader = _sole_leader(state)
+            if leader is not None and leader != ev["p"]:
+                tallies["leader_chances"] += 1
+                tallies["robbed_leader"] += ev["victim"] == leader
+        elif name == "production":
+            _tally_production(state, ev, tallies)
         if name == "roll" and sum(ev["dice"]) == 7:
             flags["count"] = 0
         elif name == "discard":
@@ -209,4 +227,39 @@ def position(header: dict, events: list[dict], at: int | None = None) -> Positio
         dev_new=[dict(d) for d in r.dev_new], drawn=drawn,
         deck_left=[r.deck[c] for c in DEV_CARD_NAMES],
         record_low=record.low, record_high=record.high, start_nodes=starts,
-        visible_at_turn_end=visible, events=events[: at + 1])
+        visible_at_turn_end=visible, tallies=tallies, events=events[: at + 1])
+
+
+def _sole_leader(state) -> int | None:
+    """The seat with strictly the most visible points, None when the lead is shared."""
+    points = [state.visible_vp(q) for q in range(state.n)]
+    top = max(points)
+    return points.index(top) if points.count(top) == 1 else None
+
+
+def _tally_production(state, ev, tallies) -> None:
+    """A production event's blocked and withheld cards (the state after it: the pieces
+    and the robber as they were at the roll)."""
+    total, geo = sum(state.last_dice), state.geo
+    owed = [[0] * 5 for _ in range(state.n)]
+    for h in range(19):
+        if geo.hex_number[h] != total:
+            continue
+        res = TERRAIN_RESOURCE[geo.hex_terrain[h]]
+        for node in geo.hex_nodes[h]:
+            seat, level = state.buildings.get(node, (None, 0))
+            if seat is None:
+                continue
+            if h == state.robber and state.robber_mode != "off":
+                tallies["blocked"][seat] += level
+            elif res is not None:
+                owed[seat][RESOURCE_NAMES.index(res)] += level
+    leader = _sole_leader(state)
+    for r, short in enumerate(ev["withheld"]):
+        if short > 0:
+            tallies["sole_recipient"][r] += sum(owed[q][r] > 0 for q in range(state.n)) == 1
+        for q in range(state.n):
+            lost = owed[q][r] - ev["gains"][q][r]
+            tallies["withheld"][q][r] += lost
+            if short > 0 and q == leader:
+                tallies["withheld_leader"] += lost
