@@ -565,8 +565,14 @@ class Game:
         board = B.Board.from_header(pos.state.board)
         n = pos.state.n_players
         names = tuple(header["strategies"]) if strategies is None else strategies
-        settings = GameSettings(n_players=n, strategies=names, layout="given", board=board,
-                                rules=rules, strategy_set=strategy_set)
+        try:
+            settings = GameSettings(n_players=n, strategies=names, layout="given",
+                                    board=board, rules=rules, strategy_set=strategy_set)
+        except CatansimError as exc:
+            if strategies is not None:
+                raise
+            raise CatansimError(f"from_log: the header's {exc} (or pass strategies=..., "
+                                "the seats' strategies)") from None
         game = cls.__new__(cls)
         game._start(seed, settings, range(n) if external is None else external, record)
         _write_position(game, pos)
