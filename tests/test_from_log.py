@@ -84,13 +84,14 @@ def suggested_game(seed, settings, keep):
     """The game of ``seed`` with every seat external taking its strategy's suggestion
     (``play_game``'s game), and at its i-th decision for each i that ``keep(i)`` its
     events so far and a fork of it: the decisions that come first after an event (not
-    a robber's victim after its hex, nor an answer to an offer or the action after a
-    refused one: a log does not stand there)."""
+    a robber's victim after its hex, an answer to an offer or the action after a
+    refused one, nor Invention's cards or Monopoly's resource, which its ``play_dev``
+    event gives: a log does not stand there)."""
     game = Game(seed, settings=settings, external=range(settings.n_players))
     stops, i, last = [], 0, 0
     while not game.over:
         m = int(game.s[L.S_LOG_LEN])
-        if m > last and keep(i):
+        if m > last and keep(i) and game.decision not in ("Invention", "Monopoly"):
             stops.append((m, game.fork()))
         last = m
         game.step(game.suggest())

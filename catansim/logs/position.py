@@ -202,10 +202,10 @@ def position(header: dict, events: list[dict], at: int | None = None) -> Positio
             flags["count"] = 2 * state.n - len(state.setup_queue)
         elif name == "starting_resources" or (name == "setup_road" and not state.setup_queue):
             flags["count"] = 0  # the set-up is over
-        flags["free_road"] = name == "build_road" and ev["free"] is True
         if state.phase == "main":
             flags["rolled"] = True
         if name not in ("longest_route", "largest_army"):
+            flags["free_road"] = name == "build_road" and ev["free"] is True
             flags["after_roll"] = state.phase == "main" and before != "main"
         flags["phase"] = state.phase
 
