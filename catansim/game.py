@@ -559,6 +559,7 @@ class Game:
             game.decision, game.to_move, game.legal()
             game.determinize(game.to_move, seed=7).rollouts(...)
         """
+        record = check_bool(record, "from_log: record")
         header, events = _log_pair(log)
         pos = position(header, events, at)
         rules = _header_rules(header)
