@@ -528,7 +528,9 @@ class Game:
         decisions), and the undrawn development cards (the log gives how many of each
         kind are left) are shuffled from its chance stream. The player-trade offers
         refused this turn are not logged: the turn's count of offers and actions (the
-        engine's bound per turn) counts those logged only. Of the result record
+        engine's bound per turn) counts those logged only, and the compiled strategies'
+        memory of the turn (where their offers start asking) starts afresh. Of the result
+        record
         (``core.layout``'s ``c_*`` counters) these are not rebuilt and count from the
         position on: ``FROM_LOG_UNCOUNTED``.
 

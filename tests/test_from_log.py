@@ -114,28 +114,32 @@ def test_the_last_event_gives_the_final_state_of_the_game(name, strategies):
                                                            played.vp)
 
 
-@pytest.mark.parametrize("name, strategies", SETTINGS[:6])
+@pytest.mark.parametrize("name, strategies", SETTINGS)
 def test_a_position_plays_the_rest_of_the_logged_game_with_its_streams(name, strategies):
     settings = settings_of(name, strategies)
     n = settings.n_players
     seed = 7
     # the set-up's decisions, then positions spread through the game
-    whole, stops = suggested_game(seed, settings, lambda i: i <= 4 * n or i % 41 == 0)
+    whole, stops = suggested_game(seed, settings, lambda i: i <= 4 * n or i % 13 == 0)
     events = whole.events
     header = game_log(whole.result())[0]
-    assert len(stops) > 4 * n + 3
+    assert len(stops) > 2 * n + 2  # the set-up and positions after it
     for i, (m, there) in enumerate(stops):
         loaded = Game.from_log((header, events), at=m - 1, seed=99)
         assert loaded.at == m - 1
         assert (loaded.decision, loaded.to_move) == (there.decision, there.to_move), (i, m)
         assert differences(loaded.s, there.s) == [], (i, m, events[m - 1])
-        assert loaded.legal() == there.legal()
         # what the log cannot say, copied from the writing game: its streams, the order
-        # of its undrawn cards, this turn's offers and actions
+        # of its undrawn cards, this turn's offers and actions (refused offers count) and
+        # its strategies' work array (where this turn's offers start asking was drawn at
+        # the first)
         loaded._rng[:] = there._rng
+        loaded._work[:] = there._work
         loaded.s[L.S_DECK : L.S_DECK + 25] = there.s[L.S_DECK : L.S_DECK + 25]
         loaded.s[L.S_OFFERS] = there.s[L.S_OFFERS]
         loaded.s[L.S_ACTIONS] = there.s[L.S_ACTIONS]
+        loaded._options = None
+        assert loaded.legal() == there.legal()
         while not loaded.over:
             loaded.step(loaded.suggest())
         assert loaded.events == events[m:], (i, m)
