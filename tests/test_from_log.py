@@ -301,3 +301,38 @@ def test_a_position_includes_the_events_the_rules_make_at_once(logged):
     road = next(i for i, ev in enumerate(events) if ev["e"] == "setup_road" and i > 8)
     game = Game.from_log((header, events), at=road, seed=0)
     assert events[road + 1]["e"] == "starting_resources" and game.at == road + 1
+
+
+@pytest.mark.parametrize("name", ["official-3", "friendly-bank8-4", "robber-off-4"])
+def test_every_event_loads_as_the_writing_game_stood_at_its_next_decision(name):
+    """Positions between decisions too (after a turn's end, a card before the roll, a
+    robber's steal, ...): at each event of the first 500 and the last 30 of a game of
+    random players (every card and decision kind) the loaded game stands where the
+    writing game stood at its first decision after that event, when nothing left to
+    chance lies between (a roll, a steal or a card drawn)."""
+    settings = settings_of(name, ("random",))
+    game = Game(12, settings=settings, external=range(settings.n_players))
+    decisions = []  # (events so far, decision, seat, state) at every decision
+    while not game.over:
+        decisions.append((int(game.s[L.S_LOG_LEN]), game.decision, game.to_move,
+                          game.s.copy()))
+        game.step(game.suggest())
+    header, events = game_log(game.result())
+    chance, compared, j = {"roll", "robber", "buy_dev"}, 0, 0
+    last = len(events) - 1
+    for at in [*range(min(500, last - 30)), *range(last - 30, last + 1)]:  # start and end
+        loaded = Game.from_log((header, events), at=at, seed=at)
+        assert violations(loaded) == 0, at
+        while j < len(decisions) and decisions[j][0] <= loaded.at:
+            j += 1
+        if j == len(decisions):  # after the last decision: the game's end
+            assert loaded.over and loaded.at == last, at
+            continue
+        k = j + (decisions[j][1] in ("Invention", "Monopoly"))  # its event has its choice
+        m, decision, seat, state = decisions[k]
+        if any(ev["e"] in chance for ev in events[loaded.at + 1 : m]):
+            continue
+        assert (loaded.decision, loaded.to_move) == (decision, seat), at
+        assert differences(loaded.s, state) == [], (at, events[at])
+        compared += 1
+    assert compared > 300
