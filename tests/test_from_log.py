@@ -8,6 +8,8 @@
   at the decision the writing game stood at, with the same state; given the writing
   game's random streams (and the order of its undrawn cards and its refused offers,
   which a log cannot say), it plays the rest of the logged game event for event.
+- At every event between decisions too (the first 500 and last 30 of random players'
+  games), the loaded game stands where the writing game stood at its next decision.
 - A hand-written log in another writer's numbering loads the same position as ours.
 - A malformed or illegal log is the checker's one-line ``LogError``; ``at`` out of range
   a one-line error naming it and what is allowed.
@@ -53,13 +55,19 @@ SETTINGS = [  # (CONFIGS name, strategies)
     ("beginner-vp6-3", ("default",)),
     ("vp3-cap20-3", ("random",)),
     ("cap1-4", ("default",)),
+    ("switch-4", ("default", "trader")),
 ]
 
 
+# A rule switch mid-game (its after-rules turn the robber off and lower the target).
+SWITCHED = Rules().switched(12, robber="off", vp_to_win=8)
+
+
 def settings_of(name, strategies):
-    n, layout, rules, _ = CONFIGS[name]
+    n, layout, rules, _ = CONFIGS[name] if name != "switch-4" else (4, "variable", {}, 0)
     names = (strategies * 4)[:n]
-    return GameSettings(n_players=n, strategies=names, layout=layout, rules=Rules(**rules))
+    rules = SWITCHED if name == "switch-4" else Rules(**rules)
+    return GameSettings(n_players=n, strategies=names, layout=layout, rules=rules)
 
 
 def differences(ours: np.ndarray, theirs: np.ndarray) -> list[str]:
