@@ -10,7 +10,8 @@
   which a log cannot say), it plays the rest of the logged game event for event.
 - At every event between decisions too (the first 500 and last 30 of random players'
   games), the loaded game stands where the writing game stood at its next decision.
-- A hand-written log in another writer's numbering loads the same position as ours.
+- A hand-written log in another writer's numbering loads the same position as ours; a
+  hand-written position has the hands and public records worked out by hand.
 - A malformed or illegal log is the checker's one-line ``LogError``; ``at`` out of range
   a one-line error naming it and what is allowed.
 - A loaded game passes the kernel's invariant checker (rules ``check=1``), and can be
@@ -344,3 +345,25 @@ def test_every_event_loads_as_the_writing_game_stood_at_its_next_decision(name):
         assert differences(loaded.s, state) == [], (at, events[at])
         compared += 1
     assert compared > 300
+
+
+def test_a_hand_written_position_has_the_hands_and_records_worked_out_by_hand():
+    # LOG_A after blue's robber (event 30): blue rolled a 7, orange discarded 2 wheat and
+    # blue stole orange's wheat (test_replay's comments give every hand)
+    hdr = beginner_header(**RULES_A)
+    assert LOG_A[30] == {"e": "robber", "p": 1, "hex": LOG_A[30]["hex"], "victim": 3,
+                         "stolen": "wheat"}
+    game = Game.from_log((hdr, LOG_A), at=30, seed=0, strategies="default")
+    assert (game.decision, game.to_move, game.s[L.S_TURN]) == ("action", 1, 2)
+    hands = game.s[L.S_HAND : L.S_HAND + 20].reshape(4, 5).tolist()
+    assert hands[1] == [1, 1, 0, 1, 1] and hands[3] == [0, 0, 0, 0, 1]
+    for seat in (1, 3):  # thief and victim saw the card
+        seen = game.observation(seat)
+        assert seen.known_low[1].tolist() == seen.known_high[1].tolist() == hands[1]
+        assert seen.known_low[3].tolist() == seen.known_high[3].tolist() == hands[3]
+    for seat in (0, 2):  # the others: one of orange's wheat and ore went to blue
+        seen = game.observation(seat)
+        assert seen.known_low[1].tolist() == [1, 1, 0, 0, 1]
+        assert seen.known_high[1].tolist() == [1, 1, 0, 1, 2]
+        assert seen.known_low[3].tolist() == [0, 0, 0, 0, 0]
+        assert seen.known_high[3].tolist() == [0, 0, 0, 1, 1]
