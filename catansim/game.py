@@ -1,7 +1,8 @@
 """The step interface: a game of the one engine, paused at each decision of a Python seat.
 
 What lives here: ``Game`` (``observation``, ``legal``, ``step``, ``suggest``, ``fork``,
-and for search players ``determinize`` and ``rollouts``),
+for search players ``determinize`` and ``rollouts``, and ``Game.from_log``: the position
+after an event of a game log),
 ``Option`` (a choice in the game's words), ``Observation`` (what one seat may know),
 the ``Player`` protocol, ``RandomPlayer`` and ``play_settings`` (a game of Python
 players and compiled strategies, as ``play_game`` plays it). May import:
@@ -29,6 +30,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import os
 from typing import NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
@@ -41,8 +43,11 @@ from .constants import (
     DEV_CARD_NAMES,
     MAX_PLAYERS,
     N_DEV_CARDS,
+    N_EDGES,
+    N_NODES,
     N_RESOURCES,
     RESOURCE_NAMES,
+    ROADS_PER_PLAYER,
     SETTLEMENTS_PER_PLAYER,
     VICTORY_POINT,
 )
@@ -50,9 +55,17 @@ from .core import determinize_nb, engine_nb
 from .core import layout as L
 from .core.actions_nb import is_legal_action_nb
 from .core.compiling import batch_kernel
-from .core.rules_nb import maritime_rate_nb, robber_for_rules_nb
+from .core.phases_nb import finish_counters_nb
+from .core.rng_nb import STREAM_CHANCE, shuffle_nb
+from .core.rules_nb import (
+    derive_piece_fields_nb,
+    maritime_rate_nb,
+    node_pips_nb,
+    robber_for_rules_nb,
+)
 from .errors import CatansimError
-from .logs import event_rows_to_dicts
+from .logs import event_rows_to_dicts, read_log
+from .logs.position import position
 from .rules import Rules
 from .settings import GameResult, GameSettings, settings_of
 from .strategies import PRESETS, StrategySet
@@ -450,16 +463,29 @@ class Game:
     to_turn : int, optional
         Wait at the end of this turn (``play_to``) instead of playing on to the first
         Python seat's decision or the end.
+
+    ``Game.from_log(log, at=k, seed=s)`` is instead the position after event ``k`` of a
+    game log (what the log cannot say drawn from ``s``); its ``at`` is the last event the
+    position includes (None for a game started from its seed).
     """
 
     def __init__(self, seed: int, strategies=None, n_players: int = 4, layout: str = "variable",
                  board: B.Board | None = None, rules: Rules | None = None, openings=None,
                  external=(), log: bool = True, settings: GameSettings | None = None,
                  strategy_set: StrategySet = PRESETS, to_turn: int | None = None):
+        self._start(seed, settings_of(settings, n_players, strategies, layout, board, rules,
+                                      openings, strategy_set), external, log)
+        if to_turn is None:
+            self.resume()
+        else:
+            self.play_to(to_turn)
+
+    def _start(self, seed: int, settings: GameSettings, external, log: bool) -> None:
+        # The game of ``seed`` set up, its first placement next (nothing played yet).
         self.seed = check_seed(seed)
         log = check_bool(log, "log")
-        self.settings = settings = settings_of(settings, n_players, strategies, layout, board,
-                                               rules, openings, strategy_set)
+        self.settings = settings
+        self.at: int | None = None
         n = settings.n_players
         seats = _external_seats(settings, external)
         self._nb, self._rate = _kernels()
@@ -478,10 +504,84 @@ class Game:
         self._options: list[Option] | None = None
         self._nb.step_start_nb(self.seed, n, self._layout, self._board, self._openings, TOPO,
                                self._rules, self.s, self._scratch(), board_x)
-        if to_turn is None:
-            self.resume()
-        else:
-            self.play_to(to_turn)
+
+    @classmethod
+    def from_log(cls, log, *, at: int | None = None, seed: int, strategies=None,
+                 external=None, record: bool = True,
+                 strategy_set: StrategySet = PRESETS) -> Game:
+        """The position after event ``at`` of a game log, as a game to step, fork,
+        determinize and search.
+
+        The log is any valid log of the format (``docs/game-log.md``): a path, or the
+        pair ``(header, events)`` of ``logs.read_log`` or ``logs.game_log``; ours or
+        written by hand. The checker replays it up to event ``at`` (``logs.position``;
+        a malformed event or a broken rule is its one-line ``LogError``, the events after
+        ``at`` are not read) and its state becomes the game's: the board, pieces,
+        robber, hands and supply, every seat's development cards, the tiles, the turn and
+        where it stands, and each seat's public record of the others' hands. Where the
+        rules make events at once after event ``at`` (the starting resources, the
+        production after a roll, a Longest Route or Largest Army change, the game's end)
+        the position includes them: ``game.at`` is its last event.
+
+        What the log cannot say is drawn from ``seed``: the game's random streams are
+        seeded from it, as a new game's are (the future dice, steals and each seat's
+        decisions), and the undrawn development cards (the log gives how many of each
+        kind are left) are shuffled from its chance stream. The player-trade offers
+        refused this turn are not logged: the turn's count of offers and actions (the
+        engine's bound per turn) counts those logged only, and the compiled strategies'
+        memory of the turn (where their offers start asking) starts afresh. Of the result
+        record
+        (``core.layout``'s ``c_*`` counters) these are not rebuilt and count from the
+        position on: ``FROM_LOG_UNCOUNTED``.
+
+        Parameters
+        ----------
+        log : path or (dict, list of dict)
+            The game log.
+        at : int, optional
+            The index of the event (0 the first after the header); None: the last.
+        seed : int
+            The seed of what the log cannot say (above).
+        strategies : str or sequence, optional
+            The seats' strategies as ``Game`` takes them (what ``suggest`` and the seats
+            not external play); default the header's.
+        external : iterable of int, optional
+            Seats whose decisions come from ``step``; default every seat, so the game
+            stands at the first decision after the position (the rules' own steps
+            before it, such as the next turn's start, played). Other seats are played
+            by their strategies on to the first external decision, as in ``Game``.
+        record : bool
+            Record the events played from the position on (``events``).
+        strategy_set : StrategySet
+            Where the strategy names are looked up.
+
+        Example::
+
+            game = Game.from_log("game.jsonl", at=120, seed=1)
+            game.decision, game.to_move, game.legal()
+            game.determinize(game.to_move, seed=7).rollouts(...)
+        """
+        record = check_bool(record, "from_log: record")
+        header, events = _log_pair(log)
+        pos = position(header, events, at)
+        rules = _header_rules(header)
+        board = B.Board.from_header(pos.state.board)
+        n = pos.state.n_players
+        names = tuple(header["strategies"]) if strategies is None else strategies
+        try:
+            settings = GameSettings(n_players=n, strategies=names, layout="given",
+                                    board=board, rules=rules, strategy_set=strategy_set)
+        except CatansimError as exc:
+            if strategies is not None:
+                raise
+            raise CatansimError(f"from_log: the header's {exc} (or pass strategies=..., "
+                                "the seats' strategies)") from None
+        game = cls.__new__(cls)
+        game._start(seed, settings, range(n) if external is None else external, record)
+        _write_position(game, pos)
+        game.at = pos.at
+        game.resume()
+        return game
 
     # --- where the game stands ------------------------------------------------------
 
@@ -1032,3 +1132,226 @@ def _observe(nb, s, rules, mask, victims, cand, act, seat, settings) -> Observat
         due = int(cand[0])
     return Observation(s.copy(), int(seat), n, offer, due,
                        settings.rules.at_turn(int(s[L.S_TURN])))
+
+
+# --- a position of a game log (Game.from_log) ---------------------------------------------
+
+# Counters of the result record a log position does not rebuild (they count from the
+# position on): what a log cannot say, the offers made (refused ones are not logged), the
+# illegal choices and the invariant checker's count.
+FROM_LOG_UNCOUNTED = ("c_offers", "c_illegal", "c_violations")
+
+_DEV_RETURN = {None: 0, "pre_roll": L.PH_PRE_ROLL_DONE, "main": L.PH_ACTION_DONE}
+_ROBBER_RETURN = {None: 0, "seven": L.PH_AFTER_ROLL, "pre_roll": L.PH_PRE_ROLL_DONE,
+                  "main": L.PH_ACTION_DONE}
+# Events that are actions of the turn's player (each one of the engine's per-turn count).
+_ACTION_EVENTS = ("trade_bank", "trade_player", "build_road", "build_settlement",
+                  "build_city", "buy_dev", "play_dev")
+
+
+def _log_pair(log) -> tuple[dict, list]:
+    """``log`` as (header, events): read from a path, or the pair itself."""
+    if isinstance(log, tuple) and len(log) == 2 and isinstance(log[0], dict):
+        return log[0], list(log[1])
+    if isinstance(log, str | os.PathLike):
+        return read_log(log)
+    raise CatansimError(f"from_log: log {type(log).__name__} is not allowed; allowed: a path "
+                        "of a game log, or its (header, events)")
+
+
+def _header_rules(header: dict) -> Rules:
+    """The rules a log's header gives (checked by the checker already)."""
+    rules = Rules.from_mapping(header["rules"], "header.rules")
+    if header.get("switch_turn") is not None:
+        rules = rules.switched(header["switch_turn"], **header["rules_after"])
+    return rules
+
+
+def _phase_of(pos) -> int:
+    """The engine's phase where the position stands (nothing pending)."""
+    ph = pos.phase
+    if ph == "over":
+        return L.PH_OVER
+    if ph == "setup":
+        return L.PH_SETUP_ROAD if pos.setup_road_due else L.PH_SETUP_SETTLEMENT
+    if ph == "between":
+        return L.PH_TURN_START if pos.turn == 0 else L.PH_TURN_DONE
+    if ph == "discard":
+        return L.PH_DISCARD
+    if ph == "robber" or pos.knight_robber_due:
+        return L.PH_ROBBER_HEX
+    if pos.free_roads is not None:
+        return L.PH_FREE_ROAD
+    if ph == "pre_roll":
+        return L.PH_PRE_ROLL_DONE if pos.dev_played else L.PH_PRE_ROLL
+    return L.PH_AFTER_ROLL if pos.after_roll else L.PH_ACTION_DONE
+
+
+def _turn_events(pos) -> list[dict]:
+    """The events of the turn the position stands in (from its ``turn_start``)."""
+    start = max((i for i, ev in enumerate(pos.events) if ev["e"] == "turn_start"),
+                default=len(pos.events))
+    return pos.events[start:]
+
+
+def _write_position(game: Game, pos) -> None:
+    """Make ``game``'s state (a new game of the log's board and rules) the position
+    ``pos`` (``logs.position``): every field the log determines, and what it cannot
+    say from the game's random streams."""
+    s, st, n = game.s, pos.state, pos.state.n_players
+    rules = game._rules
+    switch = int(rules[L.R_SWITCH_TURN])
+    if switch >= 0 and (pos.turn > switch or (pos.phase == "over" and pos.turn >= switch)):
+        rules[: L.R_SWITCH_TURN] = rules[L.R_AFTER:]  # the rule switch is behind
+    phase = _phase_of(pos)
+    s[L.S_PHASE] = phase
+    s[L.S_TURN] = 1 if phase == L.PH_TURN_START else pos.turn
+    if pos.phase == "setup":
+        i = pos.setup_placements
+        first = int(rules[L.R_FIRST_PICK])
+        s[L.S_CUR] = (first + (i if i < n else 2 * n - 1 - i)) % n
+    else:
+        s[L.S_CUR] = rules[L.R_FIRST_TURN] if phase == L.PH_TURN_START else pos.active
+    s[L.S_STEP] = pos.discards_due[0] if phase == L.PH_DISCARD else pos.count
+    s[L.S_DEV_RETURN] = _DEV_RETURN[pos.last_card]
+    s[L.S_ROBBER_RETURN] = _ROBBER_RETURN[pos.last_robber]
+    if phase == L.PH_ROBBER_HEX:  # the move pending returns where its 7 or knight leads
+        s[L.S_ROBBER_RETURN] = (L.PH_AFTER_ROLL if pos.phase == "robber"
+                                else _DEV_RETURN[pos.last_card])
+    s[L.S_ROBBER] = st.robber
+    s[L.S_WINNER] = -1 if st.winner is None else st.winner
+    s[L.S_END] = {None: L.END_RUNNING, "win": L.END_WIN, "turn_limit": L.END_TURN_LIMIT}[
+        st.reason]
+    s[L.S_DEV_PLAYED] = pos.dev_played
+    s[L.S_ROLLED] = pos.rolled and phase != L.PH_AFTER_ROLL
+    s[L.S_LONGEST] = -1 if st.longest_route is None else st.longest_route
+    s[L.S_ARMY] = -1 if st.largest_army is None else st.largest_army
+    turn = _turn_events(pos) if pos.turn > 0 else []
+    s[L.S_ACTIONS] = _turn_actions(turn)
+    s[L.S_OFFERS] = sum(ev["e"] == "trade_player" for ev in turn)
+    # the deck: the cards drawn in their order, the rest shuffled from the chance stream
+    deck = s[L.S_DECK : L.S_DECK + N_DEV_CARDS]
+    drawn = len(pos.drawn)
+    deck[:drawn] = pos.drawn
+    deck[drawn:] = [c for c, k in enumerate(pos.deck_left) for _ in range(k)]
+    shuffle_nb(game._rng, STREAM_CHANCE, deck[drawn:], N_DEV_CARDS - drawn)
+    s[L.S_DECK_POS] = drawn
+    # the pieces and what the engine derives from them
+    s[L.S_NODE_OWNER : L.S_NODE_OWNER + N_NODES] = st.node_owner
+    s[L.S_NODE_LEVEL : L.S_NODE_LEVEL + N_NODES] = st.node_level
+    s[L.S_EDGE_OWNER : L.S_EDGE_OWNER + N_EDGES] = st.edge_owner
+    derive_piece_fields_nb(s, TOPO)
+    owner, level = np.array(st.node_owner), np.array(st.node_level)
+    for q in range(n):
+        s[L.S_SETTLEMENTS_LEFT + q] = SETTLEMENTS_PER_PLAYER - int(np.sum((owner == q)
+                                                                         & (level == 1)))
+        s[L.S_CITIES_LEFT + q] = CITIES_PER_PLAYER - int(np.sum((owner == q) & (level == 2)))
+        s[L.S_ROADS_LEFT + q] = ROADS_PER_PLAYER - st.edge_owner.count(q)
+        for node in np.flatnonzero(owner == q):
+            kind = int(s[L.S_NODE_HARBOR + node])
+            if kind >= 0:
+                s[L.S_HARBORS + 6 * q + kind] = 1
+        s[L.S_ROUTE_LEN + q] = 0 if pos.phase == "setup" else st.route_lengths[q]
+        s[L.S_KNIGHTS + q] = st.knights[q]
+        s[L.S_HAND + 5 * q : L.S_HAND + 5 * q + 5] = st.hands[q]
+        s[L.S_DEV_HAND + 5 * q : L.S_DEV_HAND + 5 * q + 5] = [st.dev_cards[q][c]
+                                                              for c in DEV_CARD_NAMES]
+        new = ([0] * 5 if pos.phase == "between" or st.reason == "turn_limit"
+               else [pos.dev_new[q][c] for c in DEV_CARD_NAMES])
+        s[L.S_DEV_NEW + 5 * q : L.S_DEV_NEW + 5 * q + 5] = new
+    held = np.array(st.hands).sum(axis=0)
+    s[L.S_BANK : L.S_BANK + 5] = int(rules[L.R_BANK]) - held
+    # the public record: its ends as distances from the hands
+    for o in range(MAX_PLAYERS):
+        for q in range(n):
+            i = (MAX_PLAYERS * o + q) * N_RESOURCES
+            hand = np.array(st.hands[q])
+            s[L.S_SEEN_BELOW + i : L.S_SEEN_BELOW + i + 5] = hand - pos.record_low[o][q]
+            s[L.S_SEEN_ABOVE + i : L.S_SEEN_ABOVE + i + 5] = np.array(pos.record_high[o][q]
+                                                                      ) - hand
+    _write_counters(s, pos)
+    if phase == L.PH_OVER:
+        finish_counters_nb(s)
+
+
+def _turn_actions(turn: list[dict]) -> int:
+    """The actions of the turn's events (the engine's count per turn): those after the
+    roll, a free road not one, and the end of the turn."""
+    rolled, k = False, 0
+    for ev in turn:
+        e = ev["e"]
+        if e == "roll":
+            rolled = True
+        elif e == "turn_end" or (rolled and e in _ACTION_EVENTS and not ev.get("free")):
+            k += 1
+    return k
+
+
+def _write_counters(s: np.ndarray, pos) -> None:
+    """The result record's counters the log's events up to the position give (all but
+    ``FROM_LOG_UNCOUNTED``)."""
+    n = pos.state.n_players
+    turn = 0
+    for ev in pos.events:
+        e, p = ev["e"], ev.get("p")
+        if e == "turn_start":
+            turn = ev["turn"]
+        elif e == "starting_resources":
+            s[L.C_START_CARDS + 5 * p : L.C_START_CARDS + 5 * p + 5] += ev["cards"]
+        elif e == "roll":
+            total = sum(ev["dice"])
+            s[L.C_ROLLS + total - 2] += 1
+            s[L.C_SEVENS] += total == 7
+        elif e == "production":
+            for q, gains in enumerate(ev["gains"]):
+                s[L.C_PRODUCED + 5 * q : L.C_PRODUCED + 5 * q + 5] += gains
+            for r, k in enumerate(ev["withheld"]):
+                if k > 0:
+                    s[L.C_SHORTAGE_EVENTS + r] += 1
+                    if s[L.C_FIRST_SHORTAGE + r] < 0:
+                        s[L.C_FIRST_SHORTAGE + r] = turn
+        elif e == "discard":
+            s[L.C_DISCARDED + p] += sum(ev["cards"])
+        elif e == "robber":
+            s[L.C_ROBBER_MOVES] += 1
+            if ev["victim"] is not None:
+                s[L.C_ROBBED + ev["victim"]] += 1
+            if ev["stolen"] is not None:
+                s[L.C_STOLEN + ev["victim"]] += 1
+                s[L.C_STEALS + p] += 1
+        elif e == "trade_bank":
+            s[L.C_TRADES_BANK + p] += 1
+        elif e == "trade_player":
+            s[L.C_TRADES_PLAYER + p] += 1
+            s[L.C_TRADES_PLAYER + ev["partner"]] += 1
+        elif e == "build_settlement" and s[L.C_FIRST_SETTLEMENT + p] < 0:
+            s[L.C_FIRST_SETTLEMENT + p] = turn
+        elif e == "build_city" and s[L.C_FIRST_CITY + p] < 0:
+            s[L.C_FIRST_CITY + p] = turn
+        elif e == "buy_dev":
+            s[L.C_DEV_BOUGHT + 5 * p + DEV_CARD_NAMES.index(ev["card"])] += 1
+        elif e == "play_dev":
+            s[L.C_DEV_PLAYED + 5 * p + DEV_CARD_NAMES.index(ev["card"])] += 1
+            if ev["card"] == "monopoly":
+                s[L.C_MONOPOLY_GAIN + p] += sum(ev["taken"])
+    tally = pos.tallies
+    s[L.C_WITHHELD_LEADER] = tally["withheld_leader"]
+    s[L.C_LEADER_CHANCES] = tally["leader_chances"]
+    s[L.C_ROBBED_LEADER] = tally["robbed_leader"]
+    s[L.C_SOLE_RECIPIENT : L.C_SOLE_RECIPIENT + 5] = tally["sole_recipient"]
+    for q in range(n):
+        s[L.C_BLOCKED + q] = tally["blocked"][q]
+        s[L.C_WITHHELD + 5 * q : L.C_WITHHELD + 5 * q + 5] = tally["withheld"][q]
+        for k, node in enumerate(pos.start_nodes[q]):
+            s[L.C_START_NODES + 2 * q + k] = node
+            if node >= 0:
+                s[L.C_START_PIPS + 2 * q + k] = node_pips_nb(s, TOPO, node)
+    # each checkpoint's visible points, once its turn's end was played (over: the last)
+    done = pos.turn + (pos.phase == "over") - 1 if pos.turn > 0 else 0
+    k = 0
+    while k < L.N_VP_CHECKPOINTS and L.VP_CHECKPOINTS[k] <= done:
+        for q in range(n):
+            s[L.C_VP_AT + L.N_VP_CHECKPOINTS * q + k] = pos.visible_at_turn_end[
+                L.VP_CHECKPOINTS[k]][q]
+        k += 1
+    s[L.S_VP_CHECKPOINT] = k

@@ -20,6 +20,8 @@ h18 pasture 11.
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from catansim import topology as T
@@ -367,3 +369,28 @@ def play_one(seed, kernel_args, s, log):
     play_batch_nb(np.array([seed], dtype=np.int64), *kernel_args, counters, boards, s, log,
                   new_scratch())
     return boards[0]
+
+
+def reversed_numbering(header, events):
+    """The log as a writer numbering hexes, nodes and edges the other way round writes it."""
+    board = header["board"]
+    n_nodes, n_edges = len(board["nodes"]), len(board["edges"])
+    node = {k: n_nodes - 1 - k for k in range(n_nodes)}
+    edge = {e: n_edges - 1 - e for e in range(n_edges)}
+    foreign = dict(board)
+    foreign["hexes"] = [board["hexes"][18 - h] for h in range(19)]
+    foreign["nodes"] = [board["nodes"][n_nodes - 1 - k] for k in range(n_nodes)]
+    foreign["edges"] = [[node[a], node[b]] for a, b in
+                        (board["edges"][n_edges - 1 - e] for e in range(n_edges))]
+    foreign["harbors"] = [{"edge": edge[h["edge"]], "kind": h["kind"]}
+                          for h in board["harbors"]]
+    foreign["robber"] = 18 - board["robber"]
+    out = copy.deepcopy(events)
+    for ev in out:
+        if "node" in ev:
+            ev["node"] = node[ev["node"]]
+        if "edge" in ev:
+            ev["edge"] = edge[ev["edge"]]
+        if "hex" in ev:
+            ev["hex"] = 18 - ev["hex"]
+    return {**header, "board": foreign}, out

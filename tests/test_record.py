@@ -1,7 +1,7 @@
 """The public record (``core.record_nb``): what each player can know of every hand.
 
-- A plain replay of the game log, written here from the record's definition, gives the
-  kernel's record at the end of every game, observer by observer, over rule settings
+- A plain replay of the game log (``logs.record``, written from the record's definition)
+  gives the kernel's record at the end of every game, observer by observer, over rule settings
   and strategies (the oracle, as the log checker is for the rules).
 - The record never contradicts a hand: ``count_violations_nb`` checks it after every
   step of the random-play and strategy invariant suites (``test_invariants.py``,
@@ -15,102 +15,12 @@ from __future__ import annotations
 import pytest
 from helpers import BRICK, ORE, WOOL, Game, bundle, seen_record
 
-from catansim.constants import COSTS, RESOURCE_NAMES
 from catansim.core import layout as L
 from catansim.core.record_nb import seen_steal_nb
 from catansim.engine import play_game
 from catansim.logs import event_rows_to_dicts
+from catansim.logs.record import PlainRecord
 from catansim.rules import Rules
-
-BUILD_COST = {
-    "build_road": COSTS[0:5],
-    "build_settlement": COSTS[5:10],
-    "build_city": COSTS[10:15],
-    "buy_dev": COSTS[15:20],
-}
-
-
-class PlainRecord:
-    """The record replayed from a log, one observer at a time, from its definition."""
-
-    def __init__(self, n):
-        self.n = n
-        self.hands = [[0] * 5 for _ in range(n)]
-        # low[o][q][r], high[o][q][r]
-        self.low = [[[0] * 5 for _ in range(n)] for _ in range(n)]
-        self.high = [[[0] * 5 for _ in range(n)] for _ in range(n)]
-
-    def gain(self, q, r, k, observers=None):
-        for o in range(self.n) if observers is None else observers:
-            self.low[o][q][r] += k
-            self.high[o][q][r] += k
-
-    def lose(self, q, r, k, observers=None):
-        for o in range(self.n) if observers is None else observers:
-            self.low[o][q][r] = max(self.low[o][q][r] - k, 0)
-            self.high[o][q][r] -= k
-
-    def move(self, q, cards, sign):
-        for r, k in enumerate(cards):
-            self.hands[q][r] += sign * k
-            (self.gain if sign > 0 else self.lose)(q, r, k)
-
-    def tighten(self, o, q):
-        size = sum(self.hands[q])
-        low, high = self.low[o][q], self.high[o][q]
-        low_sum, high_sum = sum(low), sum(high)
-        new_high = [min(high[r], size - (low_sum - low[r])) for r in range(5)]
-        new_low = [max(low[r], size - (high_sum - high[r])) for r in range(5)]
-        self.low[o][q], self.high[o][q] = new_low, new_high
-
-    def steal(self, thief, victim, r):
-        self.hands[victim][r] -= 1
-        self.hands[thief][r] += 1
-        self.lose(victim, r, 1, observers=(thief, victim))
-        self.gain(thief, r, 1, observers=(thief, victim))
-        for o in range(self.n):
-            if o in (thief, victim):
-                continue
-            for r2 in range(5):
-                if self.high[o][victim][r2] > 0:  # the stolen card may have been r2
-                    self.high[o][thief][r2] += 1
-                self.low[o][victim][r2] = max(self.low[o][victim][r2] - 1, 0)
-            self.tighten(o, victim)
-            self.tighten(o, thief)
-
-    def apply(self, ev):
-        e = ev["e"]
-        if e == "starting_resources":
-            self.move(ev["p"], ev["cards"], +1)
-        elif e == "production":
-            for q, gains in enumerate(ev["gains"]):
-                self.move(q, gains, +1)
-        elif e == "discard":
-            self.move(ev["p"], ev["cards"], -1)
-        elif e == "robber" and ev["stolen"] is not None:
-            self.steal(ev["p"], ev["victim"], RESOURCE_NAMES.index(ev["stolen"]))
-        elif e == "trade_bank":
-            self.move(ev["p"], ev["give"], -1)
-            self.move(ev["p"], ev["get"], +1)
-        elif e == "trade_player":
-            p, q = ev["p"], ev["partner"]
-            self.move(p, ev["give"], -1)
-            self.move(p, ev["get"], +1)
-            self.move(q, ev["get"], -1)
-            self.move(q, ev["give"], +1)
-        elif e in BUILD_COST and not ev.get("free", False):
-            self.move(ev["p"], BUILD_COST[e], -1)
-        elif e == "play_dev" and ev["card"] == "invention":
-            self.move(ev["p"], ev["cards"], +1)
-        elif e == "play_dev" and ev["card"] == "monopoly":
-            r = RESOURCE_NAMES.index(ev["resource"])
-            for q, taken in enumerate(ev["taken"]):
-                if q != ev["p"]:
-                    self.hands[q][r] -= taken
-                    for o in range(self.n):
-                        self.low[o][q][r] = self.high[o][q][r] = 0
-                    self.hands[ev["p"]][r] += taken
-                    self.gain(ev["p"], r, taken)
 
 
 def kernel_record(state, n):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 
 import pytest
+from helpers import reversed_numbering
 
 from catansim import topology as T
 from catansim.board import beginner_board
@@ -544,29 +545,8 @@ def test_check_false_replays_a_corrupt_log():
 def test_foreign_numbering_is_read_through_coordinates():
     """A writer with reversed node and edge numbering replays to the same final state."""
     hdr = header(**RULES_A)
-    board = hdr["board"]
-    n_nodes, n_edges = len(board["nodes"]), len(board["edges"])
-    node_map = {n: n_nodes - 1 - n for n in range(n_nodes)}
-    edge_map = {e: n_edges - 1 - e for e in range(n_edges)}
-    hex_map = {h: 18 - h for h in range(19)}
-    foreign = dict(board)
-    foreign["hexes"] = [board["hexes"][18 - h] for h in range(19)]
-    foreign["nodes"] = [board["nodes"][n_nodes - 1 - n] for n in range(n_nodes)]
-    foreign["edges"] = [[node_map[a], node_map[b]] for a, b in
-                        (board["edges"][n_edges - 1 - e] for e in range(n_edges))]
-    foreign["harbors"] = [{"edge": edge_map[h["edge"]], "kind": h["kind"]}
-                          for h in board["harbors"]]
-    foreign["robber"] = hex_map[board["robber"]]
-    events = copy.deepcopy(LOG_A)
-    for ev in events:
-        if "node" in ev:
-            ev["node"] = node_map[ev["node"]]
-        if "edge" in ev:
-            ev["edge"] = edge_map[ev["edge"]]
-        if "hex" in ev:
-            ev["hex"] = hex_map[ev["hex"]]
     ours = replay(hdr, LOG_A)
-    theirs = replay({**hdr, "board": foreign}, events)
+    theirs = replay(*reversed_numbering(hdr, LOG_A))
     assert theirs.node_owner == ours.node_owner
     assert theirs.edge_owner == ours.edge_owner
     assert theirs.robber == ours.robber

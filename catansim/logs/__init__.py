@@ -7,7 +7,10 @@ What lives here:
 - ``checker``: an independent, plainly correct rules checker in pure Python that
   replays any log event by event (a test oracle for the engine);
 - ``narrative``: the game told turn by turn, and the final standings, from the
-  states the checker rebuilds.
+  states the checker rebuilds;
+- ``record``: each seat's public record of every hand, replayed from the events;
+- ``position``: the state after one event of a log, as the checker replays it (what
+  ``Game.from_log`` loads).
 
 May import: ``constants``, ``topology``, ``checks``, ``errors``, ``files`` (atomic
 writes), ``rules`` (the header's rule keys), ``board`` (headers) and ``core.layout``
