@@ -30,6 +30,7 @@ from .strategies import (
     StrategySet,
     check_python_player_name,
     is_python_player,
+    python_player_arguments,
     python_player_name,
 )
 from .topology import EDGE_NODES, NODE_EDGES, NODE_NEIGHBOURS, TOPO
@@ -185,11 +186,15 @@ def load_python_player(name: str, seat: int, where: str | None = None):
             raise CatansimError(f"{where}: module {module!r} has no {attr!r}; allowed: a "
                                 "class or function in it that makes a player")
         obj = getattr(obj, part)
+    args = python_player_arguments(name)
     try:
-        player = obj()
+        player = obj(*args)
+    except CatansimError as e:  # a checked argument (search:1): its own one line
+        raise CatansimError(f"{where}: {name}: {e}") from None
     except Exception as e:
-        raise CatansimError(f"{where}: {name} could not be made by calling it with no "
-                            f"arguments ({type(e).__name__}: {e})") from None
+        given = f"with {args[0]}" if args else "with no arguments"
+        raise CatansimError(f"{where}: {name} could not be made by calling it {given} "
+                            f"({type(e).__name__}: {e})") from None
     if not callable(getattr(player, "decide", None)):
         raise CatansimError(f"{where}: {name} made {type(player).__name__}, which has no "
                             "decide(observation, options); allowed: a catansim.game.Player")

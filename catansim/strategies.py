@@ -228,8 +228,10 @@ class StrategySet(Mapping):
 
     @property
     def allowed_seats(self) -> str:
-        """What a seat may be named: the strategies and the Python players' names."""
-        return ", ".join(sorted([*self._by_name, *PLAYER_NAMES]))
+        """What a seat may be named: the strategies and the Python players' names (each
+        also as ``NAME:N``)."""
+        return (", ".join(sorted([*self._by_name, *PLAYER_NAMES]))
+                + "".join(f", {n}:N" for n in sorted(PLAYER_NAMES)))
 
     def resolve(self, name: str, field: str = "strategy") -> Strategy:
         """The strategy called ``name``; an unknown name is a one-line CatansimError.
@@ -339,15 +341,45 @@ PYTHON_PREFIX = "python:"
 # The Python players catansim ships, named as presets are: each name stands for its
 # ``python:module:Class`` (``search``: determinized rollouts, docs/players.md).
 PLAYER_NAMES = {"search": "python:catansim.players.search:SearchPlayer"}
+# One of those names with a number, ``search:N``: the player made with N as its first
+# argument (the search player's budget, rollouts a decision).
+_PLAYER_WITH_NUMBER = re.compile(r"^(\w+):(\d{1,9})$")
 PYTHON_STAND_IN = Strategy("random", STRATEGY_RANDOM, np.zeros(N_PARAMS))
 _PYTHON_NAME = re.compile(r"^python:([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*):"
                           r"([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)$")
 
 
+def _shipped_player(name) -> tuple[str, tuple[int, ...]] | None:
+    """(``python:module:Class``, its arguments) of a name of ``PLAYER_NAMES``, alone or
+    as ``NAME:N``; None for any other name."""
+    if not isinstance(name, str):
+        return None
+    if name in PLAYER_NAMES:
+        return PLAYER_NAMES[name], ()
+    m = _PLAYER_WITH_NUMBER.match(name)
+    if m is not None and m.group(1) in PLAYER_NAMES:
+        return PLAYER_NAMES[m.group(1)], (int(m.group(2)),)
+    return None
+
+
+def is_shipped_player(name) -> bool:
+    """Whether ``name`` names a Python player catansim ships (``search``, ``search:N``)."""
+    return _shipped_player(name) is not None
+
+
+def python_player_arguments(name: str) -> tuple[int, ...]:
+    """The arguments a Python player's name gives its class: ``(N,)`` for ``search:N``,
+    else none."""
+    shipped = _shipped_player(name)
+    return shipped[1] if shipped is not None else ()
+
+
 def check_python_player_name(name: str, field: str = "strategy") -> tuple[str, str]:
     """The (module, attribute) of a Python player's name (or of a name of
-    ``PLAYER_NAMES``); a malformed one is a one-line CatansimError."""
-    m = _PYTHON_NAME.match(PLAYER_NAMES.get(name, name))
+    ``PLAYER_NAMES``, alone or with a number); a malformed one is a one-line
+    CatansimError."""
+    shipped = _shipped_player(name)
+    m = _PYTHON_NAME.match(shipped[0] if shipped is not None else name)
     if m is None:
         raise CatansimError(f"{field}: {name!r} is not a Python player's name; allowed: "
                             f"{PYTHON_PREFIX}module.path:Class (e.g. "
@@ -357,8 +389,9 @@ def check_python_player_name(name: str, field: str = "strategy") -> tuple[str, s
 
 def is_python_player(name) -> bool:
     """Whether a seat's name names a Python player (``python:module:Class``, or a name
-    of ``PLAYER_NAMES``)."""
-    return isinstance(name, str) and (name.startswith(PYTHON_PREFIX) or name in PLAYER_NAMES)
+    of ``PLAYER_NAMES``, alone or as ``NAME:N``)."""
+    return isinstance(name, str) and (name.startswith(PYTHON_PREFIX)
+                                      or _shipped_player(name) is not None)
 
 
 def python_player_name(player) -> str:

@@ -134,6 +134,24 @@ def test_search_is_a_name_wherever_a_strategy_is_named(tmp_path):
         PRESETS.compiled("search", "model")
 
 
+def test_search_with_a_number_is_the_search_player_at_that_budget(tmp_path):
+    settings = GameSettings(n_players=4, strategies=("search:30", "default", "search", "army"))
+    players = dict(settings.players)
+    assert settings.strategies == ("search:30", "default", "search", "army")
+    assert isinstance(players[0], SearchPlayer) and players[0].budget == 30
+    assert isinstance(players[2], SearchPlayer) and players[2].budget == 200
+    from catansim.ladders.field import check_field, seat_player
+
+    assert check_field("search:30,search:60,default") == ("search:30", "search:60", "default")
+    assert seat_player("search:60", 1).budget == 60
+    with pytest.raises(CatansimError, match=r"^strategies\[1\]: search:1: budget: 1 is out "
+                                            r"of range; allowed: an integer in 2\.\.100000$"):
+        GameSettings(n_players=4, strategies=("default", "search:1", "default", "default"))
+    for bad in ("search:", "search:-5", "search:1e3", "serch:50"):
+        with pytest.raises(CatansimError, match=r"unknown strategy .*allowed: .*search:N"):
+            GameSettings(n_players=4, strategies=(bad, "default", "default", "default"))
+
+
 @pytest.mark.parametrize(("kw", "message"), [
     ({"budget": 1}, r"^budget: 1 is out of range; allowed: an integer in 2\.\.100000$"),
     ({"candidates": 1.5}, r"^candidates: expected an integer"),

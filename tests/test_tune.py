@@ -446,15 +446,18 @@ def test_the_search_player_is_a_name_in_a_field_table():
     from catansim.players.search import SearchPlayer
     from catansim.tuning.arena import candidate_set, jobs, play_jobs
 
-    spec = parse_spec({**NO_BANK, "field": {"tables": [["search", "default", "default"]]}})
+    spec = parse_spec({**NO_BANK, "field": {"tables": [["search:8", "default", "default"]]}})
     job_list = jobs(spec, candidate_set(spec.strategy_set, spec.strategy, {}), np.arange(1))
     searchers = [p for j in job_list for _, p in j.settings.players]
     assert len(job_list) == 4 and all(isinstance(p, SearchPlayer) for p in searchers)
     assert len(searchers) == 4  # a search player in every seating
-    for p in searchers:
-        p.budget = 8
+    assert {p.budget for p in searchers} == {8}  # search:8, at 8 rollouts a decision
+    assert parse_spec({**NO_BANK, "field": {"tables": [["search", "default", "default"]]}})
     wins = play_jobs(job_list, 1, n_threads=1)
     assert 0 <= wins[0] <= 4 and all(p.decisions_searched > 0 for p in searchers)
     with pytest.raises(CatansimError, match=r"field\.tables\[0\]\[2\]: unknown strategy "
                                             r"'serch'; allowed: .*random, search, trader"):
         parse_spec({**NO_BANK, "field": {"tables": [["search", "default", "serch"]]}})
+    with pytest.raises(CatansimError, match=r"field\.tables\[0\]\[0\]: unknown strategy "
+                                            r"'search:x'; allowed: .*search:N"):
+        parse_spec({**NO_BANK, "field": {"tables": [["search:x", "default", "default"]]}})

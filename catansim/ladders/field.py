@@ -4,7 +4,8 @@ A name is one of
 
 - a compiled strategy of the strategy set (``default``, ``builder``, ..., or one a
   ``--config`` file defines, such as ``allrounder``);
-- ``python:module:Class``: a Python player (``Class()``);
+- ``python:module:Class``: a Python player (``Class()``); ``search`` and ``search:N``,
+  the search player at its default budget or at N rollouts a decision;
 - ``catanatron:Class[:arg...]``: a catanatron bot through the bridge
   (``players.outside.catanatron``), e.g. ``catanatron:AlphaBetaPlayer:2``.
 

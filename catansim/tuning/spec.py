@@ -47,7 +47,7 @@ from ..checks import (
 from ..errors import CatansimError
 from ..rules import Rules
 from ..runs.file_checks import InFile
-from ..strategies import PLAYER_NAMES, PRESETS, STRATEGY_RANDOM, StrategySet
+from ..strategies import PRESETS, STRATEGY_RANDOM, StrategySet, is_shipped_player
 from .space import Dimension, parse_space
 
 # A budget must end: at most a year of minutes, and games and trials no run could
@@ -142,7 +142,7 @@ def _tables(raw, ctx, n_players: int, names: StrategySet) -> tuple[tuple[str, ..
                           f"allowed: {allowed}")
         for j, name in enumerate(table):
             if name != BEST and (not isinstance(name, str)
-                                 or (name not in names and name not in PLAYER_NAMES)):
+                                 or (name not in names and not is_shipped_player(name))):
                 ctx.fail(f"{key}[{j}]", f"unknown strategy {name!r}; allowed: "
                                         f"{names.allowed_seats}, {BEST}")
         out.append(tuple(table))
