@@ -9,7 +9,9 @@ What lives here, in data-path order:
   ``iter_parts`` (one part at a time, only the columns asked for) and
   ``iter_game_ranges`` (the parts of every variant for the same games together);
 - ``arms``: the names of forced-opening arms (the variants of a ``[sweep]``), read
-  back into what they force.
+  back into what they force;
+- ``review``: the columns of a game review's tables (``catansim analyse``: the win
+  chances through a game and the moves it flags), which the viewer draws.
 
 No statistics live here: analyses (the run summary included) are ``catansim.analysis``.
 
