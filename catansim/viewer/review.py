@@ -4,10 +4,10 @@
 review (``catansim analyse``; their columns are ``catansim.results.review.TIMELINE``
 and ``MOVES``), checks every value the page draws against the game's log (each event
 one of the log's, each seat one of its seats, each chance a probability inside its
-interval), and returns the page's data: each
-seat's chance of winning at each position analysed, with its interval, and the moves
-flagged. A value the page could not draw truthfully is a one-line ``CatansimError``
-naming the table, the column, the row and what is allowed.
+interval), and returns the page's data: each seat's chance of winning at each position
+analysed, with its interval, and the moves flagged. A value the page could not draw
+truthfully is a one-line ``CatansimError`` naming the table, the column, the row and
+what is allowed.
 
 The tables are pandas frames; ``viewer.page`` imports this module only for a page
 with a review.
@@ -27,6 +27,7 @@ from ..results.review import MOVES, TIMELINE, names
 
 # Room for the rounding of intervals written by another program.
 _SLACK = 1e-9
+_PROB = "a probability in [0, 1]"
 
 
 def _frame(table: str, frame, columns: Sequence[str], spec: str):
@@ -89,20 +90,28 @@ def _texts(table: str, frame, column: str) -> list[str]:
     return out
 
 
-def _timeline(frame, n_events: int, n_players: int) -> dict | None:
-    t = "timeline"
-    frame = _frame(t, frame, names(TIMELINE), "TIMELINE")
-    if frame.empty:  # a table without rows draws nothing: no empty chart or list
+def _shared(table: str, frame, spec, n_events: int, n_players: int):
+    """The frame and the columns both tables have, checked: ``(frame, event, seat,
+    rollouts)``, or None for a frame without rows (it draws nothing: no empty chart or
+    list). ``spec``: the table's columns (``results.review.TIMELINE`` or ``MOVES``)."""
+    frame = _frame(table, frame, names(spec), table.upper())
+    if frame.empty:
         return None
     last = n_events - 1
-    event = _ints(t, frame, "event", 0, last, f"an event of the log, 0..{last}")
-    seat = _ints(t, frame, "seat", 0, n_players - 1, f"a seat of the game, 0..{n_players - 1}")
-    _ints(t, frame, "turn", 0, 2**31 - 1, "a turn, 0 or more")
-    prob = "a probability in [0, 1]"
-    win, low, high = (_floats(t, frame, c, 0.0, 1.0, prob) for c in ("win", "win_low",
-                                                                     "win_high"))
+    event = _ints(table, frame, "event", 0, last, f"an event of the log, 0..{last}")
+    seat = _ints(table, frame, "seat", 0, n_players - 1,
+                 f"a seat of the game, 0..{n_players - 1}")
+    _ints(table, frame, "turn", 0, 2**31 - 1, "a turn, 0 or more")
+    rollouts = _ints(table, frame, "rollouts", 1, 2**31 - 1, "a number of games, 1 or more")
+    return frame, event, seat, rollouts
+
+
+def _timeline(frame, event: list[int], seat: list[int], rollouts: list[int],
+              n_players: int) -> dict:
+    t = "timeline"
+    win, low, high = (_floats(t, frame, c, 0.0, 1.0, _PROB) for c in ("win", "win_low",
+                                                                      "win_high"))
     _ordered(t, low, win, high, ("win_low", "win", "win_high"))
-    rollouts = _ints(t, frame, "rollouts", 1, 2**31 - 1, "a number of games, 1 or more")
     observer = _ints(t, frame, "observer", -1, n_players - 1,
                      f"a seat of the game, 0..{n_players - 1}, or -1 (the full state)")
     seen = set()
@@ -120,24 +129,16 @@ def _timeline(frame, n_events: int, n_players: int) -> dict | None:
     return {"seats": seats, "observer": observer[0], "rollouts": [min(rollouts), max(rollouts)]}
 
 
-def _moves(frame, n_events: int, n_players: int) -> dict | None:
+def _moves(frame, event: list[int], seat: list[int], _rollouts: list[int],
+           _n_players: int) -> dict:
     m = "moves"
-    frame = _frame(m, frame, names(MOVES), "MOVES")
-    if frame.empty:  # a table without rows draws nothing: no empty chart or list
-        return None
-    last = n_events - 1
-    event = _ints(m, frame, "event", 0, last, f"an event of the log, 0..{last}")
-    seat = _ints(m, frame, "seat", 0, n_players - 1, f"a seat of the game, 0..{n_players - 1}")
-    _ints(m, frame, "turn", 0, 2**31 - 1, "a turn, 0 or more")
     decision, played, best = (_texts(m, frame, c) for c in ("decision", "played", "best"))
-    prob = "a probability in [0, 1]"
-    win_played, win_best = (_floats(m, frame, c, 0.0, 1.0, prob)
+    win_played, win_best = (_floats(m, frame, c, 0.0, 1.0, _PROB)
                             for c in ("win_played", "win_best"))
     diff = "a difference of probabilities, in [-1, 1]"
     loss, low, high = (_floats(m, frame, c, -1.0, 1.0, diff)
                        for c in ("loss", "loss_low", "loss_high"))
     _ordered(m, low, loss, high, ("loss_low", "loss", "loss_high"))
-    _ints(m, frame, "rollouts", 1, 2**31 - 1, "a number of games, 1 or more")
     flagged = []
     for i, v in enumerate(frame["flagged"].tolist()):
         if not _truth(v):
@@ -172,20 +173,23 @@ def review_view(timeline, moves, n_events: int, n_players: int) -> dict:
     Returns
     -------
     dict
-        JSON-able: ``timeline`` (None without rows): ``seats``, per seat its positions in event
-        order as ``[event, win, win_low, win_high]``, ``observer`` (-1 the full
-        state) and ``rollouts`` (the fewest and most per position); ``moves`` (None
-        without rows): ``decisions`` (rows of the table), ``seats`` (the seats reviewed) and
-        ``flagged``, the flagged rows in event order.
+        JSON-able: ``timeline`` (None without rows): ``seats``, per seat its
+        positions in event order as ``[event, win, win_low, win_high]``,
+        ``observer`` (-1 the full state) and ``rollouts`` (the fewest and most per
+        position); ``moves`` (None without rows): ``decisions`` (rows of the table),
+        ``seats`` (the seats reviewed) and ``flagged``, the flagged rows in event
+        order.
 
     Raises
     ------
     catansim.errors.CatansimError
         A frame that is not one, a missing column, an event or seat outside the
-        log's, a probability outside [0, 1] or outside
-        its interval, a position given twice, several observers, a flagged move
-        whose interval reaches 0.
+        log's, a probability outside [0, 1] or outside its interval, a position given
+        twice, several observers, a flagged move whose interval reaches 0.
     """
-    return {"timeline": None if timeline is None
-            else _timeline(timeline, n_events, n_players),
-            "moves": None if moves is None else _moves(moves, n_events, n_players)}
+    out = {}
+    for table, frame, spec, draw in (("timeline", timeline, TIMELINE, _timeline),
+                                     ("moves", moves, MOVES, _moves)):
+        checked = None if frame is None else _shared(table, frame, spec, n_events, n_players)
+        out[table] = None if checked is None else draw(*checked, n_players)
+    return out
