@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from cli_harness import one_line, run_main
+from cli_harness import ROOT, one_line, run_main
 
 import catansim
 from catansim.errors import CatansimError, CatansimWarning
@@ -577,6 +577,33 @@ def test_simulate_tournament_and_play_say_when_they_compile(capsys, monkeypatch)
         assert all(x.startswith("compiling the kernels: ") for x in lines[1:] if x), err
     monkeypatch.setattr(compiling, "kernels_cached", lambda: True)
     assert run_main(["simulate", "--games", "4"], capsys)[2] == ""
+
+
+def test_run_says_it_compiles_before_any_game_compiles_the_kernels(tmp_path, capsys,
+                                                                   monkeypatch):
+    """``catansim run`` on a cold cache: the first kernel use (here the manifest's digest
+    of the engine's games, made cold too) finds the compile's progress asked for, so the
+    compile is not silent."""
+    from catansim import engine
+    from catansim.compile_progress import COMPILING
+    from catansim.core import compiling
+
+    said = []  # at each cold compile: had the command asked for its progress?
+    monkeypatch.setattr(compiling, "kernels_cached", lambda: False)
+    monkeypatch.setattr(compiling, "_ready", False)
+    monkeypatch.setattr(compiling, "_make_progress", None)
+    monkeypatch.setattr(compiling, "_cold_compile",
+                        lambda: said.append(compiling._make_progress is not None))
+    monkeypatch.setattr(engine, "games_digest_file", lambda: tmp_path / "no-digest-kept")
+    engine.games_digest.cache_clear()
+    try:
+        code, out, err = run_main(["run", str(ROOT / "experiments" / "quickstart.toml"),
+                                   "--games", "4", "--out", str(tmp_path / "out")], capsys)
+    finally:
+        engine.games_digest.cache_clear()
+    assert code == 0 and out
+    assert said == [True]
+    assert err.replace("\r", "\n").splitlines()[0] == COMPILING, err
 
 
 CHILD = ("import os, subprocess, sys, time; "

@@ -544,6 +544,10 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
             if root.exists() and not root.is_dir():
                 raise CatansimError(f"{root}: is a file, not a folder; allowed: a dataset "
                                     "folder (output, --out)")
+            # before the folder and its manifest, whose digest of the engine's games
+            # compiles the kernels on a cold cache: the compile is said and timed, and
+            # a run stopped in it leaves nothing
+            warmup = _warm_up(exp, n_threads, progress)
             try:
                 root.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -558,7 +562,7 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, n_threads: in
             done = prepare_dataset(exp, root)
             state.done = len(done)
             return _run(exp, root, done, state, n_threads, client, address, progress,
-                        on_part, debug)
+                        on_part, warmup, debug)
     except Interrupted as exc:
         exc.state = f"{root}: {state.text()}"
         raise
@@ -602,7 +606,7 @@ def _run_read_only(exp: Experiment, root: Path, state: _State, exc: OSError) -> 
 
 
 def _run(exp: Experiment, root: Path, done: dict, state: _State, n_threads, client, address,
-         progress: bool, on_part, debug: bool = False) -> RunReport:
+         progress: bool, on_part, warmup: float, debug: bool = False) -> RunReport:
     pending = (t for t in plan(exp) if t.stem not in done)
     first = next(pending, None)
     done_games = sum(r.part.n_games for r in done.values())
@@ -610,7 +614,6 @@ def _run(exp: Experiment, root: Path, done: dict, state: _State, n_threads, clie
     if first is None:
         return RunReport(root, state.total, len(done), 0, 0, 0.0)
     pending = itertools.chain([first], pending)
-    warmup = _warm_up(exp, first, n_threads, progress) if client is None else 0.0
     t0 = time.perf_counter()
     bar = _bar(exp, total_games, done_games, progress)
     written = (0, 0)
@@ -628,15 +631,15 @@ def _run(exp: Experiment, root: Path, done: dict, state: _State, n_threads, clie
                      time.perf_counter() - t0, warmup)
 
 
-def _warm_up(exp: Experiment, task: Task, n_threads, progress: bool) -> float:
-    """Play one game so that the kernels are compiled (first use on a machine, half a
-    minute to a minute: ``catansim.core.compiling``) or loaded from Numba's cache before
-    the progress bar starts: the bar and the run's rate then count games only. Returns the
-    seconds it took."""
+def _warm_up(exp: Experiment, n_threads, progress: bool) -> float:
+    """Play the experiment's first game so that the kernels are compiled (first use on a
+    machine, about a minute: ``catansim.core.compiling``), with the compile's progress
+    shown, or loaded from Numba's cache, before anything else plays: the progress bar and
+    the run's rate then count games only. Returns the seconds it took."""
     if progress:
         say_if_compiling()
     t = time.perf_counter()
-    play_batch(batch_seeds(exp.seed, 1, task.start), exp.settings(task.variant, 0),
+    play_batch(batch_seeds(exp.seed, 1), exp.settings(exp.variants[0].name, 0),
                n_threads=n_threads)
     return time.perf_counter() - t
 
