@@ -165,14 +165,21 @@ def positions(header: dict, events: list[dict], ats) -> Iterator[Position]:
     walk = _Walk(header)
     done = 0  # events replayed
     for asked in wanted:
-        at = asked
-        while at < last and isinstance(events[at + 1], dict) and events[at + 1].get(
-                "e") in AUTOMATIC:
-            at += 1
+        at = standing(events, asked)
         if at + 1 > done:
             walk.replayer.run(events[done : at + 1], walk.observe, complete=False, start=done)
             done = at + 1
         yield walk.position(at, events)
+
+
+def standing(events: list[dict], at: int) -> int:
+    """The last event the position after event ``at`` includes: ``at``, or the last of
+    the events the rules made at once after it (the module text)."""
+    last = len(events) - 1
+    while at < last and isinstance(events[at + 1], dict) and events[at + 1].get(
+            "e") in AUTOMATIC:
+        at += 1
+    return at
 
 
 def _checked_at(at, last: int) -> int:
