@@ -24,10 +24,12 @@ import hashlib
 import json
 import multiprocessing
 import os
+import resource
 import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import pandas as pd
 from tqdm.auto import tqdm
@@ -75,8 +77,8 @@ class Review:
         return self.moves[self.moves["flagged"]].sort_values("loss", ascending=False)
 
 
-def analyse(log, out, *, seat: int = 0, observer=None, events=None, rollouts: int = 200,
-            budget: int = 800, candidates: int = 8, strategy: str = "default",
+def analyse(log, out, *, seat: int = 0, observer=None, events=None, rollouts: int = 400,
+            budget: int = 1600, candidates: int = 8, strategy: str = "default",
             threshold: float = 5.0, seed: int = 0, workers: int | None = None,
             block: int = 8, progress: bool = False,
             strategy_set: StrategySet = PRESETS) -> Review:
@@ -121,11 +123,7 @@ def analyse(log, out, *, seat: int = 0, observer=None, events=None, rollouts: in
     progress : bool
         Show a progress bar (tqdm).
     """
-    header, moves_of, where = _read(log)
-    n = int(header["n_players"])
-    seat = check_int(seat, "seat", 0, n - 1, f"a seat in 0..{n - 1}")
-    observer = _observer(observer, seat, n)
-    ats = timeline_events(events, moves_of)
+    header, moves_of, where, seat, observer, ats = check_inputs(log, seat, observer, events)
     rollouts = check_int(rollouts, "rollouts", 2, 100_000)
     budget = check_int(budget, "budget", BUDGET_MIN, 100_000)
     candidates = check_int(candidates, "candidates", 2, 64)
@@ -137,23 +135,25 @@ def analyse(log, out, *, seat: int = 0, observer=None, events=None, rollouts: in
     out = Path(check_path(out, "out"))
     spec = V.Spec(header, moves_of, seat, observer, tuple(ats), rollouts, budget, candidates,
                   strategy, seed, strategy_set)
-    manifest = _manifest(spec, block, where)
+    manifest = _manifest(spec, block, display_path(log) if isinstance(
+        log, str | os.PathLike) else None)
     _open_folder(out, manifest)
     items = plan(spec)
     chunks = [items[i : i + block] for i in range(0, len(items), block)]
     todo = [i for i in range(len(chunks)) if not _done(out, i)]
     bar = (tqdm(total=sum(len(chunks[i]) for i in todo), unit="item", desc="analyse",
                 leave=False) if progress and todo else None)
-    wall = time.perf_counter()
+    wall, cpu = time.perf_counter(), _cpu_seconds()
     try:
         _compute(out, spec, chunks, todo, workers, bar)
     finally:
         if bar is not None:
             bar.close()
-    wall = time.perf_counter() - wall
+    run = {"chunks": len(todo), "workers": workers,
+           "cpu_seconds": round(_cpu_seconds() - cpu, 2),
+           "wall_seconds": round(time.perf_counter() - wall, 2)}
     timeline, moves, counts = _gather(out, len(chunks), threshold)
-    summary = _summary(manifest, spec, threshold, timeline, moves, counts,
-                       dict(chunks=len(todo), workers=workers, wall_seconds=round(wall, 2)))
+    summary = _summary(spec, threshold, timeline, moves, counts, run)
     for name, table in (("timeline", timeline), ("moves", moves)):
         with atomic_path(out / f"{name}.parquet") as tmp:
             table.to_parquet(tmp, index=False)
@@ -165,40 +165,65 @@ def analyse(log, out, *, seat: int = 0, observer=None, events=None, rollouts: in
     return Review(timeline, moves, summary, out, page)
 
 
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of its child processes that have ended (a pool's
+    workers, start-up included)."""
+    own, children = (resource.getrusage(w) for w in (resource.RUSAGE_SELF,
+                                                      resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 # --- the inputs ------------------------------------------------------------------------
 
 
-def _read(log) -> tuple[dict, list, str]:
-    """The log's header and events, checked to the last event, and how to name it."""
+# How the checks name the inputs that only the log can check (the command: its options).
+FIELDS = {"log": "log", "seat": "seat", "observer": "observer", "events": "events"}
+
+
+class Inputs(NamedTuple):
+    header: dict
+    events: list
+    where: str  # how a message names the log
+    seat: int
+    observer: int  # -1: the full state
+    ats: list  # the timeline's positions (``timeline_events``)
+
+
+def check_inputs(log, seat, observer, events, fields: dict = FIELDS) -> Inputs:
+    """The inputs ``analyse`` checks against the log: the log itself (read and checked to
+    its last event), the seat, the observer and the timeline's events; a bad one is a
+    one-line error naming it as ``fields`` does."""
     if isinstance(log, tuple) and len(log) == 2 and isinstance(log[0], dict):
-        header, events, where = log[0], list(log[1]), "log"
+        header, moves_of, where = log[0], list(log[1]), fields["log"]
     elif isinstance(log, str | os.PathLike):
-        where = f"log: {display_path(check_path(log, 'log', 'a game log file'))}"
-        header, events = read_log(log)
+        path = display_path(check_path(log, fields["log"], "a game log file"))
+        where = f"{fields['log']}: {path}" if fields["log"] else path
+        header, moves_of = read_log(log)
     else:
-        raise CatansimError(f"log: {type(log).__name__} is not allowed; allowed: a path of "
-                            "a game log, or its (header, events)")
+        raise CatansimError(f"{fields['log']}: {type(log).__name__} is not allowed; allowed: "
+                            "a path of a game log, or its (header, events)")
     try:
-        position(header, events)
+        position(header, moves_of)
     except LogError as exc:
         raise CatansimError(f"{where}: {exc}") from None
     except CatansimError as exc:  # no events, a roll without its production
         raise CatansimError(f"{where}: {str(exc).removeprefix('from_log: ')}") from None
-    return header, events, where
-
-
-def _observer(observer, seat: int, n: int) -> int:
+    n = int(header["n_players"])
+    seat = check_int(seat, fields["seat"], 0, n - 1, f"a seat in 0..{n - 1} (the log's "
+                     f"{n} players)")
     allowed = f"a seat in 0..{n - 1}, or full (the full state)"
     if observer is None:
-        return seat
-    if observer == "full":
-        return -1
-    if not is_int(observer) or not 0 <= observer < n:
-        raise CatansimError(f"observer: {observer!r} is not allowed; allowed: {allowed}")
-    return int(observer)
+        observer = seat
+    elif observer == "full":
+        observer = -1
+    elif not is_int(observer) or not 0 <= observer < n:
+        raise CatansimError(f"{fields['observer']}: {observer!r} is not allowed; allowed: "
+                            f"{allowed}")
+    ats = timeline_events(events, moves_of, fields["events"])
+    return Inputs(header, moves_of, where, seat, int(observer), ats)
 
 
-def timeline_events(asked, events: list[dict]) -> list[int]:
+def timeline_events(asked, events: list[dict], field: str = "events") -> list[int]:
     """The events after which the timeline's positions stand, each as the position
     stands (``logs.position.standing``), without repeats: ``asked`` is "turns" (None),
     "all" or event indices (-1 the start)."""
@@ -210,15 +235,15 @@ def timeline_events(asked, events: list[dict]) -> list[int]:
     elif asked == "all":
         asked = range(-1, last + 1)
     elif isinstance(asked, str) or not hasattr(asked, "__iter__"):
-        raise CatansimError(f"events: {asked!r} is not allowed; allowed: {allowed}")
+        raise CatansimError(f"{field}: {asked!r} is not allowed; allowed: {allowed}")
     out = set()
     for at in asked:
         if not is_int(at) or not -1 <= at <= last:
-            raise CatansimError(f"events: {at!r} is not an event of the log; allowed: "
+            raise CatansimError(f"{field}: {at!r} is not an event of the log; allowed: "
                                 f"{allowed}")
         out.add(standing(events, int(at)))
     if not out:
-        raise CatansimError(f"events: none given; allowed: {allowed}")
+        raise CatansimError(f"{field}: none given; allowed: {allowed}")
     return sorted(out)
 
 
@@ -273,10 +298,10 @@ def _digest(header: dict, events: list) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _manifest(spec: V.Spec, block: int, where: str) -> dict:
+def _manifest(spec: V.Spec, block: int, where: str | None) -> dict:
     params = (None if spec.strategy in PRESETS else
               spec.strategy_set.resolve(spec.strategy).params.tolist())
-    return {"format": FORMAT, "version": 1, "log": where.removeprefix("log: "),
+    return {"format": FORMAT, "version": 1, "log": where,
             "log_sha256": _digest(spec.header, spec.events), "seat": spec.seat,
             "observer": spec.observer, "information": spec.information,
             "events": list(spec.ats), "rollouts": spec.rollouts, "budget": spec.budget,
@@ -378,7 +403,7 @@ def _concat(table, frames: list[pd.DataFrame]) -> pd.DataFrame:
     return frame.astype({c: d for c, d, _ in table})
 
 
-def _summary(manifest: dict, spec: V.Spec, threshold: float, timeline: pd.DataFrame,
+def _summary(spec: V.Spec, threshold: float, timeline: pd.DataFrame,
              moves: pd.DataFrame, counts: Counter, run: dict) -> dict:
     """What a review says of itself: its budget, counts and cost."""
     skipped = {r: int(counts[r]) for r in (V.NOT_LOADED, V.NOT_LOGGED, V.NO_DEAL)
@@ -394,7 +419,7 @@ def _summary(manifest: dict, spec: V.Spec, threshold: float, timeline: pd.DataFr
         "skipped": skipped,
         "flagged": int(moves["flagged"].sum()),
         "rollouts_played": int(counts["rollouts"]),
-        "cpu_seconds": round(float(counts["cpu_seconds"]), 2),
+        "chunk_cpu_seconds": round(float(counts["cpu_seconds"]), 2),
         "this_run": run,
     }
 
