@@ -115,12 +115,14 @@ def report_lines(review) -> list[str]:
     lines = [
         f"win chances at {s['positions']} positions, from {source}; "
         f"{s['rollouts_a_position']} rollouts a position (95% Wilson intervals)",
-        f"decisions valued: {s['decisions']} (forced, one option: {s['forced']}; not "
-        f"valued: {skipped}); {d['search']} rollouts to search, {d['move_played']} each "
-        "for the move played and the best, same seeds",
+        f"decisions valued: {s['decisions']} (forced, one option: {s['forced']}; no "
+        f"alternative searched: {s['no_alternative']}; not valued: {skipped}); "
+        f"{d['search']} rollouts to search, {d['move_played']} each for the move played "
+        "and the best, same seeds",
         f"cost: {s['rollouts_played']:,} rollouts, {s['chunk_cpu_seconds']:.1f} CPU s in "
         f"all; this run {run['chunks']} chunks, {run['cpu_seconds']:.1f} CPU s, "
-        f"{run['wall_seconds']:.1f} s on {run['workers']} workers",
+        f"{run['wall_seconds']:.1f} s on {run['workers']} "
+        f"worker{'s' if run['workers'] > 1 else ''}",
         f"flagged (cost more than {s['threshold']:g} points, 95% interval above 0): "
         f"{s['flagged']}",
     ]

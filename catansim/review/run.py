@@ -204,8 +204,10 @@ def check_inputs(log, seat, observer, events, fields: dict = FIELDS) -> Inputs:
                             "a path of a game log, or its (header, events)")
     try:
         position(header, moves_of)
-    except LogError as exc:
-        raise CatansimError(f"{where}: {exc}") from None
+    except LogError as exc:  # a rule or the format broken
+        allowed = "" if "; allowed: " in str(exc) else (
+            "; allowed: a log that follows the rules and the format (docs/game-log.md)")
+        raise CatansimError(f"{where}: {exc}{allowed}") from None
     except CatansimError as exc:  # no events, a roll without its production
         raise CatansimError(f"{where}: {str(exc).removeprefix('from_log: ')}") from None
     n = int(header["n_players"])
@@ -416,6 +418,7 @@ def _summary(spec: V.Spec, threshold: float, timeline: pd.DataFrame,
         "positions": int(timeline["event"].nunique()),
         "decisions": len(moves),
         "forced": int(counts[V.FORCED]),
+        "no_alternative": int(counts[V.ALONE]),
         "skipped": skipped,
         "flagged": int(moves["flagged"].sum()),
         "rollouts_played": int(counts["rollouts"]),

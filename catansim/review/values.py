@@ -44,7 +44,8 @@ LEVEL = 0.95  # of every interval
 _ROOT, _DECK, _POSITION, _SEARCH, _PAIRED = range(5)
 
 # Why a decision or a position is not valued (the counts a review reports).
-FORCED = "forced"  # one option, or one candidate the search would try
+FORCED = "forced"  # one option: nothing to choose
+ALONE = "no alternative"  # no other option the search tries (every other one an offer)
 NOT_LOADED = "not loaded"  # Game.from_position refused the position
 NOT_LOGGED = "not the logged decision"  # the game's pending decision is not the event's
 NO_DEAL = "no deal"  # no deal of the hidden cards fits the observer's record
@@ -197,7 +198,7 @@ def move_rows(pos, k: int, choices: list[Choice], spec: Spec, counts: Counter) -
 def _judge(game: Game, pos, played: Option, steps: tuple, k: int, j: int, spec: Spec,
            counts: Counter) -> dict | None:
     """The value of ``played`` beside its best alternative at ``game``'s decision (None,
-    counted as forced, when the search has no alternative to try)."""
+    counted, when there is none: one option, or none other the search tries)."""
     seat = game.to_move
     options = list(game.legal_options())
     listed = played in options
@@ -207,10 +208,13 @@ def _judge(game: Game, pos, played: Option, steps: tuple, k: int, j: int, spec: 
                           strategy_set=spec.strategy_set)
     player.watch(game)
     player.rng = derived(spec.seed, _SEARCH, k, j)
-    shortlist = player.shortlist(game.observation(seat), options,
-                                 first=played if listed else None) if len(options) > 1 else []
-    if len(shortlist) < 2:
+    if len(options) == 1:
         counts[FORCED] += 1
+        return None
+    shortlist = player.shortlist(game.observation(seat), options,
+                                 first=played if listed else None)
+    if len(shortlist) < 2:
+        counts[ALONE] += 1
         return None
     player.halve(seat, shortlist)
     counts["rollouts"] += player.last["rollouts"]
