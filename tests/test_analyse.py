@@ -321,3 +321,12 @@ def test_a_bad_log_is_one_line_naming_it(game, tmp_path):
     with pytest.raises(CatansimError, match=r"^log: the log has no events"):
         analyse((header, []), tmp_path / "bad", **TINY)
     assert not (tmp_path / "bad").exists()
+
+
+def test_the_docs_show_the_columns_of_the_review_tables():
+    from pathlib import Path
+
+    from catansim.results.review import markdown
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "analyse.md").read_text()
+    assert markdown(TIMELINE) in text and markdown(MOVES) in text

@@ -62,3 +62,9 @@ def names(table: tuple[tuple[str, str, str], ...]) -> tuple[str, ...]:
 def empty(table: tuple[tuple[str, str, str], ...]) -> pd.DataFrame:
     """An empty frame with ``table``'s columns and dtypes."""
     return pd.DataFrame({c: pd.Series(dtype=d) for c, d, _ in table})
+
+
+def markdown(table: tuple[tuple[str, str, str], ...]) -> str:
+    """``table``'s columns as a Markdown table (docs/analyse.md shows both)."""
+    rows = [f"| `{c}` | {d} | {m} |" for c, d, m in table]
+    return "\n".join(["| column | dtype | meaning |", "|---|---|---|", *rows])
