@@ -27,6 +27,7 @@ from pathlib import Path
 import pandas as pd
 
 from .. import __version__
+from ..checks import check_resume
 from ..engine import batch_seeds
 from ..errors import CatansimError
 from ..files import atomic_write_text
@@ -167,20 +168,7 @@ def open_folder(out: Path, spec: Spec, deals: int) -> None:
     (out / GAMES).mkdir(exist_ok=True)
     path = out / MANIFEST
     new = spec.manifest(deals)
-    if path.exists():
-        try:
-            old = json.loads(path.read_text())
-        except (OSError, ValueError) as e:
-            raise CatansimError(f"{path}: not a ladder's manifest ({e}); allowed: the folder "
-                                "of a ladder, or a new folder") from None
-        if not isinstance(old, dict) or old.get("format") != FORMAT:
-            raise CatansimError(f"{path}: not a ladder's manifest; allowed: the folder of a "
-                                "ladder, or a new folder")
-        for key in KEYS:
-            if old.get(key) != new[key]:
-                raise CatansimError(f"{out}: this folder holds another ladder ({key}: "
-                                    f"{old.get(key)!r} there, {new[key]!r} now); allowed: "
-                                    f"the same {key}, or a new folder")
+    check_resume(out, MANIFEST, new, KEYS, "ladder")
     atomic_write_text(path, json.dumps(new, indent=1) + "\n")
 
 

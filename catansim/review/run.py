@@ -35,7 +35,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .. import __version__
-from ..checks import check_int, check_number, check_path, check_seed, is_int
+from ..checks import check_int, check_number, check_path, check_resume, check_seed, is_int
 from ..errors import CatansimError
 from ..files import atomic_path, atomic_write_text, display_path
 from ..logs import LogError, read_log
@@ -315,22 +315,8 @@ def _manifest(spec: V.Spec, block: int, where: str | None) -> dict:
 def _open_folder(out: Path, manifest: dict) -> None:
     """Make ``out`` with its manifest, or check that the one there is this review's."""
     path = out / MANIFEST
-    if path.exists():
-        try:
-            old = json.loads(path.read_text())
-        except (OSError, ValueError) as exc:
-            raise CatansimError(f"{path}: not a review's settings ({exc}); allowed: the "
-                                "folder of a review, or a new folder") from None
-        if not isinstance(old, dict) or old.get("format") != FORMAT:
-            raise CatansimError(f"{path}: not a review's settings; allowed: the folder of a "
-                                "review, or a new folder")
-        for key in KEYS:
-            if old.get(key) != manifest[key]:
-                shown = ("another log" if key == "log_sha256" else
-                         f"{old.get(key)!r} there, {manifest[key]!r} now")
-                raise CatansimError(f"{out}: this folder holds another review ({key}: "
-                                    f"{shown}); allowed: the same {key}, or a new folder")
-    elif out.exists() and any(out.iterdir()):
+    if not check_resume(out, MANIFEST, manifest, KEYS, "review") and out.exists() and any(
+            out.iterdir()):
         raise CatansimError(f"{out}: the folder holds other files and no {MANIFEST}; "
                             "allowed: a new or empty folder, or the folder of a review")
     (out / CHUNKS).mkdir(parents=True, exist_ok=True)
