@@ -11,12 +11,14 @@ What lives here:
   into chunks, computed on every core, each written atomically and resumed; the tables
   of ``results.review``, the settings and the viewer page.
 
-Sits beside ``studies``, ``tuning`` and ``ladders`` at the end of the data path. May
-import ``game`` (``Game.from_position``, rollouts), ``logs`` (the log, its positions and
-geometry), ``players`` (the search player's candidates and search), ``results``
-(``results.review``, the tables' columns), ``viewer`` (the page), ``strategies``,
-``core.layout`` (the result counters), ``checks``, ``errors``, ``files``,
-``constants``. Never ``commands`` or ``cli``.
+Sits beside ``studies``, ``tuning`` and ``ladders`` at the end of the data path.
+
+May import ``game`` (``Game.from_position``, rollouts), ``logs`` (the log, its positions
+and geometry), ``players`` (the search player's candidates and search), ``results``
+(``results.review``, the tables' columns), ``analysis`` (its statistics), ``runs`` (the
+process pool), ``viewer`` (the page), ``strategies``, ``core.layout`` (the result
+counters), ``checks``, ``errors``, ``files``, ``constants``. Never ``commands`` or
+``cli``.
 """
 
 from .run import Review, analyse

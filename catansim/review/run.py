@@ -19,10 +19,8 @@ seconds) and ``review.html`` (the game's viewer page).
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import hashlib
 import json
-import multiprocessing
 import os
 import resource
 import time
@@ -41,6 +39,7 @@ from ..files import atomic_path, atomic_write_text, display_path
 from ..logs import LogError, read_log
 from ..logs.position import position, positions, standing
 from ..results.review import MOVES, TIMELINE, empty, names
+from ..runs.pool import completed
 from ..strategies import PRESETS, StrategySet
 from ..viewer import write_viewer
 from . import values as V
@@ -347,26 +346,10 @@ def _compute(out: Path, spec: V.Spec, chunks: list, todo: list[int], workers: in
     chunk) or in a pool of fresh processes (no forked Numba state). A chunk that fails
     stops the review with its error; the chunks written stay."""
 
-    def landed(i: int, got: tuple) -> None:
+    for i, got in completed(review_chunk, {i: (spec, chunks[i]) for i in todo}, workers):
         _write_chunk(out, i, got)
         if bar is not None:
             bar.update(len(chunks[i]))
-
-    if workers > 1 and len(todo) > 1:
-        ctx = multiprocessing.get_context("spawn")
-        with cf.ProcessPoolExecutor(max_workers=min(workers, len(todo)),
-                                    mp_context=ctx) as pool:
-            futures = {pool.submit(review_chunk, spec, chunks[i]): i for i in todo}
-            try:
-                for fut in cf.as_completed(futures):
-                    landed(futures[fut], fut.result())
-            except BaseException:
-                for fut in futures:
-                    fut.cancel()
-                raise
-    else:
-        for i in todo:
-            landed(i, review_chunk(spec, chunks[i]))
 
 
 def _gather(out: Path, n_chunks: int, threshold: float) -> tuple:

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
-from statsmodels.stats.proportion import proportion_confint
 
+from ..analysis.stats import wilson_ci
 from ..core import layout as L
 from ..errors import CatansimError
 from ..game import Game, Option
@@ -147,8 +147,9 @@ def timeline_rows(pos, spec: Spec, counts: Counter) -> list[dict]:
     rows = []
     for q in range(spec.n_players):
         k = int(np.sum(winner == q))
-        low, high = proportion_confint(k, spec.rollouts, alpha=1 - LEVEL, method="wilson")
-        rows.append(_timeline_row(pos, q, k / spec.rollouts, low, high, spec.rollouts, spec))
+        low, high = wilson_ci(k, spec.rollouts, LEVEL)
+        rows.append(_timeline_row(pos, q, k / spec.rollouts, float(low[0]), float(high[0]),
+                                  spec.rollouts, spec))
     return rows
 
 
