@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean clean-cache
+.PHONY: run test test-slow lint bench clean clean-cache
 
 # PYTHONWARNINGS: setuptools' "Editable installation" notice, a warning pip shows
 # even with --quiet.
@@ -29,6 +29,11 @@ test: $(STAMP)
 	$(BIN)/ruff check --quiet catansim tests benchmarks notebooks
 	$(BIN)/lint-imports --no-logo
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=10
+
+# The slow tests alone (statistical sweeps; the games counted under Debian's valgrind),
+# which `make test` skips: tens of minutes on two cores.
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile -m slow
 
 bench: $(STAMP)
 	$(BIN)/catansim bench

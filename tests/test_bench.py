@@ -138,6 +138,7 @@ def test_instruction_profile_names_kernels_and_sums_them_per_function(tmp_path, 
     assert asked == ["Ir", "Bcm"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs Debian's valgrind")
 def test_only_the_games_are_counted_and_their_branches_add_up():
     """One run under valgrind (minutes long), four games, with --branches: the count is

@@ -213,9 +213,7 @@ def test_kernel_decides_as_the_reference():
 
 
 @pytest.mark.slow
-def test_kernel_decides_as_the_reference_sweep(request):
-    if "slow" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("the sweep runs with -m slow")
+def test_kernel_decides_as_the_reference_sweep():
     tally = Tally()
     for case in games(seeds_per_focus=10, first_seed=1000):
         compare_game(*case, tally)

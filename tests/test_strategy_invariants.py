@@ -306,9 +306,7 @@ def test_each_variant_changes_only_its_parameter():
 
 
 @pytest.mark.slow
-def test_the_big_sweep(request, user_toml):
-    if "slow" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("the big sweep runs with -m slow")
+def test_the_big_sweep(user_toml):
     for s, setting in enumerate(SETTINGS):
         for i, table in enumerate(TABLES):
             play_and_check(setting, table, BIG_GAMES, base_seed=90_000 + 100 * s + i,

@@ -7,7 +7,10 @@ What lives here:
   pieces, the event's narrative line), replayed from the log by ``catansim.logs``;
 - ``page``: ``viewer_html`` / ``write_viewer`` (the page, with its script, style and
   data inline: no network, works from ``file://``) and ``inline_html`` (the same page
-  in a notebook's output).
+  in a notebook's output), each with an optional review of the game;
+- ``review``: a game review's tables (``catansim analyse``) checked against the log
+  and made the page's data: the win-probability timeline drawn under the board and
+  the moves flagged.
 
 ``catansim replay GAME.jsonl --html PAGE`` and ``catansim play ... --html PAGE`` write
 the page; a played game and a replayed log show it in a notebook (``_repr_html_``,
@@ -15,8 +18,9 @@ through the views the package ``catansim`` registers in ``catansim.display``).
 ``docs/viewer.md`` describes it.
 
 May import: ``logs`` (reading and replaying logs, the narrative), ``constants``,
-``topology``, ``palette``, ``errors``, ``files`` (atomic writes). Never the engine, the
-kernels, plotting or matplotlib: a log is all a page needs.
+``topology``, ``palette``, ``errors``, ``files`` (atomic writes), ``results.review``
+(the review's column names). Never the engine, the kernels, plotting or matplotlib: a
+log (and a review's tables) is all a page needs.
 """
 
 from .frames import GLOBAL_FIELDS, SEAT_FIELDS, game_view

@@ -272,6 +272,17 @@
   const slider = $("slider");
   slider.max = Math.max(0, N - 1);
   let step = 0, timer = null;
+  // Other scripts of the page (a review's timeline, static/review.js) follow the step
+  // through onStep (called after every render) and move it through go.
+  const stepWatchers = [];
+  window.catansimViewer = {
+    data: D,
+    esc,
+    el,
+    turn: (k) => globalRows[k][GF.turn],
+    go: (k) => go(k),
+    onStep: (fn) => { stepWatchers.push(fn); if (N > 0) fn(step); },
+  };
 
   function render() {
     const k = step, all = showAll.checked;
@@ -313,6 +324,7 @@
     renderLines($("vp-chart"), k, all ? vpAll : vpShown,
       all ? "victory points (hidden cards included)" : "victory points (visible)");
     try { history.replaceState(null, "", "#step=" + k); } catch (err) { /* srcdoc frames */ }
+    for (const fn of stepWatchers) fn(k);
   }
   // A line of the turn's box: the turn's heading is its first line, so the roll that
   // repeats it ("Turn 12 — blue (seat 1) rolls 4+4 = 8") shows only the dice.
