@@ -280,7 +280,8 @@ def test_a_log_file_and_the_command(game, tmp_path, capsys):
     manifest = json.loads((tmp_path / "c" / "review.json").read_text())
     assert manifest["log"] == str(tmp_path / "g.jsonl")
     assert manifest["events"] == [-1, standing(events, 100)]  # a roll: with its production
-    assert (tmp_path / "c" / "review.html").read_text().startswith("<!DOCTYPE html>")
+    page = (tmp_path / "c" / "review.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and 'id="review-data"' in page
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -398,8 +398,10 @@ def _summary(spec: V.Spec, threshold: float, timeline: pd.DataFrame,
 
 def _write_page(path: Path, header: dict, events: list, timeline: pd.DataFrame,
                 moves: pd.DataFrame) -> Path:
-    """The review's viewer page. The one call site of the viewer: today the game's
-    plain page (``viewer.write_viewer``); the timeline and the flagged moves join it
-    when the viewer draws them (issue #55, item 3)."""
-    return write_viewer(path, header, events,
-                        title=f"catansim review: game {header.get('seed', '')}")
+    """The review's viewer page: the game with its timeline under the board and the
+    moves flagged (``viewer.write_viewer``). The page's slider has no step before the
+    first event and draws chances measured by rollouts: the start (event -1) and a
+    finished game's result (no rollouts) stay in the tables, off the chart."""
+    drawn = timeline[(timeline["event"] >= 0) & (timeline["rollouts"] > 0)]
+    return write_viewer(path, header, events, f"catansim review: game {header['seed']}",
+                        timeline=drawn, moves=moves)
