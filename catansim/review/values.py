@@ -13,8 +13,8 @@ A decision is searched as the search player searches (``SearchPlayer.shortlist``
 so that the one left beside it is its best alternative; then the move played and that
 alternative are played on fresh rollout seeds, the same seeds for both (the other
 half of the budget), and the paired differences give the loss and its interval (a t
-interval, ``scipy.stats.ttest_1samp``). The search's own values are not reused: the
-best of several noisy means is biased upwards.
+interval, ``scipy.stats.ttest_1samp``, cut to [-1, 1]). The search's own values are not
+reused: the best of several noisy means is biased upwards.
 
 Every random number comes from the review's seed and the event (``derived``), so a
 position's rows do not depend on which process computed them or in which order.
@@ -240,6 +240,7 @@ def _judge(game: Game, pos, played: Option, steps: tuple, k: int, j: int, spec: 
         low = high = loss
     else:
         low, high = stats.ttest_1samp(diff, 0.0).confidence_interval(LEVEL)
+        low, high = max(low, -1.0), min(high, 1.0)  # the range of a difference of shares
     return {"seat": seat, "decision": game.decision, "played": str(played),
             "best": str(best), "win_played": float(won_played.mean()),
             "win_best": float(won_best.mean()), "loss": loss, "loss_low": float(low),
