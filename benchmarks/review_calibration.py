@@ -144,6 +144,71 @@ def brier_table(test: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _brier_text(r) -> str:
+    return f"{r['brier']:.4f} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]"
+
+
+def readme(out: Path) -> str:
+    """The folder's README, from its tables (``brier.csv``, ``settings.json``)."""
+    brier = pd.read_csv(out / "brier.csv")
+    st = json.loads((out / "settings.json").read_text())
+    lines = [
+        "# Are the review's chances of winning right?",
+        "",
+        "Calibration of `catansim analyse`'s chances of winning (`docs/analyse.md`) on "
+        "held-out games, against a baseline that sees the visible points alone. Rebuild "
+        "(one process, about "
+        f"{st['cpu_seconds'] / 60:.0f} CPU minutes):",
+        "",
+        "```",
+        f"python benchmarks/review_calibration.py --games {st['games']} --train "
+        f"{st['train']} --positions {st['positions']} --rollouts {st['rollouts']} "
+        f"--out {st['out']}",
+        "```",
+        "",
+        f"{st['games']} held-out games a field (seeds `batch_seeds({st['test_seed']} + f)`, "
+        f"used nowhere else), {st['positions']} turn starts drawn at random in each, each "
+        f"seat's chance predicted with {st['rollouts']} rollouts of `default`: from one "
+        "seat's public information (the observer drawn at random; what the command shows "
+        "by default) and from the full state. The baseline is a logistic regression of "
+        "winning on the seat's visible points and their share of the visible points, "
+        f"fitted on {st['train']} other games of the field (seeds `batch_seeds("
+        f"{st['train_seed']} + f)`). Fields: `default`, four `default` players (the "
+        "rollouts' own strategy); `mixed`, each seat a preset drawn from "
+        f"{', '.join(st['mixed'])} (the rollouts still `default`).",
+        "",
+        "Brier score (mean squared error of the chance against the 0/1 win; lower is "
+        "better; 95% bootstrap interval over games, `scipy.stats.bootstrap`), and each "
+        "predictor less the baseline, paired game by game:",
+        "",
+        "| field | predictor | Brier | less the baseline | games | seat-positions |",
+        "|---|---|---|---|---|---|",
+    ]
+    for _, r in brier.iterrows():
+        diff = ("" if pd.isna(r.get("minus_baseline")) else
+                f"{r['minus_baseline']:+.4f} [{r['diff_low']:+.4f}, {r['diff_high']:+.4f}]")
+        lines.append(f"| {r['field']} | {r['predictor']} | {_brier_text(r)} | {diff} | "
+                     f"{int(r['games'])} | {int(r['rows']):,} |")
+    lines += [
+        "",
+        "The reliability curves (`calibration-default.png`, `calibration-mixed.png`; "
+        "`reliability.csv`): each predictor's predictions cut into deciles, the mean "
+        "prediction against the share that won, with 95% Wilson intervals (the rows of a "
+        "game are correlated: the intervals are somewhat narrow).",
+        "",
+        "![default field](calibration-default.png)",
+        "![mixed field](calibration-mixed.png)",
+        "",
+        "Files: `brier.csv`, `reliability.csv`, `predictions.csv.gz` (every seat-position: "
+        "the game, turn, seat, observer, visible points, the three predictions and the "
+        "win), `settings.json` (the run's settings, the baseline's coefficients, the "
+        "rollouts played and the CPU seconds). `viewer-timeline.png`: the viewer with a "
+        "review's timeline (docs/viewer.md).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=400, help="held-out games per field")
@@ -151,7 +216,12 @@ def main(argv=None) -> None:
     ap.add_argument("--positions", type=int, default=4, help="positions a game")
     ap.add_argument("--rollouts", type=int, default=200, help="rollouts a position")
     ap.add_argument("--out", type=Path, default=Path("results/analyse"))
+    ap.add_argument("--readme", action="store_true",
+                    help="only write the README from the tables in --out")
     args = ap.parse_args(argv)
+    if args.readme:
+        atomic_write_text(args.out / "README.md", readme(args.out))
+        return
     args.out.mkdir(parents=True, exist_ok=True)
     start, counts, tests = time.process_time(), Counter(), []
     fits = {}
@@ -184,10 +254,12 @@ def main(argv=None) -> None:
                                  "rollouts a position; deciles of each predictor; 95% "
                                  "Wilson", width=6.0)
         atomic_write_bytes(args.out / f"calibration-{field}.png", figure_png(fig))
-    settings = {**vars(args), "out": str(args.out), "test_seed": TEST_SEED,
+    given = {k: v for k, v in vars(args).items() if k != "readme"}
+    settings = {**given, "out": str(args.out), "test_seed": TEST_SEED,
                 "train_seed": TRAIN_SEED, "mixed": MIXED, "baseline": fits,
                 "rollouts_played": int(counts["rollouts"]), "cpu_seconds": round(cpu, 1)}
     atomic_write_text(args.out / "settings.json", json.dumps(settings, indent=1) + "\n")
+    atomic_write_text(args.out / "README.md", readme(args.out))
     with pd.option_context("display.width", 200, "display.max_columns", 20):
         print(brier.round(4).to_string(index=False))
     print(f"{cpu:.0f} CPU s")
