@@ -115,6 +115,7 @@ def report_lines(review) -> list[str]:
     lines = [
         f"win chances at {s['positions']} positions, from {source}; "
         f"{s['rollouts_a_position']} rollouts a position (95% Wilson intervals)",
+        f"seeds: {s['seeds']}",
         f"decisions valued: {s['decisions']} (forced, one option: {s['forced']}; no "
         f"alternative searched: {s['no_alternative']}; not valued: {skipped}); "
         f"{d['search']} rollouts to search, {d['move_played']} each for the move played "

@@ -381,6 +381,8 @@ def _summary(spec: V.Spec, threshold: float, timeline: pd.DataFrame,
                if counts[r]}
     return {
         "threshold": threshold,
+        "seeds": f"every rollout seed derives from seed {spec.seed} and the event "
+                 "(catansim.review.values.derived)",
         "rollouts_a_position": spec.rollouts,
         "rollouts_a_decision": {"search": max(2, spec.budget // 2),
                                 "move_played": spec.pairs, "best": spec.pairs},
