@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 import time
 import warnings
 from collections import Counter
@@ -206,7 +207,8 @@ def readme(out: Path) -> str:
         "review's timeline (docs/viewer.md).",
         "",
     ]
-    return "\n".join(lines)
+    return "\n".join(line if line[:1] in ("|", "!", "`", "#") or line.startswith("python")
+                     else textwrap.fill(line, 88) for line in lines)
 
 
 def main(argv=None) -> None:
