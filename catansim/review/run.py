@@ -129,7 +129,7 @@ def analyse(log, out, *, seat: int = 0, observer=None, events=None, rollouts: in
     strategy_set.compiled(strategy, "strategy")
     threshold = check_number(threshold, "threshold", 0.0, 100.0)
     seed = check_seed(seed)
-    workers = os.cpu_count() or 1 if workers is None else check_int(workers, "workers", 1)
+    workers = (os.cpu_count() or 1) if workers is None else check_int(workers, "workers", 1)
     block = check_int(block, "block", 1)
     out = Path(check_path(out, "out"))
     spec = V.Spec(header, moves_of, seat, observer, tuple(ats), rollouts, budget, candidates,
