@@ -20,6 +20,7 @@ _LAZY = {
     "Rules": ("rules", "Rules"),
     "tune": ("tuning", "tune"),
     "ladder": ("ladders", "ladder"),
+    "analyse": ("review", "analyse"),
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
+import json
 import os
 import re
 import tomllib
@@ -246,3 +247,25 @@ def read_text(path: Path, what: str, allowed: str, field: str | None = None) -> 
     except UnicodeDecodeError as exc:
         raise CatansimError(f"{where}: not a text file (byte {data[exc.start]:#04x} at offset "
                             f"{exc.start} is not UTF-8); allowed: {allowed}") from None
+
+
+def check_resume(out: Path, name: str, new: dict, keys, what: str) -> bool:
+    """A resumable folder ``out``: True when its settings file ``name`` is there and is
+    ``what``'s (its ``format`` the one of ``new``) with every key of ``keys`` as in
+    ``new``; False when there is none; else a one-line error naming the key."""
+    path = Path(out) / name
+    if not path.exists():
+        return False
+    allowed = f"allowed: the folder of a {what}, or a new folder"
+    try:
+        old = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise CatansimError(f"{path}: not a {what}'s manifest ({exc}); {allowed}") from None
+    if not isinstance(old, dict) or old.get("format") != new["format"]:
+        raise CatansimError(f"{path}: not a {what}'s manifest; {allowed}")
+    for key in keys:
+        if old.get(key) != new[key]:
+            raise CatansimError(f"{out}: this folder holds another {what} ({key}: "
+                                f"{old.get(key)!r} there, {new[key]!r} now); allowed: the "
+                                f"same {key}, or a new folder")
+    return True

@@ -2,7 +2,8 @@
 
 What lives here: ``Game`` (``observation``, ``legal``, ``step``, ``suggest``, ``fork``,
 for search players ``determinize`` and ``rollouts``, and ``Game.from_log``: the position
-after an event of a game log),
+after an event of a game log, ``Game.from_position`` the same from a position of
+``logs.position.positions``),
 ``Option`` (a choice in the game's words), ``Observation`` (what one seat may know),
 the ``Player`` protocol, ``RandomPlayer`` and ``play_settings`` (a game of Python
 players and compiled strategies, as ``play_game`` plays it). May import:
@@ -539,7 +540,8 @@ class Game:
         log : path or (dict, list of dict)
             The game log.
         at : int, optional
-            The index of the event (0 the first after the header); None: the last.
+            The index of the event (0 the first after the header; -1 the start, before
+            the first event); None: the last.
         seed : int
             The seed of what the log cannot say (above).
         strategies : str or sequence, optional
@@ -563,7 +565,24 @@ class Game:
         """
         record = check_bool(record, "from_log: record")
         header, events = _log_pair(log)
-        pos = position(header, events, at)
+        return cls.from_position(position(header, events, at), seed=seed,
+                                 strategies=strategies, external=external, record=record,
+                                 strategy_set=strategy_set)
+
+    @classmethod
+    def from_position(cls, pos, *, seed: int, strategies=None, external=None,
+                      record: bool = True, strategy_set: StrategySet = PRESETS) -> Game:
+        """The game of a log's position (``logs.position.Position``), as ``from_log``
+        makes it (the same parameters). ``logs.position.positions`` gives the positions
+        after several events of a log in one replay, where ``from_log`` replays the log
+        from its start each time::
+
+            header, events = read_log("game.jsonl")
+            for pos in positions(header, events, [10, 120, 300]):
+                game = Game.from_position(pos, seed=1)
+        """
+        record = check_bool(record, "from_log: record")
+        header = pos.header
         rules = _header_rules(header)
         board = B.Board.from_header(pos.state.board)
         n = pos.state.n_players

@@ -8,7 +8,7 @@ path, with what is allowed (faults of the machine: with what state the data is i
 no traceback, and nothing written anywhere under the test's folder (a dataset used
 by a row is unchanged and still loads).
 
-BAD_COMMANDS (asserted below) counts the rows: 195.
+BAD_COMMANDS (asserted below) counts the rows: 208.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import catansim
 from catansim.runs.experiment import load_experiment
 from catansim.runs.runner import run_experiment
 
-BAD_COMMANDS = 195
+BAD_COMMANDS = 208
 
 # Placeholders: T the test's folder, BIN a binary file, DIR an empty folder, FILE a text
 # file ("x"), EMPTY an empty file, EXP a good experiment, LOG a good game log, TRUNC a
@@ -34,8 +34,8 @@ BAD_COMMANDS = 195
 # fault=True (a fault's line says the state of the data instead of what is allowed).
 CASES = {
     # -- the group
-    "unknown-command": (["nope"], ["nope: unknown command; allowed: bench, board, ladder, "
-                                   "openings, play"]),
+    "unknown-command": (["nope"], ["nope: unknown command; allowed: analyse, bench, board, "
+                                   "ladder, openings, play"]),
     "unknown-command-prefix": (["pla"], ["pla: unknown command"]),
     "unknown-group-option": (["--nope"], ["--nope: unknown option; allowed: --version"]),
     # -- run
@@ -364,6 +364,31 @@ CASES = {
                         ["--out: FILE: is a file, not a folder"]),
     "ladder-deals-zero": (["ladder", "--field", "default,builder", "--deals", "0", "--out",
                            "T/l"], ["--deals: 0 is not allowed; allowed: an integer >= 1"]),
+    # -- analyse
+    "analyse-no-log": (["analyse", "--out", "T/a"], ["GAME.jsonl: missing; allowed: a game log"]),
+    "analyse-no-out": (["analyse", "LOG"], ["--out: missing; allowed: a folder"]),
+    "analyse-missing-log": (["analyse", "NOWHERE/g.jsonl", "--out", "T/a"],
+                            ["GAME.jsonl: NOWHERE/g.jsonl: file not found"]),
+    "analyse-not-a-log": (["analyse", "FILE", "--out", "T/a"], ["FILE:1: not JSON"]),
+    "analyse-bad-seed": (["analyse", "BADSEED", "--out", "T/a"],
+                         ["BADSEED:1: header.seed: 'abc' is not allowed"]),
+    "analyse-seat": (["analyse", "LOG", "--out", "T/a", "--seat", "4"],
+                     ["--seat: 4 is not allowed; allowed: a seat in 0..3"]),
+    "analyse-observer": (["analyse", "LOG", "--out", "T/a", "--observer", "me"],
+                         ["--observer: 'me' is not allowed; allowed: a seat in 0..3, or full"]),
+    "analyse-events": (["analyse", "LOG", "--out", "T/a", "--events", "5,x"],
+                       ["--events: 'x' is not an event of the log; allowed: turns, all, or "
+                        "event indices in -1.."]),
+    "analyse-budget": (["analyse", "LOG", "--out", "T/a", "--budget", "2"],
+                       ["--budget: 2 is not allowed; allowed: an integer in 8..100000"]),
+    "analyse-threshold": (["analyse", "LOG", "--out", "T/a", "--threshold", "101"],
+                          ["--threshold: 101 is not allowed; allowed: a number in 0..100"]),
+    "analyse-strategy": (["analyse", "LOG", "--out", "T/a", "--strategy", "search"],
+                         ["--strategy: 'search' is not a compiled strategy; allowed: army"]),
+    "analyse-out-file": (["analyse", "LOG", "--out", "FILE"],
+                         ["--out: FILE: is a file, not a folder"]),
+    "analyse-workers-zero": (["analyse", "LOG", "--out", "T/a", "--workers", "0"],
+                             ["--workers: 0 is not allowed; allowed: an integer >= 1"]),
     # -- tune (bad specs: tests/test_tune_errors.py)
     "tune-no-file": (["tune"], ["SPEC: missing; allowed: a TOML tuning spec"]),
     "tune-missing-file": (["tune", "NOWHERE/t.toml"], ["SPEC: NOWHERE/t.toml: file not found"]),

@@ -13,7 +13,8 @@
 - A hand-written log in another writer's numbering loads the same position as ours; a
   hand-written position has the hands and public records worked out by hand.
 - A malformed or illegal log is the checker's one-line ``LogError``; ``at`` out of range
-  a one-line error naming it and what is allowed.
+  a one-line error naming it and what is allowed; ``at=-1`` is the game's start.
+- ``positions`` (several positions in one replay) gives what ``from_log`` loads.
 - A loaded game passes the kernel's invariant checker (rules ``check=1``), and can be
   determinized and played to the end.
 """
@@ -35,6 +36,7 @@ from catansim.core.rules_nb import route_length_nb
 from catansim.errors import CatansimError
 from catansim.game import FROM_LOG_UNCOUNTED, Game
 from catansim.logs import LogError, game_log, write_log
+from catansim.logs.position import positions
 from catansim.rules import Rules
 from catansim.settings import GameSettings
 from catansim.topology import TOPO
@@ -291,13 +293,51 @@ def test_only_the_events_up_to_the_position_are_read(logged):
     assert not a.over
 
 
-@pytest.mark.parametrize("at", [-1, "3", 1.0, True, 10**6])
+@pytest.mark.parametrize("at", [-2, "3", 1.0, True, 10**6])
 def test_at_out_of_range_names_at_and_what_is_allowed(logged, at):
     header, events = logged
-    with pytest.raises(CatansimError) as err:
-        Game.from_log((header, events), at=at, seed=0)
-    assert str(err.value) == (f"from_log: at {at!r} is not an event of the log; allowed: "
-                              f"an event index in 0..{len(events) - 1} (None: the last)")
+    for load in (lambda: Game.from_log((header, events), at=at, seed=0),
+                 lambda: list(positions(header, events, [0, at]))):
+        with pytest.raises(CatansimError) as err:
+            load()
+        assert str(err.value) == (
+            f"from_log: at {at!r} is not an event of the log; allowed: an event index in "
+            f"-1..{len(events) - 1} (-1: the start, before the first event; None: the last)")
+
+
+def test_at_minus_one_is_the_games_start(logged):
+    """Before the first event: the writing game at its first decision (the first
+    settlement of the set-up), every field a log determines as it was."""
+    from catansim.engine import play_game
+
+    for name, strategies in SETTINGS[:4]:
+        settings = settings_of(name, strategies)
+        header, events = game_log(play_game(3, settings=settings, log=True))
+        start = Game(3, settings=settings, external=range(settings.n_players))
+        loaded = Game.from_log((header, events), at=-1, seed=9)
+        assert loaded.at == -1 and loaded.decision == "setup settlement"
+        assert loaded.to_move == start.to_move
+        assert differences(loaded.s, start.s) == [], name
+
+
+def test_positions_of_one_replay_are_those_from_log_loads(logged):
+    """``positions`` (one replay) gives at each event asked for the position
+    ``from_log`` loads (which replays from the start), in any order asked, twice asked
+    once given; the state of one does not move with the replay after it."""
+    header, events = logged
+    last = len(events) - 1
+    roll = next(i for i, ev in enumerate(events) if ev["e"] == "roll" and i > 150
+                and events[i + 1]["e"] == "production")
+    ats = [last, 300, -1, 0, 17, roll, 17, 100, None]
+    asked = sorted({last if a is None else a for a in ats})
+    got = list(positions(header, events, ats))
+    assert len(got) == len(asked) == 7
+    assert got[asked.index(roll)].at == roll + 1  # with the production the roll makes
+    for at, pos in zip(asked, got, strict=True):
+        a = Game.from_position(pos, seed=at + 5)
+        b = Game.from_log((header, events), at=at, seed=at + 5)
+        assert np.array_equal(a.s, b.s), at
+        assert a.at == b.at and pos.events == events[: pos.at + 1]
 
 
 def test_a_position_includes_the_events_the_rules_make_at_once(logged):

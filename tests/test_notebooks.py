@@ -17,7 +17,8 @@ DATASETS = {"02-seats-and-boards.ipynb": ("data", "data-boards"),
             "05-shortages.ipynb": ("data/rule19", "data/supply", "data/my-board"),
             "06-tuning.ipynb": (),  # a tuning's outputs, no dataset
             "09-ladder.ipynb": (),  # a ladder's folder, no dataset
-            "10-search-player.ipynb": ()}  # one game, no dataset
+            "10-search-player.ipynb": (),  # one game, no dataset
+            "11-analyse-a-game.ipynb": ()}  # one game's review, no dataset
 
 
 def test_there_are_notebooks():

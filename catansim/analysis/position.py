@@ -197,10 +197,7 @@ def fit_win_model(rows: pd.DataFrame, confidence: float = 0.95, test_share: floa
                           "brier_skill": [1 - brier / brier_base if brier_base else np.nan],
                           "pseudo_r2": [float(fit.prsquared)],
                           "converged": [bool(fit.mle_retvals.get("converged", True))]})
-    decile = pd.qcut(p_test, bins, labels=False, duplicates="drop")
-    rel = pd.DataFrame({"bin": decile, "p": p_test, "y": y_test}).groupby("bin").agg(
-        n=("y", "size"), wins=("y", "sum"), mean_predicted=("p", "mean"))
-    rel = S.rate_table(rel, "wins", rate="observed")
+    rel = S.reliability_table(p_test, y_test, bins, confidence)
     return {"coefficients": coef, "calibration": calib, "reliability": rel}
 
 

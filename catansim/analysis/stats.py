@@ -169,6 +169,19 @@ def rate_table(frame: pd.DataFrame, successes: str, n: str = "n", rate: str = "r
     return out
 
 
+def reliability_table(predicted, won, bins: int = 10,
+                      confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Calibration of predicted probabilities: the predictions cut into ``bins`` groups of
+    equal size (quantiles; ties may merge groups), each with ``n``, ``wins``,
+    ``mean_predicted``, the ``observed`` rate and its Wilson interval (``rate_table``)."""
+    p = np.asarray(predicted, dtype=float)
+    y = np.asarray(won, dtype=float)
+    group = pd.qcut(p, bins, labels=False, duplicates="drop")
+    rel = pd.DataFrame({"bin": group, "p": p, "y": y}).groupby("bin").agg(
+        n=("y", "size"), wins=("y", "sum"), mean_predicted=("p", "mean"))
+    return rate_table(rel, "wins", rate="observed", confidence=confidence)
+
+
 # --- paired and unpaired comparisons of means -----------------------------------------------
 
 

@@ -56,6 +56,25 @@ class IntIn(click.ParamType):
         return n
 
 
+class NumberIn(click.ParamType):
+    """A real number in ``lo .. hi``."""
+
+    name = "number"
+
+    def __init__(self, lo: float, hi: float):
+        self.lo, self.hi = lo, hi
+        self.allowed = f"a number in {lo:g}..{hi:g}"
+
+    def convert(self, value, param, ctx):
+        try:
+            x = value if isinstance(value, float) else float(str(value).strip())
+        except ValueError:
+            self.fail(f"{value!r} is not allowed; allowed: {self.allowed}", param, ctx)
+        if not self.lo <= x <= self.hi:  # NaN compares False
+            self.fail(f"{value} is not allowed; allowed: {self.allowed}", param, ctx)
+        return x
+
+
 class InFile(click.ParamType):
     """An existing, readable file (not a folder); ``what`` names it in messages."""
 

@@ -16,7 +16,7 @@ What lives here:
 
 Sits beside ``studies`` and ``tuning`` at the end of the data path. May import
 ``game``, ``engine``, ``settings``, ``strategies``, ``rules``, ``players`` (the
-catanatron bridge), ``runs`` (the Dask client's worker check), ``analysis``
+catanatron bridge), ``runs`` (the Dask client's worker check, the process pool), ``analysis``
 (``analysis.ladder``), ``plotting``, ``reports`` (the page), ``checks``, ``errors``,
 ``files``. Never ``commands`` or ``cli``.
 """

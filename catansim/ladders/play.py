@@ -14,12 +14,10 @@ Dask cluster (``scheduler``), each making its players from their names.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import contextlib
 import dataclasses
 import io
 import json
-import multiprocessing
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,12 +25,14 @@ from pathlib import Path
 import pandas as pd
 
 from .. import __version__
+from ..checks import check_resume
 from ..engine import batch_seeds
 from ..errors import CatansimError
 from ..files import atomic_write_text
 from ..game import Game
 from ..players.outside import catanatron as CB
 from ..rules import Rules
+from ..runs.pool import completed
 from ..settings import GameSettings
 from ..strategies import PRESETS, StrategySet
 from .field import is_catanatron, seat_player
@@ -167,20 +167,7 @@ def open_folder(out: Path, spec: Spec, deals: int) -> None:
     (out / GAMES).mkdir(exist_ok=True)
     path = out / MANIFEST
     new = spec.manifest(deals)
-    if path.exists():
-        try:
-            old = json.loads(path.read_text())
-        except (OSError, ValueError) as e:
-            raise CatansimError(f"{path}: not a ladder's manifest ({e}); allowed: the folder "
-                                "of a ladder, or a new folder") from None
-        if not isinstance(old, dict) or old.get("format") != FORMAT:
-            raise CatansimError(f"{path}: not a ladder's manifest; allowed: the folder of a "
-                                "ladder, or a new folder")
-        for key in KEYS:
-            if old.get(key) != new[key]:
-                raise CatansimError(f"{out}: this folder holds another ladder ({key}: "
-                                    f"{old.get(key)!r} there, {new[key]!r} now); allowed: "
-                                    f"the same {key}, or a new folder")
+    check_resume(out, MANIFEST, new, KEYS, "ladder")
     atomic_write_text(path, json.dumps(new, indent=1) + "\n")
 
 
@@ -252,19 +239,8 @@ def play_parts(out: Path, spec: Spec, todo: list[Part], workers: int = 1, client
         futures = {client.submit(play_part, spec, p, pure=False): p for p in todo}
         for fut in as_completed(futures):
             landed(futures[fut], fut.result())
-    elif workers > 1 and len(todo) > 1:
-        ctx = multiprocessing.get_context("spawn")  # a fresh interpreter: no forked Numba
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            futures = {pool.submit(play_part, spec, p): p for p in todo}
-            try:
-                for fut in cf.as_completed(futures):
-                    landed(futures[fut], fut.result())
-            except BaseException:
-                for fut in futures:
-                    fut.cancel()
-                raise
     else:
-        for p in todo:
-            landed(p, play_part(spec, p))
+        for p, games in completed(play_part, {p: (spec, p) for p in todo}, workers):
+            landed(p, games)
     got.seconds = time.perf_counter() - t
     return got

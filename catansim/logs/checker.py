@@ -648,10 +648,11 @@ class _Replayer:
             self.pending_tiles.append({"e": "largest_army", "p": p, "knights": k})
 
     # -- main loop ------------------------------------------------------------------
-    def run(self, events, observer=None, complete=True):
+    def run(self, events, observer=None, complete=True, start=0):
         """Apply every event; ``observer(self, ev)`` sees the state after each one. With
-        ``complete`` the log must end the game (with False: a log cut short, a position)."""
-        for i, ev in enumerate(events):
+        ``complete`` the log must end the game (with False: a log cut short, a position).
+        ``start``: the index in the log of ``events[0]`` (a replay run in pieces)."""
+        for i, ev in enumerate(events, start):
             self.i, self.ev = i, ev
             if not isinstance(ev, dict) or ev.get("e") not in EVENT_NAMES:
                 self.bad("unknown event (not one of the spec's event names)")
@@ -661,7 +662,7 @@ class _Replayer:
             self.check_conservation()
             if observer is not None:
                 observer(self, ev)
-        self.i, self.ev = len(events), None
+        self.i, self.ev = start + len(events), None
         if complete and not self.ended:
             if self.pending_tiles:
                 self.fail(f"log ends before the {self.pending_tiles[0]['e']} change "

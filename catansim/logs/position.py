@@ -1,10 +1,13 @@
 """A position of a game log: the state after one event, as the checker replays it.
 
 ``position(header, events, at)`` replays (and checks) the log's events up to event
-``at`` and returns a ``Position``: the checker's state there (``ReplayResult``, in our
-numbering), where the turn stands, and what the state alone does not keep (each seat's
-public record of every hand, the development cards drawn in order, the starting nodes,
-each turn's visible points). ``catansim.game.Game.from_log`` turns it into a game.
+``at`` (-1: none, the game's start) and returns a ``Position``: the checker's state
+there (``ReplayResult``, in our numbering), where the turn stands, and what the state
+alone does not keep (each seat's public record of every hand, the development cards
+drawn in order, the starting nodes, each turn's visible points).
+``catansim.game.Game.from_log`` turns it into a game. ``positions(header, events, ats)``
+gives the positions after several events in one replay (``Game.from_position`` turns
+each into a game).
 
 Some events are made by the rules at once after the one before, with no decision and
 no chance between them: the starting resources after a second set-up road, the
@@ -15,6 +18,8 @@ on to the last of them (``Position.at`` says where it stands).
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..constants import DEV_CARD_NAMES, MAX_PLAYERS, RESOURCE_NAMES
@@ -34,7 +39,7 @@ class Position:
     ----------
     at : int
         The last event the position includes (the one asked for, or an event the rules
-        made at once after it: see the module text).
+        made at once after it: see the module text); -1 the start, before any event.
     state : ReplayResult
         The checker's state: hands, supply, development cards, pieces, robber, tiles.
     header : dict
@@ -128,7 +133,8 @@ class Position:
 
 
 def position(header: dict, events: list[dict], at: int | None = None) -> Position:
-    """The position after event ``at`` (None: the last) of the log ``header``, ``events``.
+    """The position after event ``at`` (None: the last; -1: the start, before the first
+    event) of the log ``header``, ``events``.
 
     The events up to it are checked as ``replay`` checks them (a broken rule or a
     malformed event is a ``LogError`` naming the event); those after it are not read,
@@ -141,38 +147,80 @@ def position(header: dict, events: list[dict], at: int | None = None) -> Positio
     CatansimError
         ``at`` is not the index of an event.
     """
+    return next(positions(header, events, [at]))
+
+
+def positions(header: dict, events: list[dict], ats) -> Iterator[Position]:
+    """The positions after each event of ``ats`` (as ``position`` takes ``at``), in one
+    replay of the log: one for each distinct ``at``, in ascending order, each as
+    ``position`` gives it (two ``at`` that stand at the same position share it).
+
+    The replay stops at the last position asked for; a ``LogError`` of an event comes
+    when the replay reaches it (after the positions before it)."""
     if not isinstance(events, list) or not events:
         raise CatansimError("from_log: the log has no events; allowed: a log with at least "
                             "one event after its header")
     last = len(events) - 1
-    if at is None:
-        at = last
-    if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= last:
-        raise CatansimError(f"from_log: at {at!r} is not an event of the log; allowed: an "
-                            f"event index in 0..{last} (None: the last)")
-    while at < last and isinstance(events[at + 1], dict) and events[at + 1].get("e") in AUTOMATIC:
-        at += 1
-    r = _Replayer(header, check=True)
-    record = PlainRecord(r.n, observers=MAX_PLAYERS)
-    drawn: list[int] = []
-    starts = [[-1, -1] for _ in range(r.n)]
-    visible: dict[int, list[int]] = {}
-    tallies = {"blocked": [0] * r.n, "withheld": [[0] * 5 for _ in range(r.n)],
-               "sole_recipient": [0] * 5, "withheld_leader": 0, "leader_chances": 0,
-               "robbed_leader": 0}
-    flags = {"after_roll": False, "phase": r.phase, "rolled": False, "count": 0,
-             "last_card": None, "last_robber": None, "knight": None, "free_road": False}
+    wanted = sorted({_checked_at(at, last) for at in ats})
+    walk = _Walk(header)
+    done = 0  # events replayed
+    for asked in wanted:
+        at = standing(events, asked)
+        if at + 1 > done:
+            walk.replayer.run(events[done : at + 1], walk.observe, complete=False, start=done)
+            done = at + 1
+        yield walk.position(at, events)
 
-    def observe(state, ev):
+
+def standing(events: list[dict], at: int) -> int:
+    """The last event the position after event ``at`` includes: ``at``, or the last of
+    the events the rules made at once after it (the module text)."""
+    last = len(events) - 1
+    while at < last and isinstance(events[at + 1], dict) and events[at + 1].get(
+            "e") in AUTOMATIC:
+        at += 1
+    return at
+
+
+def _checked_at(at, last: int) -> int:
+    if at is None:
+        return last
+    if isinstance(at, bool) or not isinstance(at, int) or not -1 <= at <= last:
+        raise CatansimError(f"from_log: at {at!r} is not an event of the log; allowed: an "
+                            f"event index in -1..{last} (-1: the start, before the first "
+                            "event; None: the last)")
+    return at
+
+
+class _Walk:
+    """The checker's replay with what a position needs beside its state, kept event by
+    event (``observe``), and the position where the replay stands (``position``)."""
+
+    def __init__(self, header: dict):
+        self.header = header
+        r = self.replayer = _Replayer(header, check=True)
+        self.record = PlainRecord(r.n, observers=MAX_PLAYERS)
+        self.drawn: list[int] = []
+        self.starts = [[-1, -1] for _ in range(r.n)]
+        self.visible: dict[int, list[int]] = {}
+        self.tallies = {"blocked": [0] * r.n, "withheld": [[0] * 5 for _ in range(r.n)],
+                        "sole_recipient": [0] * 5, "withheld_leader": 0,
+                        "leader_chances": 0, "robbed_leader": 0}
+        self.flags = {"after_roll": False, "phase": r.phase, "rolled": False, "count": 0,
+                      "last_card": None, "last_robber": None, "knight": None,
+                      "free_road": False}
+
+    def observe(self, state, ev) -> None:
+        flags, tallies, starts = self.flags, self.tallies, self.starts
         name, before = ev["e"], flags["phase"]
-        record.apply(ev)
+        self.record.apply(ev)
         if name == "buy_dev":
-            drawn.append(DEV_CARD_NAMES.index(ev["card"]))
+            self.drawn.append(DEV_CARD_NAMES.index(ev["card"]))
         elif name == "setup_settlement":
             slot = 0 if starts[ev["p"]][0] < 0 else 1
             starts[ev["p"]][slot] = state.geo.our_node[ev["node"]]
         elif name == "turn_end" or (name == "game_end" and ev["reason"] == "win"):
-            visible[state.turn] = [state.visible_vp(q) for q in range(state.n)]
+            self.visible[state.turn] = [state.visible_vp(q) for q in range(state.n)]
         elif name == "turn_start":
             flags["rolled"] = False
         elif name == "play_dev":
@@ -209,25 +257,32 @@ def position(header: dict, events: list[dict], at: int | None = None) -> Positio
             flags["after_roll"] = state.phase == "main" and before != "main"
         flags["phase"] = state.phase
 
-    r.run(events[: at + 1], observe, complete=False)
-    state = r.result()
-    state.log = (header, events[: at + 1])
-    phase = "over" if r.ended else "between" if r.phase == "limit" else r.phase
-    if phase == "production":
-        raise CatansimError(f"from_log: event {at} is a roll whose production event is "
-                            "missing; allowed: a log with the production after each roll")
-    return Position(
-        at=at, state=state, header=header, phase=phase, turn=r.turn, active=r.active,
-        setup_placements=2 * r.n - len(r.setup_queue),
-        setup_road_due=r.phase == "setup" and r.setup_step == "road",
-        setup_seat=r.setup_seat, discards_due=list(r.discards_due),
-        knight_robber_due=r.knight_robber_due, free_roads=r.free_roads,
-        dev_played=r.dev_played, rolled=flags["rolled"], after_roll=flags["after_roll"],
-        count=flags["count"], last_card=flags["last_card"], last_robber=flags["last_robber"],
-        dev_new=[dict(d) for d in r.dev_new], drawn=drawn,
-        deck_left=[r.deck[c] for c in DEV_CARD_NAMES],
-        record_low=record.low, record_high=record.high, start_nodes=starts,
-        visible_at_turn_end=visible, tallies=tallies, events=events[: at + 1])
+    def position(self, at: int, events: list[dict]) -> Position:
+        """The position after event ``at``, where the replay stands (a copy: the replay
+        may go on)."""
+        r, flags, header = self.replayer, self.flags, self.header
+        state = r.result()
+        state.snapshots = copy.deepcopy(state.snapshots)
+        state.log = (header, events[: at + 1])
+        phase = "over" if r.ended else "between" if r.phase == "limit" else r.phase
+        if phase == "production":
+            raise CatansimError(f"from_log: event {at} is a roll whose production event is "
+                                "missing; allowed: a log with the production after each roll")
+        return Position(
+            at=at, state=state, header=header, phase=phase, turn=r.turn, active=r.active,
+            setup_placements=2 * r.n - len(r.setup_queue),
+            setup_road_due=r.phase == "setup" and r.setup_step == "road",
+            setup_seat=r.setup_seat, discards_due=list(r.discards_due),
+            knight_robber_due=r.knight_robber_due, free_roads=r.free_roads,
+            dev_played=r.dev_played, rolled=flags["rolled"], after_roll=flags["after_roll"],
+            count=flags["count"], last_card=flags["last_card"],
+            last_robber=flags["last_robber"], dev_new=[dict(d) for d in r.dev_new],
+            drawn=list(self.drawn), deck_left=[r.deck[c] for c in DEV_CARD_NAMES],
+            record_low=copy.deepcopy(self.record.low),
+            record_high=copy.deepcopy(self.record.high),
+            start_nodes=copy.deepcopy(self.starts),
+            visible_at_turn_end=copy.deepcopy(self.visible),
+            tallies=copy.deepcopy(self.tallies), events=events[: at + 1])
 
 
 def _sole_leader(state) -> int | None:

@@ -312,22 +312,33 @@ def start_pips_figure(table: pd.DataFrame, fair: float | None = None, min_n: int
 
 def reliability_figure(rel: pd.DataFrame):
     """Held-out calibration of the win model (``analysis.win_model()['reliability']``)."""
+    return calibration_figure({"deciles (held out)": rel}, "Win model: calibration",
+                              f"n = {S.fmt_n(rel['n'].sum())} held-out seat-games; 95% "
+                              "Wilson")
+
+
+def calibration_figure(rels: dict, title: str, note: str, width: float = 4.6):
+    """Predicted probabilities against the rates observed: one set of points per model
+    (``label -> analysis.stats.reliability_table``), each bin with its interval, beside
+    the diagonal of perfect calibration."""
     with S.styled():
-        fig, ax = S.new_figure(3.8, width=4.6)
-        top = float(max(rel["ci_high"].max(), rel["mean_predicted"].max())) * 1.05
+        fig, ax = S.new_figure(3.8, width=width)
+        frames = list(rels.values())
+        top = max(float(max(r["ci_high"].max(), r["mean_predicted"].max())) for r in frames)
+        low = min(float(min(r["ci_low"].min(), r["mean_predicted"].min())) for r in frames)
+        top *= 1.05
         ax.plot([0, 1], [0, 1], color=S.GREY, ls="--", lw=1, label="perfect calibration")
-        ax.errorbar(rel["mean_predicted"], rel["observed"],
-                    yerr=_err(rel["observed"], rel["ci_low"], rel["ci_high"]),
-                    fmt="o", color=S.colour(0), capsize=3, label="deciles (held out)")
-        low = float(min(rel["ci_low"].min(), rel["mean_predicted"].min()))
-        lo = low - 0.05 * (top - low)  # a margin: a decile at 0 is drawn whole
+        for i, (label, rel) in enumerate(rels.items()):
+            ax.errorbar(rel["mean_predicted"], rel["observed"],
+                        yerr=_err(rel["observed"], rel["ci_low"], rel["ci_high"]),
+                        fmt="os^D"[i % 4], color=S.colour(i), capsize=3, label=label)
+        lo = low - 0.05 * (top - low)  # a margin: a bin at 0 is drawn whole
         ax.set_xlim(lo, top)
         ax.set_ylim(lo, top)
         ax.set_xlabel("predicted win probability")
         ax.set_ylabel("observed win rate")
         ax.legend(loc="upper left")
-        return S.finish(fig, "Win model: calibration",
-                        f"n = {S.fmt_n(rel['n'].sum())} held-out seat-games; 95% Wilson")
+        return S.finish(fig, title, note)
 
 
 def board_heat_map(node_values=None, hex_values=None, board=None, title: str = "",

@@ -154,20 +154,26 @@ class SearchPlayer:
             return shortlist[0][1]
         return self.halve(observation.seat, shortlist)
 
-    def shortlist(self, obs: Observation, options: list[Option]) -> list[tuple[int, Option]]:
+    def shortlist(self, obs: Observation, options: list[Option],
+                  first: Option | None = None) -> list[tuple[int, Option]]:
         """The candidates as (index of the option, or -1 for the rollout strategy's own
-        choice when it is not among the options, the option): that choice first, then by
-        the ranking of ``_prior`` (the options' order among equals)."""
+        choice when it is not among the options, the option): ``first`` (one of the
+        options; default the rollout strategy's choice), then that choice if it is not
+        ``first``, then by the ranking of ``_prior`` (the options' order among equals).
+        ``halve`` keeps the first in every round (a review gives the move played)."""
         own = self.game.suggest(obs.seat)
         index = {o: i for i, o in enumerate(options)}
-        first = (index.get(own, -1), own)
-        if len(options) <= self.candidates and first[0] >= 0:
-            rest = [(i, o) for i, o in enumerate(options) if i != first[0]]
+        heads = [(index.get(own, -1), own)]
+        if first is not None and first != own:
+            heads.insert(0, (index[first], first))
+        taken = {i for i, _ in heads}
+        if len(options) <= self.candidates and -1 not in taken:
+            rest = [(i, o) for i, o in enumerate(options) if i not in taken]
         else:
             prior = self._prior(obs, options)
             order = sorted(range(len(options)), key=lambda i: -prior[i])
-            rest = [(i, options[i]) for i in order if i != first[0] and prior[i] > -math.inf]
-        return [first, *rest[: self.candidates - 1]]
+            rest = [(i, options[i]) for i in order if i not in taken and prior[i] > -math.inf]
+        return [*heads, *rest][: self.candidates]
 
     def _prior(self, obs: Observation, options: list[Option]) -> list[float]:
         """A score of each option where the options are many (-inf: never a candidate):
