@@ -4,7 +4,9 @@
 ``--dist loadfile``) in the order they are collected. A file that takes minutes,
 handed out last, keeps one worker busy alone at the end; handed out first, it runs
 while the other workers take the rest. ``FIRST`` names those files, longest first; the
-others keep their order.
+others keep their order. (``make test`` passes ``--no-loadscope-reorder``: by default
+pytest-xdist hands out the files with the most tests first, which put the bounds-checked
+compile, two tests, last.)
 
 **Progress.** Beside pytest's dots, a line each time a test file has finished: the
 time since the run began, the files done of all, and the file
