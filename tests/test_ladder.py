@@ -89,6 +89,11 @@ def test_the_report_and_tables_are_written(small):
               "tables/pairs.csv", "figures/rating.png", "figures/matrix.png"):
         assert (out / f).stat().st_size > 0, f
     assert json.loads((out / "ladder.json").read_text())["field"] == list(FIELD)
+    # the page's matrix is pooled over the seats; its CSV has every seat as well
+    cells = pd.read_csv(out / "tables/matrix.csv", dtype={"seat": str})
+    assert sorted(cells.groupby(["strategy", "opponent"])["seat"].apply(tuple).map(sorted)
+                  .map(tuple).unique()) == [("0", "1", "2", "3", "all")]
+    assert len(cells) == len(FIELD) * (len(FIELD) - 1) * 5
 
 
 def test_a_rerun_resumes_and_replays_a_lost_part_identically(tmp_path):

@@ -159,11 +159,15 @@ def write_report(result: LadderResult, spec: P.Spec) -> Path:
                  csv=result.rating)
     matrix = Section("matrix", "One against three" if spec.n_players == 4 else
                      "One against the rest", METHOD_MATRIX)
-    matrix.figure("matrix", crossplay_heatmap(pooled, fair), "Pooled over the seats.")
-    matrix.table("matrix", result.matrix.drop(columns=["method", "correction", "fair"]),
-                 f"Every cell, pooled (seat all) and per seat of the single player; fair share "
-                 f"{fair:.3f}; {result.matrix['correction'].iloc[0]} (pooled cells).",
-                 csv=result.matrix)
+    order = list(result.table.index)  # strongest first
+    matrix.figure("matrix", crossplay_heatmap(pooled, fair, order), "Pooled over the seats; "
+                  "players strongest first.")
+    shown = pooled.drop(columns=["method", "correction", "fair"]).reset_index()
+    shown = shown.sort_values(["strategy", "opponent"], key=lambda c: c.map(order.index))
+    matrix.table("matrix", shown.set_index(["strategy", "opponent"]),
+                 f"Every cell, pooled over the seats of the single player (tables/matrix.csv "
+                 f"has each seat too); fair share {fair:.3f}; "
+                 f"{result.matrix['correction'].iloc[0]} (pooled cells).", csv=result.matrix)
     games = Section("games", "Games", METHOD_BRIDGE if bots else
                     "Every game is played by catansim's engine through the step interface.")
     games.table("pairs", pairs_table(result.games), "Per ordered pair.")
