@@ -114,11 +114,14 @@ def ladder(field, deals: int, out, seed: int = 0, n_players: int = 4, block: int
 
 
 def pairs_table(games: pd.DataFrame) -> pd.DataFrame:
-    """Per ordered pair: games, deals, seconds per game (mean), turns (mean)."""
+    """Per ordered pair: games, deals, wall-clock and CPU seconds per game (means; CPU
+    over the games that recorded it), turns (mean)."""
     g = games.groupby(["strategy", "opponent"], sort=False)
+    cpu = (g["cpu_seconds"].mean() if "cpu_seconds" in games
+           else pd.Series(float("nan"), index=g.size().index))
     return pd.DataFrame({"games": g.size(), "deals": g["deal"].nunique(),
                          "seconds_per_game": g["seconds"].mean(),
-                         "turns": g["turns"].mean()})
+                         "cpu_seconds_per_game": cpu, "turns": g["turns"].mean()})
 
 
 METHOD_RATING = (
@@ -170,7 +173,9 @@ def write_report(result: LadderResult, spec: P.Spec) -> Path:
                  f"{result.matrix['correction'].iloc[0]} (pooled cells).", csv=result.matrix)
     games = Section("games", "Games", METHOD_BRIDGE if bots else
                     "Every game is played by catansim's engine through the step interface.")
-    games.table("pairs", pairs_table(result.games), "Per ordered pair.")
+    games.table("pairs", pairs_table(result.games), "Per ordered pair: seconds per game "
+                "of wall-clock time (it grows with the machine's load) and of the game's own "
+                "CPU time.")
     manifest = P.read_manifest(result.out)
     items = [("field", ", ".join(spec.field)), ("deals", f"{result.deals:,} (each in "
              f"{spec.n_players} seat rotations)"), ("games", f"{len(result.games):,}"),
