@@ -1,15 +1,22 @@
 """Figures a reader can read: the small bars of a grouped bar chart stay visible beside
 bars 60 times taller, a legend never covers a panel, a colour bar covers every number
-written on its map."""
+written on its map, a ladder's thirteen-player matrix fits the page unshrunk."""
 
 from __future__ import annotations
 
+import io
+import re
+
 import numpy as np
 import pandas as pd
+from PIL import Image
 
 from catansim.board import beginner_board
 from catansim.plotting import rule_effects as PR
+from catansim.plotting import style as S
+from catansim.plotting.figures import crossplay_heatmap
 from catansim.plotting.openings import value_map_figure
+from catansim.reports.html import CSS
 
 
 def _who_frame() -> pd.DataFrame:
@@ -87,3 +94,59 @@ def test_the_value_map_colour_bar_covers_every_written_value():
                if t.get_text().startswith(("+", "-"))]
     assert max(written) == 24
     assert lo <= min(100 * arms["diff"]) and hi >= max(written)
+
+
+def _cross_play(names, rate) -> pd.DataFrame:
+    """A pooled cross-play table (``analysis.ladder.ladder_matrix`` at seat ``all``)."""
+    rows = []
+    for a in names:
+        for b in names:
+            if a != b:
+                w = rate(a, b)
+                rows.append({"strategy": a, "opponent": b, "games": 40, "wins": round(40 * w),
+                             "win_rate": w, "ci_low": max(0.0, w - 0.1),
+                             "ci_high": min(1.0, w + 0.1),
+                             "verdict": "beats" if w > 0.6 else "not significant"})
+    return pd.DataFrame(rows).set_index(["strategy", "opponent"])
+
+
+def test_a_ladders_big_matrix_fits_the_page_in_its_order_on_a_win_rate_scale():
+    names = [f"preset{i}" for i in range(10)] + ["catanatron:ValueFunctionPlayer",
+                                                 "catanatron:RandomPlayer",
+                                                 "catanatron:WeightedRandomPlayer"]
+    strength = {n: i for i, n in enumerate(names)}
+    table = _cross_play(names, lambda a, b: 0.25 + 0.05 * (strength[b] - strength[a]) / 2
+                        if abs(strength[b] - strength[a]) < 10 else float(strength[a] < 10))
+    order = names[::-1]  # not alphabetical: the rows and columns follow it
+    fig = crossplay_heatmap(table, 0.25, order)
+    _drawn(fig)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == order
+    assert [t.get_text() for t in ax.get_xticklabels()] == order
+    norm = ax.images[0].norm  # win rates: 0 to 1, white (the middle) at the fair share
+    assert norm.vmin == 0.0 and norm.vmax == 1.0 and norm(0.25) == 0.5
+    cells = {(round(t.get_position()[1]), round(t.get_position()[0])): t.get_text()
+             for t in ax.texts}
+    assert len(cells) == 13 * 12
+    for (a, b), r in table.iterrows():  # one number a cell, the rate of its own pair
+        assert cells[(order.index(a), order.index(b))] == f"{r['win_rate']:.2f}"
+    # a report page's figures are at most its main column wide (less the image's border):
+    # a wider one is shrunk, and its numbers with it
+    page = int(re.search(r"main \{ max-width: (\d+)px", CSS).group(1))
+    assert Image.open(io.BytesIO(S.figure_png(fig))).size[0] <= page - 2
+
+
+def test_a_small_cross_play_matrix_writes_each_interval_and_verdict():
+    names = ["builder", "default", "random"]
+    table = _cross_play(names, lambda a, b: {"default": 0.7, "builder": 0.3}.get(a, 0.0))
+    fig = crossplay_heatmap(table, 0.25)
+    _drawn(fig)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == names  # alphabetical
+    norm = ax.images[0].norm
+    assert norm.vmin >= 0.0 and norm.vmax <= 1.0 and norm(0.25) == 0.5
+    texts = sorted(t.get_text() for t in ax.texts)
+    want = sorted(f"{r['win_rate']:.3f}\n[{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+                  + ("\nbeats" if r["verdict"] == "beats" else "")
+                  for _, r in table.iterrows())
+    assert texts == want

@@ -22,6 +22,7 @@ from catansim.ladders.field import check_field
 from catansim.runs.tournament import cross_play
 
 FIELD = ("default", "builder", "random")
+TIMES = ("seconds", "cpu_seconds")  # what a replay of the same games may change
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +90,11 @@ def test_the_report_and_tables_are_written(small):
               "tables/pairs.csv", "figures/rating.png", "figures/matrix.png"):
         assert (out / f).stat().st_size > 0, f
     assert json.loads((out / "ladder.json").read_text())["field"] == list(FIELD)
+    # the page's matrix is pooled over the seats; its CSV has every seat as well
+    cells = pd.read_csv(out / "tables/matrix.csv", dtype={"seat": str})
+    assert sorted(cells.groupby(["strategy", "opponent"])["seat"].apply(tuple).map(sorted)
+                  .map(tuple).unique()) == [("0", "1", "2", "3", "all")]
+    assert len(cells) == len(FIELD) * (len(FIELD) - 1) * 5
 
 
 def test_a_rerun_resumes_and_replays_a_lost_part_identically(tmp_path):
@@ -103,10 +109,30 @@ def test_a_rerun_resumes_and_replays_a_lost_part_identically(tmp_path):
     third = ladder(("default", "random"), 3, out, seed=9, block=2)
     assert third.played.parts == 1
     after = pd.read_csv(lost)
-    pd.testing.assert_frame_equal(before.drop(columns="seconds"), after.drop(columns="seconds"))
+    pd.testing.assert_frame_equal(before.drop(columns=list(TIMES)),
+                                  after.drop(columns=list(TIMES)))
     more = ladder(("default", "random"), 6, out, seed=9, block=2)  # more deals: new parts
     # blocks of 2 deals from deal 0: the partial block [2, 3) is played again whole
     assert more.played.parts == 4 and len(more.games) == 2 * 6 * 4
+
+
+def test_each_game_records_its_cpu_seconds_and_the_pairs_table_their_mean(tmp_path):
+    out = tmp_path / "l"
+    res = ladder(("default", "random"), 2, out, seed=5, block=1)
+    cpu = res.games["cpu_seconds"]
+    assert cpu.notna().all() and (cpu >= 0).all()
+    pairs = pd.read_csv(out / "tables/pairs.csv", index_col=["strategy", "opponent"])
+    by_hand = res.games.groupby(["strategy", "opponent"])["cpu_seconds"].mean()
+    np.testing.assert_allclose(pairs["cpu_seconds_per_game"], by_hand.reindex(pairs.index))
+    # parts written before games recorded their CPU time: the mean of those that did
+    old = sorted((out / "games").glob("*.csv"))[0]
+    pd.read_csv(old).drop(columns="cpu_seconds").to_csv(old, index=False)
+    again = ladder(("default", "random"), 2, out, seed=5, block=1)
+    assert again.played.parts == 0 and again.games["cpu_seconds"].isna().sum() == 4
+    pairs = pd.read_csv(out / "tables/pairs.csv", index_col=["strategy", "opponent"])
+    kept = again.games.dropna(subset=["cpu_seconds"])
+    np.testing.assert_allclose(pairs["cpu_seconds_per_game"], kept.groupby(
+        ["strategy", "opponent"])["cpu_seconds"].mean().reindex(pairs.index))
 
 
 def test_a_folder_of_another_ladder_is_refused(tmp_path):
@@ -119,7 +145,7 @@ def test_a_folder_of_another_ladder_is_refused(tmp_path):
 
 
 def _same_games(a, b):
-    cols = [c for c in a.games.columns if c != "seconds"]
+    cols = [c for c in a.games.columns if c not in TIMES]
     key = ["pair", "deal", "single_seat"]
     pd.testing.assert_frame_equal(a.games[cols].sort_values(key).reset_index(drop=True),
                                   b.games[cols].sort_values(key).reset_index(drop=True))

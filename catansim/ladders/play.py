@@ -102,7 +102,8 @@ def plan(spec: Spec, deals: int) -> list[Part]:
 
 def play_seating(seed: int, seats: tuple[str, ...], spec: Spec) -> dict:
     """Play the game of ``seed`` with the players ``seats`` (names, one per seat):
-    winner (-1 for none), final points, turns, seconds."""
+    winner (-1 for none), final points, turns, seconds (wall-clock) and cpu_seconds (this
+    thread's CPU time: what the game cost, whatever else the machine ran)."""
     players, strategies = {}, []
     for q, name in enumerate(seats):
         p = seat_player(name, q)
@@ -115,7 +116,7 @@ def play_seating(seed: int, seats: tuple[str, ...], spec: Spec) -> dict:
         start = getattr(p, "new_game", None)
         if callable(start):
             start(seed, q)
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.thread_time()
     game = Game(seed, settings=settings, log=any(map(is_catanatron, seats)))
     for p in players.values():
         watch = getattr(p, "watch", None)
@@ -133,6 +134,7 @@ def play_seating(seed: int, seats: tuple[str, ...], spec: Spec) -> dict:
     winner = game.winner
     return {"winner": -1 if winner is None else winner, "turns": game.turns,
             "seconds": round(time.perf_counter() - t, 4),
+            "cpu_seconds": round(time.thread_time() - cpu, 4),
             **{f"vp_{q}": v for q, v in enumerate(game.vp)}}
 
 

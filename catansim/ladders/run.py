@@ -114,11 +114,14 @@ def ladder(field, deals: int, out, seed: int = 0, n_players: int = 4, block: int
 
 
 def pairs_table(games: pd.DataFrame) -> pd.DataFrame:
-    """Per ordered pair: games, deals, seconds per game (mean), turns (mean)."""
+    """Per ordered pair: games, deals, wall-clock and CPU seconds per game (means; CPU
+    over the games that recorded it), turns (mean)."""
     g = games.groupby(["strategy", "opponent"], sort=False)
+    cpu = (g["cpu_seconds"].mean() if "cpu_seconds" in games
+           else pd.Series(float("nan"), index=g.size().index))
     return pd.DataFrame({"games": g.size(), "deals": g["deal"].nunique(),
                          "seconds_per_game": g["seconds"].mean(),
-                         "turns": g["turns"].mean()})
+                         "cpu_seconds_per_game": cpu, "turns": g["turns"].mean()})
 
 
 METHOD_RATING = (
@@ -159,14 +162,20 @@ def write_report(result: LadderResult, spec: P.Spec) -> Path:
                  csv=result.rating)
     matrix = Section("matrix", "One against three" if spec.n_players == 4 else
                      "One against the rest", METHOD_MATRIX)
-    matrix.figure("matrix", crossplay_heatmap(pooled, fair), "Pooled over the seats.")
-    matrix.table("matrix", result.matrix.drop(columns=["method", "correction", "fair"]),
-                 f"Every cell, pooled (seat all) and per seat of the single player; fair share "
-                 f"{fair:.3f}; {result.matrix['correction'].iloc[0]} (pooled cells).",
-                 csv=result.matrix)
+    order = list(result.table.index)  # strongest first
+    matrix.figure("matrix", crossplay_heatmap(pooled, fair, order), "Pooled over the seats; "
+                  "players strongest first.")
+    shown = pooled.drop(columns=["method", "correction", "fair"]).reset_index()
+    shown = shown.sort_values(["strategy", "opponent"], key=lambda c: c.map(order.index))
+    matrix.table("matrix", shown.set_index(["strategy", "opponent"]),
+                 f"Every cell, pooled over the seats of the single player (tables/matrix.csv "
+                 f"has each seat too); fair share {fair:.3f}; "
+                 f"{result.matrix['correction'].iloc[0]} (pooled cells).", csv=result.matrix)
     games = Section("games", "Games", METHOD_BRIDGE if bots else
                     "Every game is played by catansim's engine through the step interface.")
-    games.table("pairs", pairs_table(result.games), "Per ordered pair.")
+    games.table("pairs", pairs_table(result.games), "Per ordered pair: seconds per game "
+                "of wall-clock time (it grows with the machine's load) and of the game's own "
+                "CPU time.")
     manifest = P.read_manifest(result.out)
     items = [("field", ", ".join(spec.field)), ("deals", f"{result.deals:,} (each in "
              f"{spec.n_players} seat rotations)"), ("games", f"{len(result.games):,}"),

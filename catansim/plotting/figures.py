@@ -218,47 +218,74 @@ def forest_plot(paired: pd.DataFrame):
         return S.finish(fig, "Variants against the baseline, game by game", note)
 
 
-def crossplay_heatmap(table: pd.DataFrame, fair: float):
+# Columns beyond which a cross-play cell writes its win rate only (its interval stays in
+# the table): thirteen players' intervals in a page-wide figure are too small to read.
+COMPACT_COLUMNS = 7
+
+
+def _ordered(names, order) -> list[str]:
+    """``names`` in ``order`` (any not in it after, alphabetically); alphabetical without."""
+    names = set(names)
+    first = [n for n in order if n in names] if order is not None else []
+    return first + sorted(names - set(first))
+
+
+def crossplay_heatmap(table: pd.DataFrame, fair: float, order=None):
     """Win rate of the row strategy against copies of the column strategy, with its
     interval in every cell (``analysis.crossplay_table``); cells that beat or lose to
-    the fair share significantly (after correction) are outlined."""
-    rows = sorted(set(table.index.get_level_values("strategy")))
-    cols = sorted(set(table.index.get_level_values("opponent")))
+    the fair share significantly (after correction) are outlined.
+
+    ``order``: the players in the order of the rows and columns (a ladder's, strongest
+    first); default alphabetical. The colours run from 0 to 1 with white at the fair
+    share. Past ``COMPACT_COLUMNS`` columns a cell holds its win rate only."""
+    rows = _ordered(table.index.get_level_values("strategy"), order)
+    cols = _ordered(table.index.get_level_values("opponent"), order)
     m = np.full((len(rows), len(cols)), np.nan)
-    long = max(map(len, cols)) > 10  # long names lean, so that they do not overlap
+    compact = len(cols) > COMPACT_COLUMNS
+    widest = max(map(len, cols))
+    long = widest > 10  # long names lean, so that they do not overlap
     with S.styled():
-        fig, ax = S.new_figure(1.2 + 0.75 * len(rows) + (0.06 * max(map(len, cols)) if long
-                                                         else 0),
-                               width=max(S.WIDTH, 1.5 + 1.3 * len(cols)))
+        if compact:  # fits the page's width, so the numbers are not shrunk
+            fig, ax = S.new_figure(1.4 + 0.42 * len(rows) + 0.06 * widest, width=9.2)
+        else:
+            fig, ax = S.new_figure(1.2 + 0.75 * len(rows) + (0.06 * widest if long else 0),
+                                   width=max(S.WIDTH, 1.5 + 1.3 * len(cols)))
         lim = max(abs(np.nanmax(table["win_rate"]) - fair), abs(np.nanmin(table["win_rate"])
                                                                  - fair), 0.05)
+        norm = mpl.colors.TwoSlopeNorm(fair, max(0.0, fair - lim), min(1.0, fair + lim))
         for (a, b), r in table.iterrows():
             m[rows.index(a), cols.index(b)] = r["win_rate"]
-        im = ax.imshow(m, cmap="RdBu", vmin=fair - lim, vmax=fair + lim, aspect="auto")
+        im = ax.imshow(m, cmap="RdBu", norm=norm, aspect="auto")
         for (a, b), r in table.iterrows():
             i, j = rows.index(a), cols.index(b)
             verdict = r.get("verdict", "")
             sig = verdict in ("beats", "loses to")
-            dark = abs(r["win_rate"] - fair) > 0.6 * lim
-            ax.text(j, i, f"{r['win_rate']:.3f}\n[{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
-                    + (f"\n{verdict}" if sig else ""), ha="center", va="center", fontsize=8,
+            dark = abs(float(norm(r["win_rate"])) - 0.5) > 0.3
+            text = (f"{r['win_rate']:.2f}" if compact else
+                    f"{r['win_rate']:.3f}\n[{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+                    + (f"\n{verdict}" if sig else ""))
+            ax.text(j, i, text, ha="center", va="center", fontsize=9 if compact else 8,
                     color="white" if dark else "#111111",
                     fontweight="bold" if sig else "normal")
             if sig:
                 ax.add_patch(Rectangle((j - 0.47, i - 0.47), 0.94, 0.94, fill=False, lw=2.2,
                                        ec="#111111"))
-        ax.set_xticks(range(len(cols)), cols, rotation=30 if long else 0,
-                      ha="right" if long else "center")
+        lean = 45 if compact else 30 if long else 0
+        ax.set_xticks(range(len(cols)), cols, rotation=lean, ha="right" if lean else "center",
+                      rotation_mode="anchor" if lean else "default")
         ax.set_yticks(range(len(rows)), rows)
         ax.set_xlabel("opponent (the other seats)")
         ax.set_ylabel("strategy (one seat)")
         ax.grid(False)
         fig.colorbar(im, ax=ax, label="win rate", shrink=0.8)
         n = int(table["games"].min()) if len(table) else 0
+        cell = ("win rate (its 95% Wilson interval in the table)" if compact else
+                "[95% Wilson interval]")
         return S.finish(fig, "Cross-play: one strategy against copies of another",
-                        f"n >= {S.fmt_n(n)} games per cell; [95% Wilson interval]; outlined and "
-                        f"labelled: significantly above (beats) or below (loses to) the fair "
-                        f"share {fair:.3f} after Holm correction over the matrix")
+                        f"n >= {S.fmt_n(n)} games per cell; {cell}; outlined and "
+                        f"{'bold' if compact else 'labelled'}: significantly above (beats) "
+                        f"or below (loses to) the fair share {fair:.3f} after Holm "
+                        "correction over the matrix")
 
 
 def rating_figure(rating: pd.DataFrame):
