@@ -19,9 +19,10 @@ from catansim.studies import get
 
 H2_RGB = (31, 78, 121)  # the section headings' background (reports.html.CSS)
 STUDIES = {
-    "robber": ["answer", "switch", "rule", "catch_up", "policy", "discard", "tables", "seats",
-               "runs"],
-    "shortages": ["answer", "rule19", "when", "supply", "rule9", "who", "mixes", "runs"],
+    "robber": ["answer", "headlines", "switch", "rule", "catch_up", "policy", "discard",
+               "tables", "seats", "runs"],
+    "shortages": ["answer", "headlines", "rule19", "when", "supply", "rule9", "who", "mixes",
+                  "runs"],
 }
 
 

@@ -43,6 +43,7 @@ from ..reports import (
 from ..runs.experiment import load_experiment
 from ..runs.runner import run_experiment
 from . import Study
+from . import _headlines as H
 from ._provenance import provenance
 from ._words import Words
 
@@ -756,7 +757,8 @@ def _refit_note(r: dict) -> str:
     return W.fill("refit note", parts="; ".join(parts))
 
 
-def write_readme(out: Path, r: dict, book: dict, scale: str, report_seconds: float) -> None:
+def write_readme(out: Path, r: dict, book: dict, scale: str, report_seconds: float,
+                 sections: list) -> None:
     runs = runs_frame(book)
     total = int(runs["games"].sum())
     play_s = float(runs["seconds"].fillna(0).sum())
@@ -764,7 +766,8 @@ def write_readme(out: Path, r: dict, book: dict, scale: str, report_seconds: flo
     lines = [f"# {W['title']}", "", W.fill("readme question", question=W["question"]), "",
              W.fill("readme rebuild", command=COMMAND), "", f"## {W['readme answers']}", ""]
     lines += [f"- {a}" for a in answers(r)]
-    lines += ["", f"## {W['readme published']}", ""]
+    lines += ["", *H.readme_lines(sections)]
+    lines += [f"## {W['readme published']}", ""]
     lines += [f"- {a}" for a in published(r)]
     lines += ["", f"## {W['readme runs']}", "",
               W.fill("readme games", games=f"{total:,}", minutes=f"{play_s / 60:.0f}",
@@ -806,7 +809,8 @@ FIGURES = ("seats_by_preset", "mixed_tables", "order_effects", "seat0_by_board",
            "seat0_coefficients, length_coefficients", "index_calibration", "balanced_boards")
 
 
-def write_report(out: Path, r: dict, book: dict, scale: str) -> Path:
+def write_report(out: Path, r: dict, book: dict, scale: str) -> tuple[Path, list]:
+    """The report (``out/report.html``, its tables and figures) and its sections."""
     runs = runs_frame(book)
     items = [("question", W["question"]), ("rebuild", COMMAND),
              ("games", W.fill("report games", games=f"{int(runs['games'].sum()):,}",
@@ -814,8 +818,9 @@ def write_report(out: Path, r: dict, book: dict, scale: str) -> Path:
              ("scale", scale),
              *provenance({name: out / "data" / name for name in ORDER}),
              ("analyses", f"{sum(r['timing'].values()):.0f} s")]
-    sections = sections_of(REPORT, Results(r, book=book, scale=scale))
-    return write_study_report(out, sections, W.fill("report title", title=W["title"]), items)
+    sections = H.insert(NAME, sections_of(REPORT, Results(r, book=book, scale=scale)))
+    return write_study_report(out, sections, W.fill("report title", title=W["title"]),
+                              items), sections
 
 
 def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Path:
@@ -828,9 +833,9 @@ def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Pa
         with atomic_path(out / "data" / f"{key.replace('_', '-')}.parquet") as tmp:
             r[key].drop(columns="method").to_parquet(tmp)
     book = json.loads((out / "runs.json").read_text())
-    path = write_report(out, r, book, scale)
+    path, sections = write_report(out, r, book, scale)
     seconds = time.perf_counter() - t
-    write_readme(out, r, book, scale, seconds)
+    write_readme(out, r, book, scale, seconds, sections)
     return path
 
 
