@@ -197,7 +197,8 @@ def test_rebuilding_resumes_and_plays_nothing_new(built, capsys):
     before = json.loads((d / "runs.json").read_text())
     main(["study", "robber", "--scale", "small", "--out", str(d), "--no-progress"])
     assert json.loads((d / "runs.json").read_text()) == before
-    assert capsys.readouterr().out.strip().endswith("report.html")
+    assert re.search(r"report\.html \(\d[\d,]* s, \d[\d,]* CPU s\)$",
+                     capsys.readouterr().out.strip())
 
 
 @pytest.mark.parametrize("scale, expected", [("small", "catansim-scratch/shortages-small"),
@@ -264,5 +265,7 @@ def test_the_report_renders_in_chromium_with_every_section(built, name, tmp_path
     runs = edges[1::2] - edges[::2]
     assert int((runs >= 12).sum()) == len(STUDIES[name])
     blue = (np.abs(img - np.array((0, 114, 178))).sum(axis=2) <= 30).sum()
-    assert blue > 5000  # the figures were decoded
+    # the figures were decoded (a page of broken images has none of the first series'
+    # blue; the small build of default players draws about 4,800 such pixels)
+    assert blue > 2000
     assert np.flatnonzero(is_h2)[-1] < img.shape[0] - 600  # the whole page was captured
