@@ -27,6 +27,7 @@ EARLIER = {
     ("-0.57", "-0.77", "-0.38"): "issue #33's review: seat 0's points from the trade order",
     ("+36.5", "+32.4", "+40.6"): "openings before the honest players: seat 0's best pair",
     ("+24.2", "+21.4", "+27.1"): "openings before the honest players: catansim openings",
+    ("+27.1", "+25.1", "+29.1"): "openings before the honest players: seat 0's best node",
     ("-20.9", "-21.1", "-20.7"): "robber before the switch design (its before column)",
     ("39.7", "39.5", "39.8"): "robber before the switch design (its before column)",
     ("60.6", "60.5", "60.8"): "robber before the switch design (its before column)",

@@ -647,6 +647,17 @@ def test_the_study_writes_its_report_tables_figures_and_readme(study):
     assert runs.loc["boards-4p", "games"] == 1200 and runs["seconds"].notna().all()
     readme = (study / "README.md").read_text()
     assert "catansim study seats-and-boards" in readme and "## Answers" in readme
+    # the players are default, classic a preset beside them: every headline is measured
+    heads = pd.read_csv(study / "tables" / "headlines.csv", index_col="key")
+    assert heads["default"].notna().all() and heads["classic"].notna().all()
+    seats = pd.read_csv(study / "tables" / "seats_4p.csv")
+    assert {"default", "classic", "random"} <= set(seats["variant"])
+    assert heads.loc["seat0_4p", "default"] == seats.query(
+        "variant == 'default' and seat == 0")["win_rate"].item()
+    # the estimands in words: the seat index is about the engine, the first move averaged
+    # over arms the rules never play
+    assert "not a finding about CATAN" in readme
+    assert "which the official rules never allow" in readme
     # the README's analysis time is the report header's, not another measure of it
     header = re.search(r"<dt>analyses</dt><dd>(\d+) s</dd>", html).group(1)
     assert f"this report's analyses took {header} s, and with" in readme
