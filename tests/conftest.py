@@ -38,7 +38,8 @@ import pytest
 # notebook run; a cold compile in two processes; the study builds at scale small; the
 # benchmarks' tests (games counted under valgrind).
 FIRST = ("test_bounds.py", "test_notebooks.py", "test_kernels.py", "test_seats_and_boards.py",
-         "test_openings_study.py", "test_study_robber_shortages.py", "test_bench.py")
+         "test_openings_study.py", "test_study_robber_shortages.py", "test_study_all.py",
+         "test_bench.py")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -1,4 +1,5 @@
-"""Every interval in docs/findings.md comes from a table a study wrote.
+"""Every interval in docs/findings.md (and in the README's table of studies) comes from a
+table a study wrote, and its table of headlines is the studies' ``headlines.csv``.
 
 An estimate with its interval, ``x [lo, hi]`` (a percentage, points, turns or a plain
 number), must stand in a committed study README (``results/*/README.md``, written from
@@ -26,6 +27,7 @@ EARLIER = {
     ("-0.57", "-0.77", "-0.38"): "issue #33's review: seat 0's points from the trade order",
     ("+36.5", "+32.4", "+40.6"): "openings before the honest players: seat 0's best pair",
     ("+24.2", "+21.4", "+27.1"): "openings before the honest players: catansim openings",
+    ("+27.1", "+25.1", "+29.1"): "openings before the honest players: seat 0's best node",
     ("-20.9", "-21.1", "-20.7"): "robber before the switch design (its before column)",
     ("39.7", "39.5", "39.8"): "robber before the switch design (its before column)",
     ("60.6", "60.5", "60.8"): "robber before the switch design (its before column)",
@@ -112,6 +114,44 @@ def test_every_interval_in_the_findings_comes_from_a_study_table():
     text = (ROOT / "docs" / "findings.md").read_text()
     assert len(_intervals(text)) > 100
     assert _unsupported(text) == []
+
+
+def test_every_interval_in_the_readmes_table_of_studies_comes_from_a_study_table():
+    text = (ROOT / "README.md").read_text()
+    studies = text[text.index("\n## Studies\n"):text.index("\n## Strategies\n")]
+    assert len(_intervals(studies)) >= 8
+    assert _unsupported(studies) == []
+
+
+def _headline_rows(text: str) -> list[list[str]]:
+    """The rows of the findings' table of headlines: study, headline, classic, default."""
+    part = text[text.index("\n## Headlines: classic beside default\n"):]
+    part = part[:part.index("\n## ", 1)]
+    rows = [[c.strip() for c in line.strip("|").split("|")]
+            for line in part.splitlines() if line.startswith("| ")]
+    assert rows[0] == ["study", "headline", "`classic`", "`default`"]
+    return rows[1:]
+
+
+def test_the_findings_table_of_headlines_is_each_studys_headlines_csv():
+    """Row by row as ``studies._headlines.shown`` prints each committed
+    ``results/NAME/tables/headlines.csv`` (every study that has one, in order)."""
+    from catansim.studies import MODULES
+    from catansim.studies import _headlines as H
+
+    expected = []
+    for name in MODULES:
+        path = ROOT / "results" / name / "tables" / "headlines.csv"
+        if not path.exists():
+            continue
+        cmp = pd.read_csv(path, index_col="key",
+                          dtype={"classic_detail": str, "default_detail": str})
+        cmp[["classic_detail", "default_detail"]] = cmp[
+            ["classic_detail", "default_detail"]].fillna("")
+        expected += [[name, label, r["classic"], r["default"]]
+                     for label, r in H.shown(name, cmp).iterrows()]
+    got = _headline_rows((ROOT / "docs" / "findings.md").read_text())
+    assert expected and got == expected
 
 
 def test_the_earlier_numbers_listed_are_still_quoted():

@@ -115,7 +115,7 @@ def _sections(html: str) -> list[str]:
 
 def test_the_small_study_writes_its_report_tables_figures_and_readme(small_study):
     html = (small_study / "report.html").read_text()
-    assert _sections(html) == ["question", "beginner4", "second", "beginner3", "seats",
+    assert _sections(html) == ["question", "headlines", "beginner4", "second", "beginner3", "seats",
                                "boards", "model", "runs"]
     assert "<script" not in html and "catansim study: openings" in html
     assert "SCALE SMALL" in html

@@ -636,8 +636,8 @@ def study(tmp_path_factory):
 def test_the_study_writes_its_report_tables_figures_and_readme(study):
     html = (study / "report.html").read_text()
     sections = re.findall(r"<section id='(\w+)'>", html)
-    assert sections == ["answers", "presets", "mixed", "order", "boards", "luck", "features",
-                        "index", "balanced", "runs"]
+    assert sections == ["answers", "headlines", "presets", "mixed", "order", "boards", "luck",
+                        "features", "index", "balanced", "runs"]
     assert "<script" not in html and html.count("data:image/png;base64,") >= 10
     csv = {p.stem for p in (study / "tables").glob("*.csv")}
     assert {"seats_4p", "order_contrasts_4p", "seat_equivalence_4p", "board_variance_boards_4p",
@@ -647,6 +647,17 @@ def test_the_study_writes_its_report_tables_figures_and_readme(study):
     assert runs.loc["boards-4p", "games"] == 1200 and runs["seconds"].notna().all()
     readme = (study / "README.md").read_text()
     assert "catansim study seats-and-boards" in readme and "## Answers" in readme
+    # the players are default, classic a preset beside them: every headline is measured
+    heads = pd.read_csv(study / "tables" / "headlines.csv", index_col="key")
+    assert heads["default"].notna().all() and heads["classic"].notna().all()
+    seats = pd.read_csv(study / "tables" / "seats_4p.csv")
+    assert {"default", "classic", "random"} <= set(seats["variant"])
+    assert heads.loc["seat0_4p", "default"] == seats.query(
+        "variant == 'default' and seat == 0")["win_rate"].item()
+    # the estimands in words: the seat index is about the engine, the first move averaged
+    # over arms the rules never play
+    assert "not a finding about CATAN" in readme
+    assert "which the official rules never allow" in readme
     # the README's analysis time is the report header's, not another measure of it
     header = re.search(r"<dt>analyses</dt><dd>(\d+) s</dd>", html).group(1)
     assert f"this report's analyses took {header} s, and with" in readme
@@ -717,7 +728,7 @@ def test_the_study_report_renders_in_chromium(study, tmp_path):
     # heading bars are solid for 30 rows or so (the nav's underlined links are 1-2 rows)
     edges = np.flatnonzero(np.diff(np.concatenate([[0], is_h2.astype(int), [0]])))
     runs = edges[1::2] - edges[::2]
-    assert int((runs >= 20).sum()) == 10
+    assert int((runs >= 20).sum()) == 11
     blue = (np.abs(img - np.array((0, 114, 178))).sum(axis=2) <= 30).sum()
     assert blue > 5000
 

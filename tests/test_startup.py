@@ -73,7 +73,7 @@ def test_a_refused_argument_is_refused_before_the_heavy_imports(argv, needle):
     (["study", "--help"], 0, None),
     (["study", "--list"], 0, None),
     (["study", "robbr"], 2, "study: 'robbr' is not a study (did you mean 'robber'?); allowed: "
-                            "openings, robber, seats-and-boards, shortages"),
+                            "openings, robber, seats-and-boards, shortages, all"),
 ])
 def test_the_study_command_lists_and_refuses_studies_without_importing_one(argv, code, needle):
     """The names come from ``studies.MODULES``, the titles from the text files."""

@@ -89,6 +89,8 @@ def test_the_wheel_holds_every_experiment_file(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     for files in _package_files().values():
         assert {f"catansim/{f}" for f in files} <= names
+    # the classic players' headlines each study's report shows beside its own
+    assert {f"catansim/studies/classic/{name}.csv" for name in STUDIES} <= names
 
 
 def test_export_copies_a_studys_files_and_refuses_to_overwrite(tmp_path, capsys):

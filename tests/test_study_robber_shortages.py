@@ -19,9 +19,10 @@ from catansim.studies import get
 
 H2_RGB = (31, 78, 121)  # the section headings' background (reports.html.CSS)
 STUDIES = {
-    "robber": ["answer", "switch", "rule", "catch_up", "policy", "discard", "tables", "seats",
-               "runs"],
-    "shortages": ["answer", "rule19", "when", "supply", "rule9", "who", "mixes", "runs"],
+    "robber": ["answer", "headlines", "switch", "rule", "catch_up", "policy", "discard",
+               "tables", "seats", "runs"],
+    "shortages": ["answer", "headlines", "rule19", "when", "supply", "rule9", "who", "mixes",
+                  "runs"],
 }
 
 
@@ -196,7 +197,8 @@ def test_rebuilding_resumes_and_plays_nothing_new(built, capsys):
     before = json.loads((d / "runs.json").read_text())
     main(["study", "robber", "--scale", "small", "--out", str(d), "--no-progress"])
     assert json.loads((d / "runs.json").read_text()) == before
-    assert capsys.readouterr().out.strip().endswith("report.html")
+    assert re.search(r"report\.html \(\d[\d,]* s, \d[\d,]* CPU s\)$",
+                     capsys.readouterr().out.strip())
 
 
 @pytest.mark.parametrize("scale, expected", [("small", "catansim-scratch/shortages-small"),
@@ -263,5 +265,7 @@ def test_the_report_renders_in_chromium_with_every_section(built, name, tmp_path
     runs = edges[1::2] - edges[::2]
     assert int((runs >= 12).sum()) == len(STUDIES[name])
     blue = (np.abs(img - np.array((0, 114, 178))).sum(axis=2) <= 30).sum()
-    assert blue > 5000  # the figures were decoded
+    # the figures were decoded (a page of broken images has none of the first series'
+    # blue; the small build of default players draws about 4,800 such pixels)
+    assert blue > 2000
     assert np.flatnonzero(is_h2)[-1] < img.shape[0] - 600  # the whole page was captured

@@ -46,6 +46,7 @@ def test_every_text_file_parses_and_every_text_the_code_names_is_there(name):
     # the names the study's code asks for, written out as literals
     study = name.removesuffix(".md")
     modules = {"rule-studies": ["_rule_study"], "openings": ["openings", "_openings_report"],
+               "headlines": ["_headlines"],
                "seats-and-boards": ["seats_and_boards"]}.get(study, [study])
     source = "\n".join((TEXT.parent / f"{m}.py").read_text() for m in modules)
     var = "WORDS" if study == "rule-studies" else "W"

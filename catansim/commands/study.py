@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import resource
+import time
 from pathlib import Path
 
 import click
 
-from ..checks import check_scheduler
+from ..checks import check_scheduler, did_you_mean, fail
 from ..errors import CatansimError
 from ..studies import MODULES, SCALES, get, title
 from . import _options as O
+
+ALL = "all"  # NAME for every study, one after the other
 
 
 class _StudyCommand(click.Command):
@@ -17,7 +21,8 @@ class _StudyCommand(click.Command):
 
     def format_epilog(self, ctx, formatter):
         with formatter.section("Studies"):
-            formatter.write_dl([(name, title(name)) for name in MODULES])
+            formatter.write_dl([(name, title(name)) for name in MODULES]
+                               + [(ALL, "every study above, in this order")])
         super().format_epilog(ctx, formatter)
 
 
@@ -39,7 +44,8 @@ class _StudyCommand(click.Command):
               help="Copy the study's experiment files into DIR (to read, or to adapt and "
                    "run with catansim run) and exit; plays nothing.")
 def command(name, scale, out, scheduler, no_progress, list_only, export):
-    """Run study NAME end to end (resumable) and write its report into results/NAME/.
+    """Run study NAME end to end (resumable) and write its report into results/NAME/;
+    NAME all runs every study, one after the other (with --out DIR, each into DIR/NAME).
 
     Rerunning the same command resumes the experiments where they stopped and
     rebuilds the report. A scale other than full writes to
@@ -56,6 +62,29 @@ def command(name, scale, out, scheduler, no_progress, list_only, export):
         for each in MODULES:
             click.echo(f"{each}: {title(each)}")
         return
+    names = [*MODULES, ALL]
+    if name not in names:
+        fail("study", f"{name!r} is not a study{did_you_mean(name, names)}", ", ".join(names))
+    if name == ALL:
+        if export is not None:
+            raise CatansimError("--export: needs one study NAME, not all; allowed: "
+                                + ", ".join(MODULES))
+        for each in MODULES:
+            _build(each, scale, None if out is None else Path(out) / each, scheduler,
+                   no_progress)
+        return
+    _build(name, scale, out, scheduler, no_progress, export)
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of its children that have ended."""
+    own, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF,
+                                                 resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _build(name, scale, out, scheduler, no_progress, export=None):
+    """Build (or export) study ``name``; says where it wrote and the seconds it took."""
     study = get(name)
     if export is not None:
         for path in study.export(Path(export)):
@@ -66,6 +95,8 @@ def command(name, scale, out, scheduler, no_progress, list_only, export):
         if scale != "full":
             click.echo(f"scale {scale}: writing to {out} (results/{name} keeps the full-scale "
                        "results; --out chooses the folder)", err=True)
+    wall, cpu = time.perf_counter(), _cpu_seconds()
     path = study.build(Path(out), scale=scale, scheduler=scheduler,
                        progress=not no_progress)
-    click.echo(f"wrote {path}")
+    click.echo(f"wrote {path} ({time.perf_counter() - wall:,.0f} s, "
+               f"{_cpu_seconds() - cpu:,.0f} CPU s)")

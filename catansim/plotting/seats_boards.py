@@ -17,7 +17,7 @@ def preset_seats_figure(tables: dict[int, pd.DataFrame]):
     """Seat win rates of every preset playing the whole table, one panel per player count.
 
     ``tables``: players -> ``analysis.seat_win_rates`` table (index variant, seat), the
-    variants named after the preset (``baseline`` = classic).
+    variants named after the preset (``baseline`` = default).
     """
     counts = sorted(tables)
     with S.styled():
@@ -52,7 +52,7 @@ def _variants(t: pd.DataFrame) -> list[str]:
 
 
 def _preset(v: str) -> str:
-    return "classic" if v == "baseline" else v
+    return "default" if v == "baseline" else v
 
 
 def rotation_figure(results: dict[int, dict]):
@@ -318,7 +318,7 @@ def board_fairness_figure(board, draft: np.ndarray, rates: pd.DataFrame, predict
                                  gridspec_kw={"width_ratios": [1.5, 1]})
         names = seat_colours(n)
         draw_board(board, ax=axes[0], pieces=pieces, colours=names)
-        axes[0].set_title("the reference draft: classic players' starting settlements",
+        axes[0].set_title("the reference draft: default players' starting settlements",
                           fontsize=9)
         ax = axes[1]
         x = np.arange(n)

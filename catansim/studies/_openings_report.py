@@ -18,6 +18,7 @@ from ..board import beginner_board, make_board
 from ..constants import seat_colours
 from ..files import atomic_write_text
 from ..reports import Each, Figure, Part, Results, Table, Text, sections_of, write_study_report
+from . import _headlines as H
 from ._provenance import provenance
 from ._words import Words
 
@@ -371,7 +372,8 @@ REPORT = (QUESTION, BEGINNER4, SECOND, BEGINNER3, SEATS, BOARDS, MODEL, RUNS)
 def write(out: Path, res: dict, scale: str, items, title: str) -> Path:
     """Write report.html, tables, figures and README.md into ``out``; returns the report
     (``title``: the study's question)."""
-    sections = sections_of(REPORT, Results(res, scale=scale, findings=findings(res)))
+    sections = H.insert("openings", sections_of(REPORT, Results(res, scale=scale,
+                                                                findings=findings(res))))
     runs = res["runs"]
     total = int(runs["games"].sum())
     items_ = [("question", title), ("command", "catansim study openings"
@@ -430,6 +432,7 @@ def readme(res: dict, scale: str, sections) -> str:
     if fnd["seats"]:
         lines += ["", W.fill("readme seats", seats=fnd["seats"])]
     lines += ["", W.fill("readme model", model=fnd["model"]), ""]
+    lines += H.readme_lines(sections)
     lines += [f"## {W['readme runs']}", "",
               "| experiment | datasets | variants | games per variant | games | seconds | CPU "
               "seconds | games/s |", "|---|---:|---:|---:|---:|---:|---:|---:|"]

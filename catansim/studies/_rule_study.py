@@ -31,6 +31,7 @@ from ..results import dataset as D
 from ..runs.experiment import Experiment, load_experiment
 from ..runs.runner import plan, run_experiment
 from . import Study, get
+from . import _headlines as H
 from ._provenance import provenance
 from ._words import Words
 
@@ -159,7 +160,8 @@ class RuleStudy:
         results = Results(res, datasets=datasets, scale=scale, question=self.question,
                           power=self.power_lines(res, datasets))
         results.answer = self.answer(results)
-        sections = sections_of((answer_part(self.answer_note), *self.report, RUNS), results)
+        sections = H.insert(self.name, sections_of(
+            (answer_part(self.answer_note), *self.report, RUNS), results))
         seconds = time.perf_counter() - t0
         path = write_report(out, self.title, self.question, sections, datasets, scale, seconds)
         write_readme(out, self.name, self.title, self.question, results.answer, sections,
@@ -424,6 +426,7 @@ def write_readme(out: Path, name: str, title: str, question: str, answer: list[s
               "", "```", f"catansim study {name}" + ("" if scale == "full" else
                                                     f" --scale {scale}"), "```", "",
               WORDS.fill("readme scale", scale=scale, notebook=notebook), "",
+              *H.readme_lines(sections),
               f"## {WORDS['readme runs']}", "",
               "| dataset | experiment file | players | arms | games per arm | games | "
               "seconds | games/s | made by |", "|---|---|---:|---:|---:|---:|---:|---:|---|"]

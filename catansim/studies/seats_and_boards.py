@@ -43,6 +43,7 @@ from ..reports import (
 from ..runs.experiment import load_experiment
 from ..runs.runner import run_experiment
 from . import Study
+from . import _headlines as H
 from ._provenance import provenance
 from ._words import Words
 
@@ -140,7 +141,7 @@ def analyse(found: dict, progress: bool = False, scheduler=None) -> dict:
     r["distribution"] = BB.seat_rate_distribution(r["per_board_boards_4p"], seat=0)
 
     luck = found["luck"][1]
-    for label, variants in (("mixed", ROTATIONS[4]), ("classic", ["all_classic"])):
+    for label, variants in (("mixed", ROTATIONS[4]), ("default", ["all_default"])):
         for measure in ("won", "vp"):
             timed(f"luck_{label}_{measure}", lambda v=variants, m=measure: BB.luck_budget(
                 luck, variants=v, measure=m, **kw))
@@ -234,12 +235,12 @@ def answers(r: dict) -> list[str]:
                                                   for n in (4, 3)),
             _mixed_answer(r), _board_answer(r), W["drafts"],
             *(_luck_answer(r[f"luck_{kind}_won"], W["luck " + kind])
-              for kind in ("mixed", "classic")),
+              for kind in ("mixed", "default")),
             _balance_answer(r), _index_answer(r), _balanced_answer(r)]
 
 
 def _seat_answer(r: dict) -> str:
-    """Each seat's win rate with four and with three classic players."""
+    """Each seat's win rate with four and with three default players."""
     s4 = r["seats_4p"].xs("baseline", level="variant")
     s3 = r["seats_3p"].xs("baseline", level="variant")
     n4 = int(s4["seat_games"].iloc[0])
@@ -262,7 +263,7 @@ def _preset_answer(r: dict) -> str:
              if r["seats_4p"].xs(v, level="variant")["win_rate"].idxmax() == 0]
     favour = (W["every preset favours seat 0"] if len(best0) == len(scripted) else
               W.fill("seat 0 best for some", best=len(best0), presets=len(scripted),
-                     names=", ".join("classic" if v == "baseline" else v for v in best0)))
+                     names=", ".join("default" if v == "baseline" else v for v in best0)))
     gaps = t4.drop("random")["max_gap"]
     return W.fill(
         "answer presets", random=", ".join(_pct(v) for v in rnd["win_rate"]),
@@ -456,7 +457,7 @@ def published(r: dict) -> list[str]:
     s3 = r["seats_3p"].xs("baseline", level="variant")
     rnd = r["seats_4p"].xs("random", level="variant")
     t3 = r["seat_test_3p"]
-    lb = r["luck_classic_won"]
+    lb = r["luck_default_won"]
     worst3 = int(s3["win_rate"].idxmin())
     worst4 = int(s4["win_rate"].idxmin())
     cpow = _catanatron_power(s4.loc[0, "win_rate"])
@@ -503,10 +504,10 @@ ANSWERS = W.part("answers", (
 
 def _preset_tables(n: int) -> tuple[Table, ...]:
     def seats(r):
-        return r[f"seats_{n}p"].rename(index={"baseline": "classic"}, level="variant")
+        return r[f"seats_{n}p"].rename(index={"baseline": "default"}, level="variant")
 
     def test(r):
-        return r[f"seat_test_{n}p"].rename(index={"baseline": "classic"})
+        return r[f"seat_test_{n}p"].rename(index={"baseline": "default"})
 
     return (Table(f"seats_{n}p", seats, W.fill("table seats", n=n),
                   view=lambda t, r: _grid(t, "variant", "seat", "seat ")),
@@ -594,7 +595,7 @@ BOARDS = W.part("boards", (
               lambda r: caption(_precise(r), W["table boards_precise"]),
               view=lambda t, r: show(t, _precise_cols(t)))))
 
-_LUCK = ("luck_mixed_won", "luck_mixed_vp", "luck_classic_won", "luck_classic_vp")
+_LUCK = ("luck_mixed_won", "luck_mixed_vp", "luck_default_won", "luck_default_vp")
 
 
 def _luck_caption(key: str):
@@ -608,8 +609,8 @@ def _luck_caption(key: str):
 LUCK = W.part("luck", (
         Figure("luck_budget", lambda r: _plots().luck_figure({
             "mixed table, win": r["luck_mixed_won"], "mixed table, final VP": r["luck_mixed_vp"],
-            "4 classic, win": r["luck_classic_won"],
-            "4 classic, final VP": r["luck_classic_vp"]})),
+            "4 default, win": r["luck_default_won"],
+            "4 default, final VP": r["luck_default_vp"]})),
         *(_table(key, key, ["variance", "ci_low", "ci_high", "share", "share_ci_low",
                             "share_ci_high"], _luck_caption(key))
           for key in _LUCK)))
@@ -756,7 +757,8 @@ def _refit_note(r: dict) -> str:
     return W.fill("refit note", parts="; ".join(parts))
 
 
-def write_readme(out: Path, r: dict, book: dict, scale: str, report_seconds: float) -> None:
+def write_readme(out: Path, r: dict, book: dict, scale: str, report_seconds: float,
+                 sections: list) -> None:
     runs = runs_frame(book)
     total = int(runs["games"].sum())
     play_s = float(runs["seconds"].fillna(0).sum())
@@ -764,7 +766,8 @@ def write_readme(out: Path, r: dict, book: dict, scale: str, report_seconds: flo
     lines = [f"# {W['title']}", "", W.fill("readme question", question=W["question"]), "",
              W.fill("readme rebuild", command=COMMAND), "", f"## {W['readme answers']}", ""]
     lines += [f"- {a}" for a in answers(r)]
-    lines += ["", f"## {W['readme published']}", ""]
+    lines += ["", *H.readme_lines(sections)]
+    lines += [f"## {W['readme published']}", ""]
     lines += [f"- {a}" for a in published(r)]
     lines += ["", f"## {W['readme runs']}", "",
               W.fill("readme games", games=f"{total:,}", minutes=f"{play_s / 60:.0f}",
@@ -779,7 +782,7 @@ def write_readme(out: Path, r: dict, book: dict, scale: str, report_seconds: flo
                      f"{bx} | {int(e['games']):,} | {sec} |")
     lines += ["", f"## {W['readme notes']}", "",
               f"- {W.fill('readme note index', refit=_refit_note(r))}",
-              f"- {W['readme note classic players']}",
+              f"- {W['readme note players']}",
               f"- {W['drafts']}",
               f"- {W.fill('readme note scale', millions=f'{total / 1e6:.2f}')}"]
     lines += ["", f"## {W['readme files']}", ""]
@@ -806,7 +809,8 @@ FIGURES = ("seats_by_preset", "mixed_tables", "order_effects", "seat0_by_board",
            "seat0_coefficients, length_coefficients", "index_calibration", "balanced_boards")
 
 
-def write_report(out: Path, r: dict, book: dict, scale: str) -> Path:
+def write_report(out: Path, r: dict, book: dict, scale: str) -> tuple[Path, list]:
+    """The report (``out/report.html``, its tables and figures) and its sections."""
     runs = runs_frame(book)
     items = [("question", W["question"]), ("rebuild", COMMAND),
              ("games", W.fill("report games", games=f"{int(runs['games'].sum()):,}",
@@ -814,8 +818,9 @@ def write_report(out: Path, r: dict, book: dict, scale: str) -> Path:
              ("scale", scale),
              *provenance({name: out / "data" / name for name in ORDER}),
              ("analyses", f"{sum(r['timing'].values()):.0f} s")]
-    sections = sections_of(REPORT, Results(r, book=book, scale=scale))
-    return write_study_report(out, sections, W.fill("report title", title=W["title"]), items)
+    sections = H.insert(NAME, sections_of(REPORT, Results(r, book=book, scale=scale)))
+    return write_study_report(out, sections, W.fill("report title", title=W["title"]),
+                              items), sections
 
 
 def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Path:
@@ -828,9 +833,9 @@ def build(out, scale: str = "full", scheduler=None, progress: bool = True) -> Pa
         with atomic_path(out / "data" / f"{key.replace('_', '-')}.parquet") as tmp:
             r[key].drop(columns="method").to_parquet(tmp)
     book = json.loads((out / "runs.json").read_text())
-    path = write_report(out, r, book, scale)
+    path, sections = write_report(out, r, book, scale)
     seconds = time.perf_counter() - t
-    write_readme(out, r, book, scale, seconds)
+    write_readme(out, r, book, scale, seconds, sections)
     return path
 
 
