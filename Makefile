@@ -28,8 +28,7 @@ TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4;
 test: $(STAMP)
 	$(BIN)/ruff check --quiet catansim tests benchmarks notebooks
 	$(BIN)/lint-imports --no-logo
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
-		--durations=10
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=10
 
 # The slow tests alone (statistical sweeps; the games counted under Debian's valgrind),
 # which `make test` skips: tens of minutes on two cores.

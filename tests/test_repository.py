@@ -47,6 +47,8 @@ def test_make_asks_its_tools_to_be_quiet():
     assert any("lint-imports --no-logo" in x for x in lines)
     pytest_line = next(x for x in lines if "-m pytest" in x)
     assert "--dist loadfile" in pytest_line and "--durations=" in pytest_line
+    # conftest's longest-first order, which pytest-xdist would re-sort by test count
+    assert "--no-loadscope-reorder" in pytest_line
 
 
 def test_the_editable_notice_filter_matches_the_warning_pip_shows():
