@@ -45,6 +45,10 @@ EARLIER = {
     ("-3.93", "-4.33", "-3.54"): "players-information switch before issue #49",
     ("-3.41", "-3.80", "-3.02"): "players-strength switch before issue #49",
     ("-3.14", "-3.52", "-2.76"): "players-strength switch before issue #49",
+    ("29.4", "29.2", "29.6"): "classic: seat 0, the robber study's discard baseline (#54)",
+    ("40.0", "39.9", "40.1"): "classic: robber whole-game rows before the default rebuild",
+    ("60.7", "60.6", "60.8"): "classic: robber whole-game rows before the default rebuild",
+    ("2.04", "2.02", "2.05"): "classic: robber whole-game rows before the default rebuild",
     ("8.07", "8.01", "8.12"): "shortages before the honest players",
     ("8.6", "8.4", "8.8"): "shortages before the honest players",
 }

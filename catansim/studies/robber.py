@@ -7,7 +7,7 @@ play the same seeds. The headline (``switch``): games identical up to the end of
 the robber at the leader and at tables of random robbers; the turn-T sole leader's (and
 sole last's) wins and the turns after T are compared game by game: the causal effect of
 the robber from T + 1 on. The others: the robber rule (official, off, friendly) over
-whole games on four ``classic`` players (10^6 games per arm), the robber and victim
+whole games on four ``default`` players (10^6 games per arm), the robber and victim
 policies (leader, production, random; whole tables and one seat against three), the
 discard limit (7, 9, none), and the robber rule at a mixed table, at tables of each
 preset and with three players. Outcomes of the whole game (length, cards, a seat's win)
@@ -282,8 +282,8 @@ def _policy_answers(res: dict) -> list[str]:
             random=_share(pol["shares"], "all_random"), turn=t,
             random_wins=_rate(pcatch, "all_random", t), leader_wins=_rate(pcatch, "baseline", t),
             turns=_num(_row(pc, "all_random", "baseline", "turns"))))
-        lone = _row(pc, "lone_random", "baseline", "win_strategy_classic_random")
-        lead1 = _row(pc, "lone_leader", "all_random", "win_strategy_classic")
+        lone = _row(pc, "lone_random", "baseline", "win_strategy_default_random")
+        lead1 = _row(pc, "lone_leader", "all_random", "win_strategy_default")
         if lone is not None and lead1 is not None:
             out.append(W.fill("answer chooser", **_chooser("lone", lone),
                               **_chooser("leader", lead1)))
@@ -401,7 +401,7 @@ def _policy_arms(kind: str) -> list[tuple[str, str, str]]:
     return [a for a in ARMS.pairs("policy") if a[0].startswith(kind)]
 
 
-_LONE_ROWS = [f"win_strategy_{x}" for x in ("classic_production", "classic_random", "classic")]
+_LONE_ROWS = [f"win_strategy_{x}" for x in ("default_production", "default_random", "default")]
 
 POLICY = W.part("policy", (
     W.figure("hit_leader", lambda r: _hit_leader_figure(r.data)),
@@ -609,11 +609,11 @@ def _across(res: dict) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["dataset", "contrast"]) if rows else pd.DataFrame()
 
 
-TABLE_WORDS = {"rule": "four classic", "three": "three classic",
+TABLE_WORDS = {"rule": "four default", "three": "three default",
                "mixed": "mixed (builder, city, expander, army)",
                **{f"presets:{p}": f"four {p}" for p in PRESETS}}
-LONE = {"lone_production": "classic_production", "lone_random": "classic_random",
-        "lone_leader": "classic"}
+LONE = {"lone_production": "default_production", "lone_random": "default_random",
+        "lone_leader": "default"}
 
 
 def _picked(rows, res, flip_all: bool = False) -> pd.DataFrame | None:
