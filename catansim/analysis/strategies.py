@@ -132,10 +132,13 @@ def fit_rating(counts: pd.Series, reference: str | None = None, confidence: floa
     frame["kind"] = np.where(frame["term"].str.startswith("seat "), "seat", "strategy")
     frame["name"] = frame["term"].str.split(" ", n=1).str[1]
     frame["strength"] = np.exp(frame["log_strength"])
-    frame["games"] = [games.get(n, np.nan) if k == "strategy" else int(seatings.sum())
-                      for n, k in zip(frame["name"], frame["kind"], strict=True)]
-    frame["wins"] = [won.get(n, 0) if k == "strategy" else np.nan
-                     for n, k in zip(frame["name"], frame["kind"], strict=True)]
+    # counts stay integers (nullable: a seat row has no wins of its own)
+    frame["games"] = pd.array([games.get(n, pd.NA) if k == "strategy" else int(seatings.sum())
+                               for n, k in zip(frame["name"], frame["kind"], strict=True)],
+                              dtype="Int64")
+    frame["wins"] = pd.array([won.get(n, 0) if k == "strategy" else pd.NA
+                              for n, k in zip(frame["name"], frame["kind"], strict=True)],
+                             dtype="Int64")
     frame["converged"] = converged
     frame["reference"] = ref
     frame["method"] = METHOD + note + (
