@@ -128,11 +128,13 @@ def test_small_supply_logs_cover_short_inventions_and_shortages():
 
 
 def test_the_reported_small_supply_game_replays(tmp_path):
-    # `catansim play --seed 4 --rule bank_per_resource=2 --rule max_turns=300 --log g.jsonl;
-    # catansim replay g.jsonl` failed: its Invention took the 1 card the supply held.
+    # `catansim play --seed 4 --strategies random --rule bank_per_resource=2
+    # --rule max_turns=300 --log g.jsonl; catansim replay g.jsonl` failed: its Invention
+    # took the 1 card the supply held.
     log = tmp_path / "g.jsonl"
     runner = CliRunner()
-    out = runner.invoke(cli, ["play", "--seed", "4", "--rule", "bank_per_resource=2",
+    out = runner.invoke(cli, ["play", "--seed", "4", "--strategies", "random",
+                              "--rule", "bank_per_resource=2",
                               "--rule", "max_turns=300", "--log", str(log)])
     assert out.exit_code == 0, out.output
     _, events = read_log(log)
@@ -262,8 +264,9 @@ def test_play_and_replay_end_to_end(tmp_path):
     assert out.output.startswith("seed 5: ")
     header, events = read_log(log)
     assert header["seed"] == 5 and header["n_players"] == 3
+    assert header["strategies"] == ["default"] * 3  # a watched game is played by default
     assert header["rules"]["robber"] == "friendly" and header["rules"]["bank_per_resource"] == 12
-    g = play_game(5, 3, rules=Rules(robber="friendly", bank_per_resource=12))
+    g = play_game(5, 3, ("default",) * 3, rules=Rules(robber="friendly", bank_per_resource=12))
     assert events == event_rows_to_dicts(g.events, 3)  # the logged game is the engine's game
 
     png = tmp_path / "final.png"

@@ -29,7 +29,7 @@ def result_line(game) -> str:
 @click.command("play")
 @O.seed("Game seed, an integer in [0, 2**63) (with --games: the first seed).")
 @O.players()
-@O.strategies("random")
+@O.strategies("default")
 @O.layout(f"Board layout: beginner, {O.SEEDED} (ignored with --board).")
 @click.option("--board", "board_file", default=None,
               type=O.InFile("a board file (JSON, TOML or compact text; docs/boards.md)"),
