@@ -17,7 +17,8 @@
   seat's random stream is the same up to the relabelling, and so are the hands after
   every decision and the result (``_relabelled_pair``). A decision that draws is coupled
   instead (the relabelled game takes the first game's choice), as the streams belong to
-  seat indices; a player that breaks a tie by the lower seat index fails the test.
+  seat indices; a player that breaks a tie by the lower seat index fails the test. A
+  7's discards, which the engine asks in seat-index order, are compared as one set.
 """
 
 from __future__ import annotations
