@@ -11,7 +11,14 @@
   ``information = "omniscient"`` some do not.
 - **Seat labels.** Four identical players: the win rate of each set-up position is the
   same, within its interval, whichever seat index holds that position (``first_pick``
-  rotated over the same deals).
+  rotated over the same deals). Three identical players, exactly: a game and its
+  relabelling (``first_pick`` and ``first_turn`` both rotated, on the same deal) are
+  played decision by decision side by side; every decision that draws nothing from the
+  seat's random stream is the same up to the relabelling, and so are the hands after
+  every decision and the result (``_relabelled_pair``). A decision that draws is coupled
+  instead (the relabelled game takes the first game's choice), as the streams belong to
+  seat indices; a player that breaks a tie by the lower seat index fails the test. A
+  7's discards, which the engine asks in seat-index order, are compared as one set.
 """
 
 from __future__ import annotations
@@ -22,11 +29,13 @@ from helpers import set_record
 from scipy.stats import chi2_contingency
 
 from catansim.core import layout as L
+from catansim.core.rng_nb import STREAM_PLAYER0
 from catansim.core.rules_nb import robber_hex_mask_nb, victims_nb
 from catansim.core.scripted import decisions_nb as S
 from catansim.core.scripted import trade_nb
 from catansim.core.scripted import work_nb as W
 from catansim.engine import play_batch, play_game
+from catansim.game import Game
 from catansim.rules import Rules
 from catansim.settings import GameSettings
 from catansim.strategies import PRESETS
@@ -253,6 +262,126 @@ def _label_invariance(games):
         # Bonferroni over the four positions at 0.001 overall: a seat-index effect of the
         # size the tie-breaks made (1.4 points at seat 0) is found at these n
         assert p_value > 0.001 / 4, (k, wins[:, k] / decided)
+
+
+# splitmix64 advances a stream by this odd constant a draw: its inverse counts the draws
+_PER_DRAW = pow(0x9E3779B97F4A7C15, -1, 2**64)
+
+
+def _draws(before, after, q) -> int:
+    """How many draws seat q's random stream made between the two stream states."""
+    i = STREAM_PLAYER0 + q
+    return ((int(after[i]) - int(before[i])) * _PER_DRAW) % 2**64
+
+
+def _relabelled_pair(seed, pick, turn, shift, choose=None):
+    """Three ``default`` players: the game of ``seed`` with (``pick``, ``turn``) and its
+    relabelling, seat q becoming q + ``shift`` (first_pick and first_turn moved with it),
+    played side by side, every seat's decisions taken from ``choose(game)`` (default
+    ``game.suggest()``). Asserts that the relabelled game waits for the same decision of
+    the relabelled seat, holds the relabelled hands and development cards, makes the
+    relabelled choice whenever the first game's drew nothing from the seat's stream, and
+    ends the same; returns (decisions compared, decisions coupled).
+
+    A choice that drew is coupled: the second game takes the first's, relabelled, and the
+    place a turn's trade offers start asking from (drawn at its first offer;
+    ``trade_nb.trade_offers_nb``) is set to ask the relabelled partners in the same
+    order (the two opponents' order by seat index flips with the labels or not)."""
+    n = 3
+    choose = choose or Game.suggest
+
+    def game(pk, tn):
+        return Game(seed, ["default"], n_players=n, rules=Rules(first_pick=pk, first_turn=tn),
+                    external=range(n), log=False)
+
+    def moved(o):
+        return o._replace(target=(o.target + shift) % n) if o.kind in ("offer", "steal") else o
+
+    a, b = game(pick, turn), game((pick + shift) % n, (turn + shift) % n)
+    compared = coupled = 0
+    while not a.over:
+        for f in (L.S_HAND, L.S_DEV_HAND):
+            held = [x.s[f : f + 5 * n].reshape(n, 5) for x in (a, b)]
+            assert np.array_equal(np.roll(held[0], shift, axis=0), held[1]), (seed, f)
+        if a.decision == "discard":
+            # The engine asks a 7's discards in seat-index order (``next_discard_nb``):
+            # the relabelled game asks them in another order, so the discards of the
+            # whole 7 are compared, seat by relabelled seat.
+            assert b.decision == "discard", (seed, b.decision)
+            assert _discards(a, choose, shift) == _discards(b, choose, 0), seed
+            continue
+        p = a.to_move
+        assert (b.to_move, b.decision) == ((p + shift) % n, a.decision), (seed, a.decision)
+        streams = a._rng.copy(), b._rng.copy()
+        oa, ob = choose(a), choose(b)
+        drew = _draws(streams[0], a._rng, p), _draws(streams[1], b._rng, (p + shift) % n)
+        # the first draw comes at the same point of both decisions (later ones may not:
+        # a drawn leader changes the hexes' worth and so their ties)
+        assert (drew[0] > 0) == (drew[1] > 0), (seed, a.decision, drew)
+        if drew[0] == 0:
+            compared += 1
+            assert ob == moved(oa), (seed, int(a.s[L.S_TURN]), a.decision, p, oa, ob)
+        else:
+            coupled += 1
+            if a.decision == "action":
+                first, second = ((q + shift) % n for q in range(n) if q != p)
+                start = int(a._work[W.W_OFFER_START]) + int(first > second)
+                b._work[W.W_OFFER_START] = start % 6  # 6: uniform modulo 1 or 2 partners
+        a.step(oa)
+        b.step(moved(oa))
+    assert b.over, seed
+    assert b.winner == (None if a.winner is None else (a.winner + shift) % n), seed
+    assert list(np.roll(a.vp, shift)) == b.vp, seed
+    return compared, coupled
+
+
+def _discards(g, choose, shift):
+    """Play the discards of the 7 ``g`` waits at (the discarding seats' ``choose``):
+    {seat + shift: the cards it discards}. None of them draws from its stream."""
+    out = {}
+    while g.decision == "discard":
+        streams = g._rng.copy()
+        q = g.to_move
+        out[(q + shift) % g.n_players] = o = choose(g)
+        assert _draws(streams, g._rng, q) == 0, g.seed
+        g.step(o)
+    return out
+
+
+def _relabel_sweep(seeds):
+    compared = coupled = 0
+    for seed in seeds:
+        for pick in range(3):
+            for turn in range(3):
+                c, d = _relabelled_pair(seed, pick, turn, 1 + (seed + pick + turn) % 2)
+                compared += c
+                coupled += d
+    return compared, coupled
+
+
+def test_three_relabelled_seats_make_the_relabelled_decisions():
+    compared, coupled = _relabel_sweep(range(4))
+    assert compared > 5 * coupled > 0  # most decisions are compared, and some drew
+
+
+@pytest.mark.slow
+def test_three_relabelled_seats_make_the_relabelled_decisions_large():
+    compared, coupled = _relabel_sweep(range(4, 64))
+    assert compared > 5 * coupled > 0
+
+
+def test_the_relabelling_finds_a_tie_broken_by_seat_index():
+    """A player that robs the lowest seat among the victims (a tie broken by seat index)
+    is caught: the relabelled game robs another seat."""
+    def lowest_victim(g):
+        o = g.suggest()
+        if o.kind == "steal":
+            return min((v for v in g.legal() if v.kind == "steal"), key=lambda v: v.target)
+        return o
+
+    with pytest.raises(AssertionError, match="robber victim"):
+        for seed in range(20):
+            _relabelled_pair(seed, 0, 0, 1, choose=lowest_victim)
 
 
 def _search_decisions(information, positions=24, budget=24):
