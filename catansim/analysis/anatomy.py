@@ -30,11 +30,27 @@ from .measures import (
 
 DESCRIBE_COLUMNS = ["n", "mean", "sd", "ci_low", "ci_high", "p10", "median", "p90", "max"]
 
+# Published figures from human games for the measures of ``ANATOMY_MEASURES`` (other
+# populations, other tables: context, not a test): computed from the 50 four-player games
+# of "Settlers of Catan Games" (Kaggle dataset by lumins, played on playcatan.com in 2014,
+# https://www.kaggle.com/datasets/lumins/settlers-of-catan-games; the file catanstats.csv,
+# SHA-256 5d8d31fa..., as mirrored at https://github.com/DevinRS/Settlers_of_Catan_Analysis,
+# commit 929b6ec4): a game's rolls are the sum of its columns 2..12, its 7s column 7, its
+# discards the sum of the four players' "tribute"; mean and t interval over the 50 games.
+HUMAN_SOURCE = ('"Settlers of Catan Games", Kaggle dataset by lumins (50 four-player '
+                "games on playcatan.com, 2014), "
+                "https://www.kaggle.com/datasets/lumins/settlers-of-catan-games")
+HUMAN_ANATOMY = {
+    "rolls": {"mean": 64.28, "sd": 12.74, "ci_low": 60.66, "ci_high": 67.90, "n": 50},
+    "sevens": {"mean": 10.98, "ci_low": 9.60, "ci_high": 12.36, "n": 50},
+    "discarded": {"mean": 20.26, "ci_low": 16.74, "ci_high": 23.78, "n": 50},
+}
+
 # Published figures from human play, for context (other populations, other rules of play).
 HUMAN_REFERENCE = (
-    {"measure": "rolls", "who": "game", "human_mean": 64.0, "human_sd": 13.0, "human_n": 50,
-     "human_source": "a record of 50 four-player games between people: 64 +/- 13 rolls "
-                     "per game"},
+    {"measure": "rolls", "who": "game", "human_mean": HUMAN_ANATOMY["rolls"]["mean"],
+     "human_sd": HUMAN_ANATOMY["rolls"]["sd"], "human_n": HUMAN_ANATOMY["rolls"]["n"],
+     "human_source": f"rolls per game: {HUMAN_SOURCE}"},
     {"measure": "cards_received", "who": "winners", "human_mean": 76.0, "human_sd": np.nan,
      "human_n": 306, "human_source": "an analysis of 306 online games: about 76 resource "
                                      "cards in a winner's hand over a game"},
@@ -477,22 +493,6 @@ ANATOMY_MEASURES = (
     ("trades_player", "player trades a game (each once)", "game"),
     ("trades_bank", "maritime trades a game", "game"),
 )
-
-# Published figures from human games for the measures above (other populations, other
-# tables: context, not a test): computed from the 50 four-player games of "Settlers of
-# Catan Games" (Kaggle dataset by lumins, games played on playcatan.com in 2014,
-# https://www.kaggle.com/datasets/lumins/settlers-of-catan-games; the file catanstats.csv,
-# SHA-256 5d8d31fa..., as mirrored at https://github.com/DevinRS/Settlers_of_Catan_Analysis,
-# commit 929b6ec4): a game's rolls are the sum of its columns 2..12, its 7s column 7, its
-# discards the sum of the four players' "tribute"; mean and t interval over the 50 games.
-HUMAN_SOURCE = ('"Settlers of Catan Games", Kaggle dataset by lumins (50 four-player '
-                "games on playcatan.com, 2014), "
-                "https://www.kaggle.com/datasets/lumins/settlers-of-catan-games")
-HUMAN_ANATOMY = {
-    "rolls": {"mean": 64.28, "ci_low": 60.66, "ci_high": 67.90, "n": 50},
-    "sevens": {"mean": 10.98, "ci_low": 9.60, "ci_high": 12.36, "n": 50},
-    "discarded": {"mean": 20.26, "ci_low": 16.74, "ci_high": 23.78, "n": 50},
-}
 
 ANATOMY_COLUMNS = ["label", "n", "mean", "ci_low", "ci_high", "method"]
 

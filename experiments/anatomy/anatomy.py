@@ -114,7 +114,39 @@ def tables(out: Path, games: int, search_games: int, budget: int) -> pd.DataFram
                                                         index=False)
     pd.DataFrame(cost).to_csv(out / "tables" / "cost.csv", index=False)
     figure(table, out / "anatomy.png")
+    (out / "tables" / "anatomy.md").write_text("\n".join(markdown(table)) + "\n")
     return table
+
+
+SHARES = ("winner_holds_longest", "winner_holds_army", "over_limit_share",
+          "sevens_discard_share")
+
+
+def figure_text(measure: str, mean, lo, hi, n) -> str:
+    """``71.9 [71.4, 72.3] (n = 4,000)``; a share as a percentage."""
+    if not np.isfinite(mean):
+        return "no human figure found"
+    k = 100.0 if measure in SHARES else 1.0
+    unit = "%" if measure in SHARES else ""
+    d = 1 if measure in SHARES else 2
+    return f"{k * mean:.{d}f}{unit} [{k * lo:.{d}f}, {k * hi:.{d}f}] (n = {int(n):,})"
+
+
+def markdown(table: pd.DataFrame) -> list[str]:
+    """The anatomy table as Markdown: a row per measure, a column per kind of player and
+    one for people."""
+    kinds = list(pd.unique(table["variant"]))
+    lines = ["| measure | " + " | ".join(f"`{k}`" for k in kinds) + " | people |",
+             "|---" * (len(kinds) + 2) + "|"]
+    for m, rows in table.groupby("measure", sort=False):
+        rows = rows.set_index("variant")
+        first = rows.iloc[0]
+        cells = [figure_text(m, *rows.loc[k, ["mean", "ci_low", "ci_high", "n"]])
+                 for k in kinds]
+        human = figure_text(m, first["human_mean"], first["human_ci_low"],
+                            first["human_ci_high"], first["human_n"])
+        lines.append(f"| {first['label']} | " + " | ".join(cells) + f" | {human} |")
+    return lines
 
 
 def name_of(kind: str, budget: int) -> str:
