@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
+from test_viewer import public_counts
 
 import catansim
 from catansim.analysis import anatomy as AN
@@ -15,52 +16,21 @@ from catansim.engine import play_batch
 from catansim.logs import game_log
 from catansim.results.tables import games_frame, players_frame
 
-COST = {"build_road": 2, "build_settlement": 4, "build_city": 5, "buy_dev": 3}
-
 
 def _naive(header: dict, events: list[dict]) -> dict:
-    """Hand sizes at every turn end and 7s with a discard, counted event by event with
-    nothing of the replayer: every card in and out of a hand."""
-    n = header["n_players"]
-    hand = [0] * n
-    ends, sevens, with_discard, last_roll = [], 0, 0, None
-    discarded_on = set()
-    for i, ev in enumerate(events):
-        e, p = ev["e"], ev.get("p")
-        if e == "starting_resources":
-            hand[p] += sum(ev["cards"])
-        elif e == "production":
-            for q in range(n):
-                hand[q] += sum(ev["gains"][q])
-        elif e == "roll":
-            last_roll = i
-            sevens += sum(ev["dice"]) == 7
-        elif e == "discard":
-            hand[p] -= sum(ev["cards"])
-            discarded_on.add(last_roll)
-        elif e == "robber" and ev["stolen"] is not None:
-            hand[ev["victim"]] -= 1
-            hand[p] += 1
-        elif e == "trade_bank":
-            hand[p] += sum(ev["get"]) - sum(ev["give"])
-        elif e == "trade_player":
-            moved = sum(ev["get"]) - sum(ev["give"])
-            hand[p] += moved
-            hand[ev["partner"]] -= moved
-        elif e in COST and not ev.get("free", False):
-            hand[p] -= COST[e]
-        elif e == "play_dev" and ev["card"] == "invention":
-            hand[p] += sum(ev["cards"])
-        elif e == "play_dev" and ev["card"] == "monopoly":
-            for q in range(n):
-                hand[q] -= ev["taken"][q]
-            hand[p] += sum(ev["taken"])
-        elif e == "turn_end":
-            ends.append(list(hand))
-        assert min(hand) >= 0, (i, ev)
-    with_discard = len(discarded_on)
-    return {"ends": np.array(ends, dtype=float), "sevens": sevens,
-            "sevens_discard": with_discard}
+    """Hand sizes at every turn end (``test_viewer.public_counts``: every card in and out
+    of a hand, counted event by event with nothing of the replayer) and 7s with a
+    discard (the rolls of 7 that some ``discard`` follows)."""
+    counts = public_counts(header["n_players"], events)
+    ends = [c["hand"] for c, ev in zip(counts, events, strict=True) if ev["e"] == "turn_end"]
+    assert min(min(h) for h in ends) >= 0
+    rolls = [i for i, ev in enumerate(events) if ev["e"] == "roll"]
+    sevens = [i for i in rolls if sum(events[i]["dice"]) == 7]
+    followed = {max(r for r in rolls if r < i) for i, ev in enumerate(events)
+                if ev["e"] == "discard"}
+    assert followed <= set(sevens)
+    return {"ends": np.array(ends, dtype=float), "sevens": len(sevens),
+            "sevens_discard": len(followed)}
 
 
 @pytest.fixture(scope="module")
