@@ -7,7 +7,7 @@ one thread, and writes ``results/anatomy/``: ``tables/anatomy.csv`` (every measu
 beside the published human figure where there is one), ``tables/cost.csv`` (the CPU
 seconds each kind took) and ``anatomy.png``::
 
-    python experiments/anatomy/anatomy.py --games 4000 --search-games 700 --seed 54000
+    python experiments/anatomy/anatomy.py --games 4000 --search-games 600 --seed 54000
 
 The games' rows and log measures are kept in ``data/`` (not committed), a chunk of
 ``--chunk`` games at a time, so a run cut short resumes where it stopped; ``--tables-only``
@@ -185,7 +185,7 @@ def figure(table: pd.DataFrame, path: Path) -> None:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=4000, help="games of classic and of default")
-    ap.add_argument("--search-games", type=int, default=700, help="games of the search player")
+    ap.add_argument("--search-games", type=int, default=600, help="games of the search player")
     ap.add_argument("--budget", type=int, default=200, help="the search player's rollouts")
     ap.add_argument("--seed", type=int, default=54_000, help="the first deal's seed")
     ap.add_argument("--chunk", type=int, default=50, help="games a saved chunk")
