@@ -128,12 +128,13 @@ def test_every_interval_in_the_readmes_table_of_studies_comes_from_a_study_table
 
 
 def _headline_rows(text: str) -> list[list[str]]:
-    """The rows of the findings' table of headlines: study, headline, classic, default."""
+    """The rows of the findings' table of headlines: study, headline, each kind of player,
+    verdict."""
     part = text[text.index("\n## Headlines: classic beside default\n"):]
     part = part[:part.index("\n## ", 1)]
     rows = [[c.strip() for c in line.strip("|").split("|")]
             for line in part.splitlines() if line.startswith("| ")]
-    assert rows[0] == ["study", "headline", "`classic`", "`default`"]
+    assert rows[0] == ["study", "headline", "`classic`", "`default`", "`search`", "verdict"]
     return rows[1:]
 
 
@@ -152,7 +153,7 @@ def test_the_findings_table_of_headlines_is_each_studys_headlines_csv():
                           dtype={"classic_detail": str, "default_detail": str})
         cmp[["classic_detail", "default_detail"]] = cmp[
             ["classic_detail", "default_detail"]].fillna("")
-        expected += [[name, label, r["classic"], r["default"]]
+        expected += [[name, label, *(r[who] for who in H.PLAYERS), r["verdict"]]
                      for label, r in H.shown(name, cmp).iterrows()]
     got = _headline_rows((ROOT / "docs" / "findings.md").read_text())
     assert expected and got == expected

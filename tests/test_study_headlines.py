@@ -100,3 +100,78 @@ def test_tables_read_back_from_a_reports_sections_as_their_csv_files_read():
     got = H.tables_of([s])["t"]
     pd.testing.assert_frame_equal(got, pd.read_csv(io.StringIO(frame.to_csv())))
     assert re.fullmatch(r"[\w-]+", H.KEY)
+
+
+@pytest.mark.parametrize("a, b, expected", [
+    # overlapping intervals, the same sign: holds
+    ((0.050, 0.056), (0.044, 0.051), H.HOLDS),
+    # touching at one end counts as sharing a point
+    ((0.10, 0.20), (0.20, 0.30), H.HOLDS),
+    # overlapping across zero with estimates of opposite signs (seat index): holds
+    ((-0.0005, 0.0014), (-0.0015, 0.0006), H.HOLDS),
+    # both wholly above zero but disjoint: changes size
+    ((0.955, 0.9555), (0.941, 0.942), H.CHANGES_SIZE),
+    # both wholly below zero, disjoint: changes size
+    ((-0.12, -0.11), (-0.10, -0.09), H.CHANGES_SIZE),
+    # disjoint, one of them holding zero: changes size, not sign
+    ((0.02, 0.05), (-0.01, 0.01), H.CHANGES_SIZE),
+    # wholly above against wholly below: changes sign, either way round
+    ((0.01, 0.03), (-0.04, -0.02), H.CHANGES_SIGN),
+    ((-0.04, -0.02), (0.01, 0.03), H.CHANGES_SIGN),
+    # an interval ending exactly at zero excludes nothing on that side: not a sign change
+    ((0.0, 0.03), (-0.04, -0.02), H.CHANGES_SIZE),
+    # a zero-width interval (n in the millions) inside the other: holds
+    ((0.5, 0.5), (0.4, 0.6), H.HOLDS),
+])
+def test_the_verdict_reads_two_intervals_as_its_rule_says(a, b, expected):
+    assert H.verdict(*a, *b) == expected
+
+
+def test_the_verdict_against_an_independent_reading_of_the_rule():
+    """On random interval pairs, the verdict agrees with the rule as sets: the shared
+    points of [a] and [b], and the signs each interval excludes."""
+    rng = np.random.default_rng(5)
+    seen = set()
+    for _ in range(2000):
+        ends = np.round(rng.uniform(-1, 1, 4), 1)
+        a, b = sorted(ends[:2]), sorted(ends[2:])
+        grid = np.round(np.arange(-10, 11) / 10, 1)
+        shared = [x for x in grid if a[0] <= x <= a[1] and b[0] <= x <= b[1]]
+        signs = [1 if lo > 0 else -1 if hi < 0 else 0 for lo, hi in (a, b)]
+        want = (H.CHANGES_SIGN if signs[0] * signs[1] == -1
+                else H.HOLDS if shared else H.CHANGES_SIZE)
+        assert H.verdict(*a, *b) == want, (a, b)
+        seen.add(want)
+    assert seen == set(H.VERDICTS)
+
+
+def test_the_verdict_of_a_missing_interval_is_none_and_a_reversed_one_an_error():
+    assert H.verdict(np.nan, np.nan, 0.1, 0.2) is None
+    assert H.verdict(0.1, 0.2, 0.1, np.nan) is None
+    with pytest.raises(CatansimError, match=r"^verdict: an interval with its low end above "
+                                            r"its high end .*; allowed: lo <= hi$"):
+        H.verdict(0.3, 0.2, 0.1, 0.2)
+
+
+def test_a_headline_shows_each_kind_of_player_and_its_verdict(monkeypatch):
+    specs = (H.Headline("up", "t"), H.Headline("flip", "t"), H.Headline("gone", "t"))
+    monkeypatch.setitem(H.HEADLINES, "toy", specs)
+    cmp = pd.DataFrame({
+        "headline": ["up", "flip", "gone"],
+        "classic": [0.05, 0.02, 0.01], "classic_ci_low": [0.04, 0.01, 0.0],
+        "classic_ci_high": [0.06, 0.03, 0.02], "classic_n": [100, 100, 100],
+        "classic_detail": ["", "", ""],
+        "default": [0.08, -0.02, np.nan], "default_ci_low": [0.07, -0.03, np.nan],
+        "default_ci_high": [0.09, -0.01, np.nan], "default_n": [100, 100, np.nan],
+        "default_detail": ["", "", ""]}, index=["up", "flip", "gone"])
+    got = H.shown("toy", cmp)
+    assert got["verdict"].tolist() == [H.CHANGES_SIZE, H.CHANGES_SIGN, "not measured"]
+    assert (got["search"] == "not measured").all()
+    assert got.loc["flip", "default"] == "-2.0 points [-3.0, -1.0] (n = 100)"
+    # a search column, once measured, is read against classic too: the furthest verdict
+    cmp = cmp.assign(search=[0.05, 0.02, 0.01], search_ci_low=[0.045, 0.015, -0.03],
+                     search_ci_high=[0.055, 0.025, -0.01], search_n=[50, 50, 50],
+                     search_detail=["", "", ""])
+    got = H.shown("toy", cmp)
+    assert got["verdict"].tolist() == [H.CHANGES_SIZE, H.CHANGES_SIGN, H.CHANGES_SIZE]
+    assert got.loc["up", "search"] == "+5.0 points [+4.5, +5.5] (n = 50)"

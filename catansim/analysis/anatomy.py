@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..logs import replay
 from . import stats as S
 from .driver import Analysis, Chunk, Context, reads_source, run
 from .measures import (
@@ -21,6 +22,7 @@ from .measures import (
     PLAYED_COLS,
     SEAT_MEASURES,
     VP_SOURCES,
+    Measure,
     columns_of,
     game_values,
     seat_values,
@@ -28,11 +30,27 @@ from .measures import (
 
 DESCRIBE_COLUMNS = ["n", "mean", "sd", "ci_low", "ci_high", "p10", "median", "p90", "max"]
 
+# Published figures from human games for the measures of ``ANATOMY_MEASURES`` (other
+# populations, other tables: context, not a test): computed from the 50 four-player games
+# of "Settlers of Catan Games" (Kaggle dataset by lumins, played on playcatan.com in 2014,
+# https://www.kaggle.com/datasets/lumins/settlers-of-catan-games; the file catanstats.csv,
+# SHA-256 5d8d31fa..., as mirrored at https://github.com/DevinRS/Settlers_of_Catan_Analysis,
+# commit 929b6ec4): a game's rolls are the sum of its columns 2..12, its 7s column 7, its
+# discards the sum of the four players' "tribute"; mean and t interval over the 50 games.
+HUMAN_SOURCE = ('"Settlers of Catan Games", Kaggle dataset by lumins (50 four-player '
+                "games on playcatan.com, 2014), "
+                "https://www.kaggle.com/datasets/lumins/settlers-of-catan-games")
+HUMAN_ANATOMY = {
+    "rolls": {"mean": 64.28, "sd": 12.74, "ci_low": 60.66, "ci_high": 67.90, "n": 50},
+    "sevens": {"mean": 10.98, "ci_low": 9.60, "ci_high": 12.36, "n": 50},
+    "discarded": {"mean": 20.26, "ci_low": 16.74, "ci_high": 23.78, "n": 50},
+}
+
 # Published figures from human play, for context (other populations, other rules of play).
 HUMAN_REFERENCE = (
-    {"measure": "rolls", "who": "game", "human_mean": 64.0, "human_sd": 13.0, "human_n": 50,
-     "human_source": "a record of 50 four-player games between people: 64 +/- 13 rolls "
-                     "per game"},
+    {"measure": "rolls", "who": "game", "human_mean": HUMAN_ANATOMY["rolls"]["mean"],
+     "human_sd": HUMAN_ANATOMY["rolls"]["sd"], "human_n": HUMAN_ANATOMY["rolls"]["n"],
+     "human_source": f"rolls per game: {HUMAN_SOURCE}"},
     {"measure": "cards_received", "who": "winners", "human_mean": 76.0, "human_sd": np.nan,
      "human_n": 306, "human_source": "an analysis of 306 online games: about 76 resource "
                                      "cards in a winner's hand over a game"},
@@ -409,3 +427,124 @@ def human_comparison(length: pd.DataFrame, per_seat: pd.DataFrame) -> pd.DataFra
                          "human_mean": ref["human_mean"], "human_sd": ref["human_sd"],
                          "human_n": ref["human_n"], "human_source": ref["human_source"]})
     return pd.DataFrame(rows).set_index(["variant", "measure"])
+
+
+# --- a game's anatomy beside human play ----------------------------------------------------
+
+
+def log_measures(header: dict, events: list[dict]) -> dict:
+    """What a game's columns do not hold, from its event log replayed by the rules checker
+    (``logs.replay``, unchecked: the engine's logs are checked by its own tests).
+
+    Returns ``turn_ends`` (turns that ended with ``turn_end``; the winning turn ends with
+    ``game_end`` instead), ``held_mean`` (resource cards a seat holds at the end of a
+    turn: the mean over every turn end and every seat; NaN without a turn end),
+    ``over_limit_share`` (the share of those hands above the discard limit, which a 7 on
+    the next roll would halve; NaN without a limit or a turn end), ``sevens`` (7s rolled)
+    and ``sevens_discard`` (7s on which at least one player discarded).
+    """
+    snaps = replay(header, events, check=False).snapshots
+    held = np.array([[sum(h) for h in s["hands"]] for s in snaps], dtype=float)
+    limit = header["rules"]["discard_limit"]
+    sevens = with_discard = 0
+    after_seven = False
+    for ev in events:
+        if ev["e"] == "roll":
+            after_seven = sum(ev["dice"]) == 7
+            sevens += after_seven
+        elif ev["e"] == "discard" and after_seven:
+            with_discard += 1
+            after_seven = False  # one 7, however many players discard on it
+    some = held.size > 0
+    return {"turn_ends": len(snaps),
+            "held_mean": float(held.mean()) if some else np.nan,
+            "over_limit_share": (float((held > limit).mean()) if some and limit is not None
+                                 else np.nan),
+            "sevens": sevens, "sevens_discard": with_discard}
+
+
+# (key, label, how): how the figure is read per game. "game": a games column or a players
+# column summed over the seats of a game; "winner": the winner's column; "seat_mean": a
+# players column averaged over the seats of a game; "log": a ``log_measures`` value;
+# "holds": the share of winners holding a tile (Wilson); "ratio": a share of sums.
+ANATOMY_MEASURES = (
+    ("rolls", "dice rolls a game", "game"),
+    ("turns", "turns a game", "game"),
+    ("sevens", "7s rolled a game", "game"),
+    *((f"winner_{c}", f"the winner's {w}", "winner") for c, w in (
+        ("vp", "VP"), ("vp_settlements", "VP from settlements"),
+        ("vp_cities", "VP from cities"), ("vp_longest", "VP from Longest Route"),
+        ("vp_army", "VP from Largest Army"), ("vp_cards", "VP from victory point cards"))),
+    ("winner_holds_longest", "winners holding Longest Route at the end", "holds"),
+    ("winner_holds_army", "winners holding Largest Army at the end", "holds"),
+    ("dev_bought", "development cards bought a game", "game"),
+    *((f"dev_bought_{d}", f"{d} cards bought a game", "game") for d in DEV),
+    ("dev_played", "development cards played a game", "game"),
+    *((f"dev_played_{d}", f"{d} cards played a game", "game") for d in DEV
+      if d != "victory_point"),
+    ("held_mean", "cards a seat holds at a turn's end (mean over turn ends and seats)",
+     "log"),
+    ("over_limit_share", "share of those hands above the discard limit (mean over games)",
+     "log"),
+    ("discarded", "cards discarded on 7s a game", "game"),
+    ("sevens_discard", "7s with a discard a game", "log"),
+    ("sevens_discard_share", "share of 7s with a discard", "ratio"),
+    ("cities_per_seat", "cities a seat has at the end", "seat_mean"),
+    ("trades_player", "player trades a game (each once)", "game"),
+    ("trades_bank", "maritime trades a game", "game"),
+)
+
+ANATOMY_COLUMNS = ["label", "n", "mean", "ci_low", "ci_high", "method"]
+
+
+def anatomy(games: pd.DataFrame, players: pd.DataFrame, logs: pd.DataFrame) -> pd.DataFrame:
+    """Each measure of ``ANATOMY_MEASURES`` with its n and 95% interval, per variant.
+
+    ``games`` and ``players`` are the tables of a run (``catansim.load`` or
+    ``results.tables``); ``logs`` has one row per game, ``variant`` and ``game`` with the
+    keys of ``log_measures``. A game's figure is its own (the winner's, or the mean over
+    its seats), so games are the units: a t interval over games for means, a Wilson
+    interval for the share of winners holding a tile (one winner a game), a bootstrap
+    over games for the share of 7s with a discard. Returns a DataFrame indexed by
+    (variant, measure): ``label``, ``n``, ``mean``, ``ci_low``, ``ci_high``, ``method``.
+    """
+    rows = []
+    for v in pd.unique(games["variant"]):
+        g = games[games["variant"] == v].set_index("game").sort_index()
+        p = players[players["variant"] == v]
+        lg = logs[logs["variant"] == v].set_index("game").reindex(g.index)
+        by_game = p.groupby("game", observed=True)
+        winners = p[p["won"].astype(bool)].set_index("game")
+        for key, label, how in ANATOMY_MEASURES:
+            if how == "game":
+                m = GAME_MEASURE.get(key) or Measure(key, label, "players", (key,))
+                if m.table == "games":
+                    x = g[list(m.columns)].sum(axis=1)
+                else:
+                    x = by_game[list(m.columns)].sum().sum(axis=1).reindex(g.index)
+                    x = x / 2 if m.halve else x  # a player trade counts on both sides
+                r = S.mean_ci(x.to_numpy(dtype=float)) | {"method": S.T_MEAN}
+            elif how == "winner":
+                r = S.mean_ci(winners[key[len("winner_"):]].to_numpy(dtype=float)) | {
+                    "method": S.T_MEAN}
+            elif how == "seat_mean":
+                cities = (p["vp_cities"] / 2).groupby(p["game"], observed=True).mean()
+                r = S.mean_ci(cities.to_numpy(dtype=float)) | {"method": S.T_MEAN}
+            elif how == "log":
+                r = S.mean_ci(lg[key].to_numpy(dtype=float)) | {"method": S.T_MEAN}
+            elif how == "holds":
+                col = "longest_holder" if key.endswith("longest") else "army_holder"
+                won = g["winner"].notna()
+                held = (g.loc[won, col] == g.loc[won, "winner"]).fillna(False)
+                n, k = int(won.sum()), int(held.sum())
+                lo, hi = S.wilson_ci([k], [n])
+                r = {"n": n, "mean": k / n if n else np.nan, "ci_low": float(lo[0]),
+                     "ci_high": float(hi[0]), "method": S.WILSON}
+            else:  # ratio
+                r = S.ratio_ci(lg["sevens_discard"], lg["sevens"]) | {
+                    "method": S.RATIO_BOOTSTRAP}
+            rows.append({"variant": v, "measure": key, "label": label,
+                         **{c: r[c] for c in ANATOMY_COLUMNS[1:]}})
+    out = pd.DataFrame(rows)
+    out["n"] = out["n"].astype(np.int64)
+    return out.set_index(["variant", "measure"])

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import chisquare
+from scipy.stats import bootstrap, chisquare
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.gof import chisquare_effectsize
 from statsmodels.stats.multitest import multipletests
@@ -127,6 +127,47 @@ def describe(h: Hist, confidence: float = CONFIDENCE, quantiles=(0.1, 0.5, 0.9))
         out["sd"] = float(d.std)
         lo, hi = d.tconfint_mean(alpha=1 - confidence)
         out["ci_low"], out["ci_high"] = (float(lo), float(hi)) if d.std > 0 else (d.mean, d.mean)
+    return out
+
+
+def mean_ci(values, confidence: float = CONFIDENCE) -> dict:
+    """n, mean and the t interval of the mean of a sample of real numbers (NaN dropped):
+    a per-game mean or share, which ``Hist`` cannot hold. NaN for what fewer than two
+    values cannot give."""
+    x = np.asarray(values, dtype=float)
+    x = x[~np.isnan(x)]
+    out = {"n": int(x.size), "mean": np.nan, "ci_low": np.nan, "ci_high": np.nan}
+    if x.size == 0:
+        return out
+    d = DescrStatsW(x, ddof=1)
+    out["mean"] = float(d.mean)
+    if x.size > 1:
+        lo, hi = d.tconfint_mean(alpha=1 - confidence) if d.std > 0 else (d.mean, d.mean)
+        out["ci_low"], out["ci_high"] = float(lo), float(hi)
+    return out
+
+
+RATIO_BOOTSTRAP = "ratio of sums, percentile bootstrap over games (scipy.stats.bootstrap)"
+
+
+def ratio_ci(num, den, confidence: float = CONFIDENCE, resamples: int = 2000,
+             seed: int = 0) -> dict:
+    """``sum(num) / sum(den)`` over units (games) with a percentile bootstrap interval that
+    resamples the units in pairs (``scipy.stats.bootstrap``, ``paired=True``): a share of
+    events that cluster within games, where a Wilson interval on the pooled events would
+    treat them as independent. ``n`` is the units; ``events`` the sum of ``den``."""
+    a, b = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    out = {"n": int(a.size), "events": float(b.sum()), "mean": np.nan, "ci_low": np.nan,
+           "ci_high": np.nan}
+    if a.size == 0 or b.sum() == 0:
+        return out
+    out["mean"] = float(a.sum() / b.sum())
+    if a.size > 1:
+        res = bootstrap((a, b), lambda x, y, axis=-1: x.sum(axis) / y.sum(axis), paired=True,
+                        vectorized=True, confidence_level=confidence, n_resamples=resamples,
+                        method="percentile", rng=np.random.default_rng(seed))
+        out["ci_low"], out["ci_high"] = (float(res.confidence_interval.low),
+                                         float(res.confidence_interval.high))
     return out
 
 

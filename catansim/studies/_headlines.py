@@ -157,6 +157,39 @@ HEADLINES: dict[str, tuple[Headline, ...]] = {
 
 COLUMNS = ["estimate", "ci_low", "ci_high", "n"]
 
+# How a headline reads under the second kind of player against the first, from the two
+# 95% intervals alone (``verdict``).
+HOLDS, CHANGES_SIZE, CHANGES_SIGN = "holds", "changes size", "changes sign"
+VERDICTS = (HOLDS, CHANGES_SIZE, CHANGES_SIGN)
+
+
+def verdict(lo_a: float, hi_a: float, lo_b: float, hi_b: float) -> str | None:
+    """How headline ``b`` reads against headline ``a``, from their 95% intervals
+    ``[lo, hi]`` (each its own interval; no paired difference):
+
+    - ``changes sign``: one interval lies wholly above zero and the other wholly below;
+    - ``holds``: the intervals share at least one point (touching counts);
+    - ``changes size``: otherwise (disjoint intervals on the same side of zero, or one of
+      them holding zero).
+
+    The three are exclusive and cover every pair: two intervals on opposite sides of zero
+    share no point. Overlap is not a test of equality at 5% (two intervals can overlap
+    while their difference excludes zero), so ``holds`` errs towards holding. A rate or
+    an r is never below zero, so it holds or changes size. None when either interval is
+    missing (NaN); an interval with ``lo > hi`` is an error.
+    """
+    ends = np.array([lo_a, hi_a, lo_b, hi_b], dtype=float)
+    if np.isnan(ends).any():
+        return None
+    if lo_a > hi_a or lo_b > hi_b:
+        raise CatansimError(f"verdict: an interval with its low end above its high end "
+                            f"([{lo_a}, {hi_a}], [{lo_b}, {hi_b}]); allowed: lo <= hi")
+    if (lo_a > 0 and hi_b < 0) or (hi_a < 0 and lo_b > 0):
+        return CHANGES_SIGN
+    if lo_a <= hi_b and lo_b <= hi_a:
+        return HOLDS
+    return CHANGES_SIZE
+
 
 def _pick(table: pd.DataFrame, h: Headline) -> int | None:
     """The position of the one row of ``table`` that ``h`` names (None if there is none)."""
@@ -243,17 +276,37 @@ def compare(name: str, this: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+# The kinds of player a headline is shown under, weakest first; the first is the one each
+# other is read against. ``search`` (the search player in every seat) has no column in
+# ``compare`` until its runs exist, and shows as not measured.
+PLAYERS = ("classic", "default", "search")
+
+
+def strength_verdict(r) -> str | None:
+    """One headline's verdict across the kinds of player measured (a row of ``compare``):
+    the furthest, by ``VERDICTS``' order, of ``verdict(classic, other)`` over each other
+    kind with an interval; None when no other kind has one."""
+    first = PLAYERS[0]
+    found = [verdict(r[f"{first}_ci_low"], r[f"{first}_ci_high"], r[f"{who}_ci_low"],
+                     r[f"{who}_ci_high"])
+             for who in PLAYERS[1:] if f"{who}_ci_low" in r]
+    found = [v for v in found if v is not None]
+    return max(found, key=VERDICTS.index) if found else None
+
+
 def shown(name: str, cmp: pd.DataFrame) -> pd.DataFrame:
     """The comparison as the report and README show it: each figure with its interval
-    and n, in the headline's unit."""
+    and n, in the headline's unit, under each kind of player (``PLAYERS``; not measured
+    where ``cmp`` has no column of it), and the row's ``strength_verdict``."""
     specs = {h.key: h for h in HEADLINES[name]}
     rows = []
     for key, r in cmp.iterrows():
         h = specs[key]
-        rows.append({"headline": r["headline"],
-                     **{who: cell(h, r[who], r[f"{who}_ci_low"], r[f"{who}_ci_high"],
-                                  r[f"{who}_n"], r[f"{who}_detail"])
-                        for who in ("classic", "default")}})
+        cells = {who: (cell(h, r[who], r[f"{who}_ci_low"], r[f"{who}_ci_high"],
+                            r[f"{who}_n"], r[f"{who}_detail"]) if who in r
+                       else W["not measured"]) for who in PLAYERS}
+        rows.append({"headline": r["headline"], **cells,
+                     "verdict": strength_verdict(r) or W["not measured"]})
     return pd.DataFrame(rows).set_index("headline")
 
 
@@ -296,6 +349,8 @@ def readme_lines(sections: list[Section]) -> list[str]:
         return []
     t = block[2]
     lines = [f"## {W['readme title']}", "", W["readme note"], "",
-             "| headline | `classic` | `default` |", "|---|---|---|"]
-    lines += [f"| {k} | {r['classic']} | {r['default']} |" for k, r in t.iterrows()]
+             "| headline | " + " | ".join(f"`{who}`" for who in PLAYERS) + " | verdict |",
+             "|---" * (len(PLAYERS) + 2) + "|"]
+    lines += ["| " + " | ".join([k, *(r[who] for who in PLAYERS), r["verdict"]]) + " |"
+              for k, r in t.iterrows()]
     return lines + [""]
