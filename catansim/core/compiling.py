@@ -250,15 +250,16 @@ def _argument_types() -> dict:
     return types
 
 
-def _start_helper():
+def _start_helper(command=None):
+    # ``command``: the helper's command line (benchmarks/compile_cost.py times its own)
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parents[2])  # the folder holding this catansim
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    command = command or [sys.executable, "-m", "catansim.core.compiling", "helper",
+                          str(numba.config.CACHE_DIR)]
     try:
         return subprocess.Popen(
-            [sys.executable, "-m", "catansim.core.compiling", "helper",
-             str(numba.config.CACHE_DIR)],
-            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE, text=True, bufsize=1,
         )
     except OSError as e:
