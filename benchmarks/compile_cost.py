@@ -99,10 +99,11 @@ class _Stages:
 
     def install(self) -> None:
         """Wrap Numba's stages; after ``catansim.core.jit`` (its patches) is imported."""
-        from numba.core import caching, codegen, typed_passes  # noqa: PLC0415
+        from numba.core import caching, codegen, typed_passes, untyped_passes  # noqa: PLC0415
 
         import catansim.core.jit  # noqa: F401, PLC0415  (the core's patches first)
 
+        self.wrap(untyped_passes.InlineInlinables, "run_pass", "inlining inline_kernels")
         self.wrap(typed_passes.BaseTypeInference, "run_pass", "type inference")
         self.wrap(typed_passes.BaseNativeLowering, "run_pass", "lowering to LLVM IR")
         self.wrap(codegen.CPUCodeLibrary, "_optimize_functions", "LLVM function passes")
@@ -113,8 +114,8 @@ class _Stages:
 
 
 # Numba's stages timed by ``_Stages`` (each exclusive of those nested in it).
-STAGES = ("type inference", "lowering to LLVM IR", "LLVM function passes",
-          "LLVM module passes", "machine code", "cache write", "cache read")
+STAGES = ("inlining inline_kernels", "type inference", "lowering to LLVM IR",
+          "LLVM function passes", "LLVM module passes", "machine code", "cache write", "cache read")
 
 
 def _cpu() -> float:
@@ -265,8 +266,8 @@ def processes_table(result: dict) -> str:
              f"| the batch loop and two games | {total - done:.2f} | |",
              f"| **the process** | **{total:.2f}** | **{h['cpu']:.2f}** |"]
     for stage in STAGES:
-        lines.append(f"| of which Numba's {stage} | {result['stages'][stage]:.2f} "
-                     f"| {h['stages'][stage]:.2f} |")
+        lines.append(f"| of which Numba's {stage} | {result['stages'].get(stage, 0.0):.2f} "
+                     f"| {h['stages'].get(stage, 0.0):.2f} |")
     lines.append(f"| **critical path** (CPU s of the longer branch) | **{critical:.2f}** | |")
     lines.append(f"| wall, main process (on the machine's load) | {result['wall']:.2f} | |")
     return "\n".join(lines)
