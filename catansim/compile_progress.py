@@ -7,8 +7,8 @@ May import: ``catansim.core.compiling``, Numba's compile events and tqdm.
 
 On a cold cache ``say_if_compiling`` prints ``COMPILING`` and the cold compile then
 shows a line on stderr with the kernels done of ``N_KERNELS`` (each entry of the two
-parts, then the batch loop) and the time since it began, refreshed every second on a
-terminal. A library call that did not ask is silent.
+parts, then the game loop and the batch loop) and the time since it began, refreshed
+every second on a terminal. A library call that did not ask is silent.
 """
 
 from __future__ import annotations
@@ -46,8 +46,9 @@ class CompileProgress:
 
     A kernel of the parts counts when Numba has compiled it in this process (its compile
     event, ``compiling.CompileEvents``) or the helper says it has (``kernel_done``), each
-    once; the batch loop, which compiles on the first game after ``batch_kernel``
-    returns, counts last and closes the line (also if its compile fails). ``close()``
+    once; the game loop and the batch loop, which compile on the first game after
+    ``batch_kernel`` returns, count last, and the batch loop closes the line (also if
+    its compile fails). ``close()``
     closes it at once.
     """
 
