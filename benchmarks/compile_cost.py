@@ -12,12 +12,17 @@ callers. It prints a Markdown table, most costly first::
     python benchmarks/compile_cost.py                 # about 1.5 CPU minutes
     python benchmarks/compile_cost.py --modules       # also a row per module
     python benchmarks/compile_cost.py --json --cache DIR   # figures as JSON; keep the cache
+    python benchmarks/compile_cost.py --processes 2   # the compile as in use, two processes
 
 The columns: CPU and wall seconds of the kernel's own compiles, and its specializations
 (compile events: more than one means it was compiled for several signatures). The last
 rows are the sum over kernels and the whole process (imports, the games, writing the
-cache). On a shared machine the wall time waits for the CPU; the CPU time does not. The
-figures are in docs/benchmarks.md ("What each kernel costs in the cold compile").
+cache). With ``--processes 2`` the child is not pinned and starts a timed helper
+(``helper_child``): a table of each step of each process (imports, its part, waiting,
+the tail), Numba's stages (``_Stages``) and the critical path comes first, then the
+kernels of each process. On a shared machine the wall time waits for the CPU; the CPU
+time waits less (the load still inflates it by 10-20% on a 2-core VM). The figures are
+in docs/benchmarks.md ("What each kernel costs in the cold compile").
 """
 
 from __future__ import annotations

@@ -45,6 +45,7 @@ again (then ``WRITTEN_FOR`` moves). Run the suite with ``-W error::catansim.core
 numba_patches.NumbaPatchWarning`` to make a warning an error.
 """
 
+import importlib
 import inspect
 import warnings
 
@@ -104,6 +105,17 @@ def _parameters(function) -> list | None:
         return None
 
 
+def _numba_module(module, name: str):
+    # ``module`` if given (the tests pass their own), else Numba's module ``name`` (None
+    # in a Numba that moved it)
+    if module is not None:
+        return module
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
 def _hook_changed(hook: str, found, parameters: list, effect: str) -> None:
     why = ("is missing" if found is None else
            f"takes ({', '.join(_parameters(found) or ['?'])}), not ({', '.join(parameters)})")
@@ -121,11 +133,7 @@ def nonnegative_indices(arrayobj=None) -> bool:
     place; warns (``NumbaPatchWarning``) and changes nothing when the hook is missing
     or takes other parameters.
     """
-    if arrayobj is None:
-        try:
-            from numba.np import arrayobj  # noqa: PLC0415  (Numba internals: guarded, tests pass their own)
-        except ImportError:  # a Numba that moved it
-            arrayobj = None
+    arrayobj = _numba_module(arrayobj, "numba.np.arrayobj")
     numba_fix = getattr(arrayobj, "fix_integer_index", None)
     if getattr(numba_fix, "catansim_core_prefix", None) == CORE_PREFIX:
         return True
@@ -157,11 +165,7 @@ def internal_callees(codegen=None) -> bool:
     Returns whether it is in place; warns (``NumbaPatchWarning``) and changes nothing
     when the method is missing or takes other parameters.
     """
-    if codegen is None:
-        try:
-            from numba.core import codegen  # noqa: PLC0415  (Numba internals: guarded, tests pass their own)
-        except ImportError:  # a Numba that moved it
-            codegen = None
+    codegen = _numba_module(codegen, "numba.core.codegen")
     library = getattr(codegen, "CPUCodeLibrary", None)
     numba_optimize = getattr(library, "_optimize_final_module", None)
     if getattr(numba_optimize, "catansim_entry_kernels", None) == ENTRY_KERNELS:
@@ -217,11 +221,7 @@ def shared_inline_copies(inline_closurecall=None) -> bool:
     Returns whether it is in place; warns (``NumbaPatchWarning``) and changes nothing
     when the method is missing or takes other parameters.
     """
-    if inline_closurecall is None:
-        try:
-            from numba.core import inline_closurecall  # noqa: PLC0415  (Numba internals: guarded, tests pass their own)
-        except ImportError:  # a Numba that moved it
-            inline_closurecall = None
+    inline_closurecall = _numba_module(inline_closurecall, "numba.core.inline_closurecall")
     worker = getattr(inline_closurecall, "InlineWorker", None)
     numba_inline = getattr(worker, "inline_ir", None)
     if getattr(numba_inline, "catansim_core_module", None) == CORE_MODULE:
