@@ -7,8 +7,8 @@ May import: ``catansim.core.compiling``, Numba's compile events and tqdm.
 
 On a cold cache ``say_if_compiling`` prints ``COMPILING`` and the cold compile then
 shows a line on stderr with the kernels done of ``N_KERNELS`` (each entry of the two
-parts, then the batch loop) and the time since it began, refreshed every second on a
-terminal. A library call that did not ask is silent.
+parts, then the game loop and the batch loop) and the time since it began, refreshed
+every second on a terminal. A library call that did not ask is silent.
 """
 
 from __future__ import annotations
@@ -22,10 +22,13 @@ from tqdm.auto import tqdm
 
 from .core import compiling
 
-# Measured from an empty cache (docs/benchmarks.md, "Start-up and the first hour"): 85 CPU
-# seconds for both processes, about a minute of wall time on two quiet cores.
-COMPILING = ("compiling the kernels (once per machine: about a minute on two quiet cores, "
-             "a minute and a half on one, several on a busy machine; cached afterwards)")
+# From an empty cache (docs/benchmarks.md, "What each kernel costs in the cold compile"):
+# 52-56 CPU seconds on the longer of its two branches and 80-86 in all at load 3-6 on two
+# cores, 0.65-0.71x and 0.86-0.97x the compile of 40.4 s measured on two quiet cores
+# before: about half a minute there (scaled, not measured), the sum of both on one.
+COMPILING = ("compiling the kernels (once per machine: about half a minute on two quiet "
+             "cores, a minute and a quarter on one, several on a busy machine; cached "
+             "afterwards)")
 
 
 def say_if_compiling() -> bool:
@@ -46,8 +49,9 @@ class CompileProgress:
 
     A kernel of the parts counts when Numba has compiled it in this process (its compile
     event, ``compiling.CompileEvents``) or the helper says it has (``kernel_done``), each
-    once; the batch loop, which compiles on the first game after ``batch_kernel``
-    returns, counts last and closes the line (also if its compile fails). ``close()``
+    once; the game loop and the batch loop, which compile on the first game after
+    ``batch_kernel`` returns, count last, and the batch loop closes the line (also if
+    its compile fails). ``close()``
     closes it at once.
     """
 

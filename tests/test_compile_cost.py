@@ -49,9 +49,11 @@ def test_a_kernel_is_charged_its_own_seconds_and_its_callees_theirs(monkeypatch)
     timer.on_end(inner)
     clock.t += 3.0
     timer.on_end(outer)  # 6.75 s in all, 4.5 s of it its own
-    assert timer.kernels == {
-        "catansim.core.loop_nb.run_nb": {"cpu": 4.5, "wall": 9.0, "compiles": 1},
-        "catansim.core.rules_nb.pay_nb": {"cpu": 2.25, "wall": 4.5, "compiles": 2},
+    assert timer.kernels == {  # "done at": the process's CPU clock at its first end
+        "catansim.core.loop_nb.run_nb": {"cpu": 4.5, "wall": 9.0, "compiles": 1,
+                                         "done at": 6.75},
+        "catansim.core.rules_nb.pay_nb": {"cpu": 2.25, "wall": 4.5, "compiles": 2,
+                                          "done at": 3.0},
     }
     assert not timer.stack
     modules = cost.by_module({**timer.kernels, "numba.cpython.builtins.ol_min.<locals>.impl":

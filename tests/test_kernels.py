@@ -92,10 +92,11 @@ def test_every_kernel_compiles_once_in_this_process(cold_compile):
 
 def test_the_progress_counts_each_kernel_of_both_processes_then_the_batch_loop(cold_compile):
     seen = cold_compile["progress"]
-    assert compiling.N_KERNELS == len(compiling.MAIN_PART) + len(compiling.HELPER_PART) + 1
+    assert compiling.N_KERNELS == len(compiling.MAIN_PART) + len(compiling.HELPER_PART) + 2
     # every kernel of the parts, this process's from Numba's compile events, the helper's
-    # from its lines, each once; then the batch loop, which closes the line
-    assert seen["before_batch_loop"] == compiling.N_KERNELS - 1
+    # from its lines, each once; then the game loop and the batch loop, which closes
+    # the line
+    assert seen["before_batch_loop"] == compiling.N_KERNELS - 2
     assert seen["done"] == compiling.N_KERNELS and seen["closed"]
     last = seen["line"].replace("\r", "\n").strip().splitlines()[-1]
     assert last.startswith(f"compiling the kernels: {compiling.N_KERNELS}/{compiling.N_KERNELS} "
@@ -232,3 +233,40 @@ def test_the_kernels_are_compiled_for_the_types_the_engine_passes():
                   openings=openings, prm=params[0], sid=strat[0])
     assert {k: types[k] for k in engine} == {k: numba.typeof(v) for k, v in engine.items()}
     assert numba.typeof(board) == types["board"]  # the board vector a game is given
+
+
+def test_the_compile_events_count_the_parts_then_the_game_loop_then_close_on_the_batch_loop():
+    """What ``CompileEvents`` tells the progress line of Numba's compile events in this
+    process: the parts' kernels and the game loop count, other functions do not, and the
+    batch loop counts last and closes it."""
+    from types import SimpleNamespace
+
+    class Progress:
+        def __init__(self):
+            self.keys, self.closed = [], False
+
+        def kernel_done(self, key):
+            self.keys.append(key)
+
+        def close(self):
+            self.closed = True
+
+    def end(module, name, signatures=("sig",)):
+        func = SimpleNamespace(__module__=module, __name__=name)
+        return SimpleNamespace(data={"dispatcher": SimpleNamespace(py_func=func,
+                                                                   signatures=list(signatures))})
+
+    part_module, part_name, _ = compiling.HELPER_PART[0]
+    progress = Progress()
+    events = compiling.CompileEvents(progress)
+    events.on_end(end(f"catansim.core.{part_module}", part_name))
+    events.on_end(end("catansim.core.rules_nb", "pay_nb"))  # a callee, not a step
+    events.on_end(end("catansim.analysis.seats", "run_nb"))  # not the core's
+    events.on_end(end("catansim.core.loop_nb", "run_nb"))
+    assert progress.keys == [f"{part_module}.{part_name}", compiling.GAME_LOOP_KEY]
+    assert not progress.closed
+    events.on_end(end("catansim.core.engine_nb", "play_batch_nb"))
+    assert progress.keys[-1] == compiling.BATCH_LOOP_KEY and progress.closed
+    failed = Progress()  # a batch loop that failed to compile closes the line uncounted
+    compiling.CompileEvents(failed).on_end(end("catansim.core.engine_nb", "play_batch_nb", ()))
+    assert failed.keys == [] and failed.closed

@@ -11,11 +11,11 @@ them for the batch and the step interface (``loop_nb``), its entry points
 (``engine_nb``), what the kernel checks as it plays (``checker_nb``: illegal
 choices, broken invariants) and determinization, the cards a seat cannot see dealt
 anew from what it knows (``determinize_nb``); how kernels are compiled (``jit``), the
-two changes to Numba's own code that make them faster (``numba_patches``, with the
-Numba version they were written for) and getting the batch kernel ready, from the
-kernel cache or a cold compile in two processes (``compiling``). Kernels take
-arrays and scalars only (topology, rules and strategy parameters as arguments, never
-module globals).
+three changes to Numba's own code that make them, or their compile, faster
+(``numba_patches``, with the Numba version they were written for) and getting the
+batch kernel ready, from the kernel cache or a cold compile in two processes
+(``compiling``). Kernels take arrays and scalars only (topology, rules and strategy
+parameters as arguments, never module globals).
 
 Kernels are compiled as ``core.jit`` says. An ``inline_kernel`` is inlined by Numba
 into each caller's IR: the dispatchers of one caller, and small functions called

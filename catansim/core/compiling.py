@@ -14,14 +14,19 @@ of the engine fingerprint.
 **The cold compile.** The first game on a machine (an empty kernel cache, see
 ``catansim.core``) compiles every kernel, in Numba's compiler, which runs one compile
 at a time in a process. With two or more CPUs (and a cache folder it can write),
-``batch_kernel`` splits it over two processes. A helper process compiles the kernels
-of a turn's play (``HELPER_PART``: development cards, the robber, production, legality
-and applying an action) while this one compiles the board, the state, the setup and
-the choice of action (``MAIN_PART``); each part pulls in the kernels it calls, and each
-kernel is written to Numba's on-disk cache as it is compiled. This process then waits
-for the helper and compiles the batch loop on top (the turn is inlined into it),
-loading the helper's kernels from the cache. The sources, the signatures and the
-compiler are the same as in one process, so the games are too.
+``batch_kernel`` splits it over two processes. A helper process compiles the board and
+the kernels of a turn's play (``HELPER_PART``: development cards, the robber,
+production, legality, applying an action, and the scripted player's decisions other
+than its action: set-up, discard, robber, victim, cards, answering a trade) while this
+one compiles the state, the set-up and the choice of action (``MAIN_PART``); each part
+pulls in the kernels it calls, and each kernel is written to Numba's on-disk cache as it
+is compiled. This process then waits for the helper and compiles what is left, the
+game loop (``loop_nb.run_nb``) and the batch loop on top of it (the turn is inlined into
+it), loading the helper's kernels from the cache. That tail runs on one core, so the
+two parts hold every other kernel of the game, and are about as long as each other
+counting this process's imports, which the helper waits for
+(``benchmarks/compile_cost.py --processes 2`` measures each step). The sources, the
+signatures and the compiler are the same as in one process, so the games are too.
 ``tests/test_kernels.py`` checks, from an empty cache, that no kernel of either part is
 compiled twice (a signature in these tables that the game loop does not use would be)
 and that the games equal those of kernels compiled in one process.
@@ -32,7 +37,8 @@ a warning says so and this process compiles what is missing itself.
 **Progress.** ``show_progress(make)`` asks the next cold compile for a progress object
 ``make()`` with ``kernel_done(key)`` and ``close()``: it is told of each kernel done of
 ``N_KERNELS`` (each entry of the two parts, from Numba's compile events in this process
-through ``CompileEvents`` and from the helper's ``DONE`` lines, then the batch loop).
+through ``CompileEvents`` and from the helper's ``DONE`` lines, then the game loop and
+the batch loop, the tail: about a third of the time on two cores).
 It compiles nothing itself, so what is compiled, and where, is as without it.
 """
 
@@ -50,7 +56,7 @@ import numba
 import numpy as np
 from numba.core import event as numba_event
 
-from ..constants import MAX_PLAYERS, N_HEXES
+from ..constants import MAX_PLAYERS, N_HEXES, N_NODES
 from ..topology import TOPO
 from ..tunables import HELPER_TIMEOUT
 from . import layout as L
@@ -61,7 +67,6 @@ from .scripted.weights_nb import N_PARAMS
 # (``loop_nb.run_nb``) passes them, by the names of
 # ``_argument_types``. Each list is in the order compiled.
 MAIN_PART = (
-    ("board_nb", "generate_board_nb", "int rng topo board board_x"),
     ("setup_nb", "init_state_nb", "s topo rules rng int board"),
     ("setup_nb", "setup_node_mask_nb", "s topo rules openings u8"),
     ("setup_nb", "setup_edge_mask_nb", "s topo rules openings u8 int"),
@@ -69,8 +74,10 @@ MAIN_PART = (
     ("setup_nb", "setup_road_choice_nb", "s topo rules openings log u8 int"),
     ("scripted.decisions_nb", "action_nb", "prm s topo rules rng int act work"),
     ("policy_nb", "random_action_nb", "s topo rules rng int act cand"),
+    ("rng_nb", "seed_streams_nb", "int rng"),
 )
 HELPER_PART = (
+    ("board_nb", "generate_board_nb", "int rng topo board board_x"),
     ("phases_nb", "start_dev_nb", "s rules log int int"),
     ("phases_nb", "pre_roll_choice_nb", "s rules log int"),
     ("phases_nb", "robber_hex_choice_nb", "s topo rules log u8 victims int"),
@@ -85,10 +92,29 @@ HELPER_PART = (
     ("phases_nb", "build_action_nb", "s topo log int act"),
     ("phases_nb", "action_choice_nb", "s topo rules log act"),
     ("phases_nb", "answer_choice_nb", "s log act bool"),
+    ("phases_nb", "turn_done_nb", "s rules log"),
+    ("phases_nb", "next_discard_nb", "s rules"),
+    ("phases_nb", "free_road_due_nb", "s topo"),
+    ("phases_nb", "finish_counters_nb", "s"),
+    ("rules_nb", "robber_hex_mask_nb", "s topo rules hexes"),
+    ("scripted.trade_nb", "answer_nb", "prm s topo rules int int act work"),
+    ("scripted.decisions_nb", "discard_nb", "prm s topo int int bundle work"),
+    ("scripted.decisions_nb", "robber_hex_nb", "prm s topo rng int hexes work"),
+    ("policy_nb", "choose_victim_nb", "sid prm s topo rules rng work int int victims int"),
+    ("scripted.decisions_nb", "free_road_nb", "prm s topo int work"),
+    ("scripted.decisions_nb", "invention_nb", "prm s topo int bundle work"),
+    ("policy_nb", "_invention_option_nb", "s int int int"),
+    ("policy_nb", "choose_monopoly_nb", "sid prm s topo rules rng work int"),
+    ("scripted.decisions_nb", "setup_settlement_nb", "prm s topo rng int nodes work"),
+    ("scripted.decisions_nb", "setup_road_nb", "prm s topo int int u8 work"),
 )
 
-# Steps of the cold compile's progress: each kernel of the two parts, then the batch loop.
-N_KERNELS = len(MAIN_PART) + len(HELPER_PART) + 1
+# The kernels compiled after both parts, in this process, in this order.
+GAME_LOOP_KEY = "loop_nb.run_nb"
+BATCH_LOOP_KEY = "engine_nb.play_batch_nb"
+# Steps of the cold compile's progress: each kernel of the two parts, then the game loop
+# and the batch loop.
+N_KERNELS = len(MAIN_PART) + len(HELPER_PART) + 2
 # The helper's line on stderr for each kernel of its part it has compiled.
 DONE = "catansim-kernel-done"
 
@@ -145,13 +171,12 @@ def kernels_cached() -> bool:
 _CORE = "catansim.core."
 # The kernels a progress object is told of, as ``module.name``.
 PART_KEYS = frozenset(f"{module}.{name}" for module, name, _ in MAIN_PART + HELPER_PART)
-BATCH_LOOP_KEY = "engine_nb.play_batch_nb"
 
 
 class CompileEvents(numba_event.Listener):
     """Numba's end of a compile, in this process, to a progress object (register it
-    for ``"numba:compile"``): each kernel of the parts, then the batch loop, which
-    closes it."""
+    for ``"numba:compile"``): each kernel of the parts and the game loop, then the
+    batch loop, which closes it."""
 
     def __init__(self, progress):
         self.progress = progress
@@ -174,7 +199,7 @@ class CompileEvents(numba_event.Listener):
             if dispatcher.signatures:
                 self.progress.kernel_done(key)
             self.progress.close()
-        elif key in PART_KEYS:
+        elif key in PART_KEYS or key == GAME_LOOP_KEY:
             self.progress.kernel_done(key)
 
 
@@ -239,7 +264,8 @@ def _argument_types() -> dict:
     arrays = dict(
         s=s, log=log,
         topo=topo, rules=rules, strat=strat, params=params, openings=openings,
-        rng=rng, act=act, cand=cand, u8=u8, hexes=u8[:N_HEXES], victims=victims,
+        rng=rng, act=act, cand=cand, u8=u8, hexes=u8[:N_HEXES], nodes=u8[:N_NODES],
+        victims=victims,
         bundle=bundle, owed=owed, work=work, board_x=board_x, board=b,
         prm=params[0],
     )
@@ -250,15 +276,16 @@ def _argument_types() -> dict:
     return types
 
 
-def _start_helper():
+def _start_helper(command=None):
+    # ``command``: the helper's command line (benchmarks/compile_cost.py times its own)
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parents[2])  # the folder holding this catansim
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    command = command or [sys.executable, "-m", "catansim.core.compiling", "helper",
+                          str(numba.config.CACHE_DIR)]
     try:
         return subprocess.Popen(
-            [sys.executable, "-m", "catansim.core.compiling", "helper",
-             str(numba.config.CACHE_DIR)],
-            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE, text=True, bufsize=1,
         )
     except OSError as e:

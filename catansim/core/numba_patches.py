@@ -1,7 +1,7 @@
-"""The two places where catansim changes Numba's own code, and the Numba they were written for.
+"""The three places where catansim changes Numba's own code, and the Numba they were written for.
 
-Both are applied when ``catansim.core`` is first imported (``core.jit`` imports this
-module), process-wide, and each touches only functions defined in ``catansim.core``:
+All three are applied when ``catansim.core`` is first imported (``core.jit`` imports
+this module), process-wide, and each touches only functions defined in ``catansim.core``:
 every other Numba function in the process, yours included, compiles as Numba does.
 
 ``nonnegative_indices`` replaces ``numba.np.arrayobj.fix_integer_index``
@@ -22,19 +22,30 @@ module, so LLVM drops the arguments each callee never reads: 12% of a game's
 instructions. The renaming keeps the JIT from binding another kernel's call by that
 name to a copy whose arguments LLVM changed.
 
-**Version policy.** Both were read against Numba ``WRITTEN_FOR`` (major, minor).
+``shared_inline_copies`` wraps ``numba.core.inline_closurecall.InlineWorker.inline_ir``
+(``self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs``). To inline an
+``inline_kernel`` at a call site, Numba copies the callee's IR twice, block by block,
+each block with a ``copy.deepcopy`` of its own: every block copies the function's whole
+scope (all its variables) again, so a copy costs blocks x variables. While a core
+function is inlined, this copies the blocks of one function with one memo per scope
+they share, so the scope and its variables are copied once, as a copy of the whole
+function would: the same IR, and about 40% of a kernel's compile that inlines much
+(``trade_nb.weigh_offer_nb``; ``benchmarks/compile_cost.py`` times the stages).
+
+**Version policy.** All three were read against Numba ``WRITTEN_FOR`` (major, minor).
 Each patch checks that its hook exists with the parameters above before replacing
 it. On another Numba, a ``NumbaPatchWarning`` says so at import and the patches are
 still applied where the hooks look the same; a hook that is missing or changed is
 left alone and a ``NumbaPatchWarning`` names it (the kernels are then slower, and
-play the same games: no core index is negative, and linkage does not change what a
-function computes). Never silently: ``APPLIED`` records what is in place, and
+play the same games: no core index is negative, and neither linkage nor how the IR is
+copied changes what a function computes). Never silently: ``APPLIED`` records what is in place, and
 ``tests/test_numba_patches.py`` fails when this Numba is not ``WRITTEN_FOR`` or a
-patch is not in place, so that moving to a new Numba means reading these two hooks
+patch is not in place, so that moving to a new Numba means reading these three hooks
 again (then ``WRITTEN_FOR`` moves). Run the suite with ``-W error::catansim.core.
 numba_patches.NumbaPatchWarning`` to make a warning an error.
 """
 
+import importlib
 import inspect
 import warnings
 
@@ -48,6 +59,9 @@ WRITTEN_FOR = (0, 68)
 # lowered into their caller), and no other.
 CORE_PREFIX = "_ZN" + "".join(f"{len(part)}{part}" for part in __name__.split(".")[:-1])
 
+# The module whose functions the patches change (the IR of those it defines).
+CORE_MODULE = __name__.rsplit(".", 1)[0]
+
 # The kernels Python calls to play games: their modules hold private copies of the core
 # functions below them.
 ENTRY_KERNELS = ("play_batch_nb",)
@@ -57,6 +71,9 @@ _INDEX_HOOK = "numba.np.arrayobj.fix_integer_index"
 _INDEX_PARAMETERS = ["context", "builder", "idxty", "idx", "size"]
 _LINK_HOOK = "numba.core.codegen.CPUCodeLibrary._optimize_final_module"
 _LINK_PARAMETERS = ["self"]
+_INLINE_HOOK = "numba.core.inline_closurecall.InlineWorker.inline_ir"
+_INLINE_PARAMETERS = ["self", "caller_ir", "block", "i", "callee_ir", "callee_freevars",
+                      "arg_typs"]
 
 
 class NumbaPatchWarning(RuntimeWarning):
@@ -88,6 +105,17 @@ def _parameters(function) -> list | None:
         return None
 
 
+def _numba_module(module, name: str):
+    # ``module`` if given (the tests pass their own), else Numba's module ``name`` (None
+    # in a Numba that moved it)
+    if module is not None:
+        return module
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
 def _hook_changed(hook: str, found, parameters: list, effect: str) -> None:
     why = ("is missing" if found is None else
            f"takes ({', '.join(_parameters(found) or ['?'])}), not ({', '.join(parameters)})")
@@ -105,11 +133,7 @@ def nonnegative_indices(arrayobj=None) -> bool:
     place; warns (``NumbaPatchWarning``) and changes nothing when the hook is missing
     or takes other parameters.
     """
-    if arrayobj is None:
-        try:
-            from numba.np import arrayobj  # noqa: PLC0415  (Numba internals: guarded, tests pass their own)
-        except ImportError:  # a Numba that moved it
-            arrayobj = None
+    arrayobj = _numba_module(arrayobj, "numba.np.arrayobj")
     numba_fix = getattr(arrayobj, "fix_integer_index", None)
     if getattr(numba_fix, "catansim_core_prefix", None) == CORE_PREFIX:
         return True
@@ -141,11 +165,7 @@ def internal_callees(codegen=None) -> bool:
     Returns whether it is in place; warns (``NumbaPatchWarning``) and changes nothing
     when the method is missing or takes other parameters.
     """
-    if codegen is None:
-        try:
-            from numba.core import codegen  # noqa: PLC0415  (Numba internals: guarded, tests pass their own)
-        except ImportError:  # a Numba that moved it
-            codegen = None
+    codegen = _numba_module(codegen, "numba.core.codegen")
     library = getattr(codegen, "CPUCodeLibrary", None)
     numba_optimize = getattr(library, "_optimize_final_module", None)
     if getattr(numba_optimize, "catansim_entry_kernels", None) == ENTRY_KERNELS:
@@ -170,6 +190,71 @@ def internal_callees(codegen=None) -> bool:
     return True
 
 
+class _BlockCopies:
+    """Stands in for the ``copy`` module in Numba's ``inline_closurecall``, whose one use of
+    it is the deep copy of each block of an IR to inline. While ``memos`` is a dict (a
+    core function being inlined), blocks that share a scope are copied with one memo;
+    otherwise, and for everything else, it is the ``copy`` module."""
+
+    def __init__(self, module, block_type):
+        self._module = module
+        self._block_type = block_type
+        self.memos = None  # {id(scope): memo}, for the inlining under way
+
+    def deepcopy(self, x, memo=None, _nil=None):
+        if memo is None and self.memos is not None and isinstance(x, self._block_type):
+            # the scope is alive while its blocks are: its id names it until memos is dropped
+            memo = self.memos.setdefault(id(x.scope), {})
+        return self._module.deepcopy(x, memo)
+
+    def __getattr__(self, name):
+        return getattr(self._module, name)
+
+
+def shared_inline_copies(inline_closurecall=None) -> bool:
+    """Copy the IR of a core function being inlined with one memo per scope.
+
+    Wraps ``InlineWorker.inline_ir`` of ``inline_closurecall`` (Numba's
+    ``numba.core.inline_closurecall``) and stands ``_BlockCopies`` in for the module's
+    ``copy``: while a callee defined in ``catansim.core`` is inlined, its blocks share
+    one copy of their scope instead of each copying it (see the module's docstring).
+    Returns whether it is in place; warns (``NumbaPatchWarning``) and changes nothing
+    when the method is missing or takes other parameters.
+    """
+    inline_closurecall = _numba_module(inline_closurecall, "numba.core.inline_closurecall")
+    worker = getattr(inline_closurecall, "InlineWorker", None)
+    numba_inline = getattr(worker, "inline_ir", None)
+    if getattr(numba_inline, "catansim_core_module", None) == CORE_MODULE:
+        return True
+    copies = getattr(inline_closurecall, "copy", None)
+    if _parameters(numba_inline) != _INLINE_PARAMETERS or copies is None:
+        _hook_changed(_INLINE_HOOK, numba_inline, _INLINE_PARAMETERS,
+                      "the core's inlined functions are copied block by block")
+        return False
+    from numba.core import ir  # noqa: PLC0415  (the IR's block type)
+
+    copies = _BlockCopies(copies, ir.Block)
+
+    def inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs=None):
+        module = getattr(getattr(callee_ir, "func_id", None), "modname", "") or ""
+        if not (module == CORE_MODULE or module.startswith(CORE_MODULE + ".")):
+            return numba_inline(self, caller_ir, block, i, callee_ir, callee_freevars,
+                                arg_typs)
+        outer, copies.memos = copies.memos, {}
+        try:
+            return numba_inline(self, caller_ir, block, i, callee_ir, callee_freevars,
+                                arg_typs)
+        finally:
+            copies.memos = outer
+
+    inline_ir.catansim_core_module = CORE_MODULE
+    inline_ir.__wrapped__ = numba_inline
+    inline_closurecall.copy = copies
+    worker.inline_ir = inline_ir
+    return True
+
+
 NUMBA_CHECKED = check_version()
 APPLIED = {"nonnegative_indices": nonnegative_indices(),
-           "internal_callees": internal_callees()}
+           "internal_callees": internal_callees(),
+           "shared_inline_copies": shared_inline_copies()}
