@@ -139,3 +139,38 @@ def test_every_check_of_a_name_offers_the_nearest_one():
         with pytest.raises(CatansimError) as exc:
             make()
         assert needle in str(exc.value) and "; allowed: " in str(exc.value)
+
+
+_fh_spec = importlib.util.spec_from_file_location("first_hour_bench",
+                                                  ROOT / "benchmarks" / "first_hour.py")
+first_hour = importlib.util.module_from_spec(_fh_spec)
+_fh_spec.loader.exec_module(first_hour)
+
+
+def test_first_hour_times_a_real_command_and_reports_its_exit_status(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    ok = first_hour.timed([sys.executable, "-c", "sum(range(10**6))"], env)
+    assert ok["status"] == 0 and ok["wall"] > 0 and ok["cpu"] > 0
+    refused = first_hour.timed([sys.executable, "-m", "catansim.cli", "simulate",
+                                "--strategies", "defualt"], env)
+    assert refused["status"] == 2 and "defualt" in refused["error"]
+
+
+def test_first_hour_meets_the_steps_in_a_new_users_order(tmp_path):
+    labels = [label for label, _, _ in first_hour.steps(tmp_path, 1, make_test=True,
+                                                        notebooks=True)]
+    assert labels[0].startswith("first compile")
+    assert labels[1:3] == ["`catansim --help`",
+                           "refused typo: `catansim simulate --strategies defualt`"]
+    assert [x for x in labels if "study" in x] == [
+        f"`catansim study {s} --scale small`" for s in first_hour.STUDIES]
+    assert len([x for x in labels if x.startswith("notebook ")]) == len(
+        list((ROOT / "notebooks").glob("*.ipynb")))
+    assert labels[-1] == "`make test`"
+
+
+def test_first_hour_refuses_bad_arguments_in_one_line(capsys):
+    with pytest.raises(SystemExit) as stop:
+        first_hour.main(["--runs", "0"])
+    assert stop.value.code == 2
+    assert "--runs: 0 is not allowed; allowed: an integer >= 1" in capsys.readouterr().err
