@@ -18,6 +18,7 @@ not, so read the two together with the load::
 
     python benchmarks/first_hour.py                        # about 10 minutes
     python benchmarks/first_hour.py --make-test --json first-hour.json
+    python benchmarks/first_hour.py --only notebooks
 
 The figures are in docs/benchmarks.md ("Start-up and the first hour").
 """
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -35,6 +37,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+ANSI = re.compile(r"\x1b\[[0-9;]*m")  # a notebook's traceback is coloured
 STUDIES = ("seats-and-boards", "openings", "robber", "shortages")
 
 _NOTEBOOK = """
@@ -58,7 +61,8 @@ def timed(argv: list[str], env: dict, cwd: Path = ROOT) -> dict:
     done = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - start
-    tail = done.stderr.strip().splitlines()[-1:] if done.returncode else []
+    tail = [ANSI.sub("", line) for line in done.stderr.strip().splitlines()[-1:]
+            ] if done.returncode else []
     return {"wall": wall, "cpu": _cpu() - cpu, "status": done.returncode,
             "load_before": load, "load_after": os.getloadavg()[0], "error": " ".join(tail)}
 
@@ -68,11 +72,30 @@ def best_of(argv: list[str], env: dict, runs: int) -> dict:
     return min((timed(argv, env) for _ in range(runs)), key=lambda r: r["wall"])
 
 
-def steps(scratch: Path, runs: int, make_test: bool, notebooks: bool):
-    """(label, how to run it, the exit status expected) in the order a new user meets them."""
+def steps(scratch: Path, runs: int, make_test: bool, notebooks: bool, commands: bool = True):
+    """(label, how to run it, the exit status expected) in the order a new user meets them.
+
+    The first compile always comes first: every later step shares its kernel cache.
+    ``commands`` False leaves out the quick commands and the studies.
+    """
     cli = [sys.executable, "-m", "catansim.cli"]
     yield ("first compile: `catansim simulate --games 200`, empty cache",
            lambda env: timed([*cli, "simulate", "--games", "200", "--seed", "1"], env), 0)
+    if commands:
+        yield from _commands(scratch, runs, cli)
+    if notebooks:
+        for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+            # each notebook its own dataset folder, as a reader's fresh run would have
+            yield (f"notebook {path.stem}",
+                   lambda env, path=path: timed(
+                       [sys.executable, "-c", _NOTEBOOK, str(path), str(path.parent)],
+                       dict(env, CATANSIM_NOTEBOOK_OUT=str(scratch / "notebooks" / path.stem))),
+                   0)
+    if make_test:
+        yield ("`make test`", lambda env: timed(["make", "test"], env), 0)
+
+
+def _commands(scratch: Path, runs: int, cli: list[str]):
     yield ("`catansim --help`", lambda env: best_of([*cli, "--help"], env, runs), 0)
     yield ("refused typo: `catansim simulate --strategies defualt`",
            lambda env: best_of([*cli, "simulate", "--strategies", "defualt"], env, runs), 2)
@@ -81,13 +104,6 @@ def steps(scratch: Path, runs: int, make_test: bool, notebooks: bool):
         yield (f"`catansim study {study} --scale small`",
                lambda env, study=study, out=out: timed(
                    [*cli, "study", study, "--scale", "small", "--out", str(out)], env), 0)
-    if notebooks:
-        for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
-            yield (f"notebook {path.stem}",
-                   lambda env, path=path: timed(
-                       [sys.executable, "-c", _NOTEBOOK, str(path), str(path.parent)], env), 0)
-    if make_test:
-        yield ("`make test`", lambda env: timed(["make", "test"], env), 0)
 
 
 def main(argv=None) -> int:
@@ -95,6 +111,8 @@ def main(argv=None) -> int:
     ap.add_argument("--runs", type=int, default=3, help="runs of the quick commands (>= 1)")
     ap.add_argument("--make-test", action="store_true", help="also time `make test`")
     ap.add_argument("--no-notebooks", action="store_true", help="skip the notebooks")
+    ap.add_argument("--only", choices=("all", "notebooks"), default="all",
+                    help="notebooks: time the notebooks alone (on a warm cache of their own)")
     ap.add_argument("--json", type=Path, default=None, help="also write the rows here")
     args = ap.parse_args(argv)
     if args.runs < 1:
@@ -106,14 +124,13 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="catansim-first-hour-") as tmp:
         scratch = Path(tmp)
         env = dict(os.environ, NUMBA_CACHE_DIR=str(scratch / "cache"),
-                   CATANSIM_NOTEBOOK_OUT=str(scratch / "notebooks"),
                    PYTHONPATH=os.pathsep.join([str(ROOT), *filter(None, [
                        os.environ.get("PYTHONPATH")])]))
         env.pop("CATANSIM_NOTEBOOK_GAMES", None)  # each notebook at its own default sizes
         print("| step | wall s | CPU s | load before / after | |\n|---|---:|---:|---|---|",
               flush=True)
         for label, run, expected in steps(scratch, args.runs, args.make_test,
-                                          not args.no_notebooks):
+                                          not args.no_notebooks, args.only == "all"):
             row = {"step": label, **run(env)}
             row["ok"] = row["status"] == expected
             rows.append(row)

@@ -22,12 +22,11 @@ from tqdm.auto import tqdm
 
 from .core import compiling
 
-# From an empty cache (docs/benchmarks.md, "What each kernel costs in the cold compile"):
-# 52-56 CPU seconds on the longer of its two branches and 80-86 in all at load 3-6 on two
-# cores, 0.65-0.71x and 0.86-0.97x the compile of 40.4 s measured on two quiet cores
-# before: about half a minute there (scaled, not measured), the sum of both on one.
-COMPILING = ("compiling the kernels (once per machine: about half a minute on two quiet "
-             "cores, a minute and a quarter on one, several on a busy machine; cached "
+# From an empty cache (docs/benchmarks.md, "Start-up and the first hour"): 58 s of wall
+# time for `catansim simulate --games 200` on two quiet cores, 86 CPU seconds for both
+# processes, so about a minute and a half on one.
+COMPILING = ("compiling the kernels (once per machine: about a minute on two quiet "
+             "cores, a minute and a half on one, several on a busy machine; cached "
              "afterwards)")
 
 

@@ -167,6 +167,10 @@ def test_first_hour_meets_the_steps_in_a_new_users_order(tmp_path):
     assert len([x for x in labels if x.startswith("notebook ")]) == len(
         list((ROOT / "notebooks").glob("*.ipynb")))
     assert labels[-1] == "`make test`"
+    alone = [label for label, _, _ in first_hour.steps(tmp_path, 1, make_test=False,
+                                                       notebooks=True, commands=False)]
+    assert alone[0].startswith("first compile")  # the notebooks' kernel cache
+    assert all(x.startswith("notebook ") for x in alone[1:]) and len(alone) == len(labels) - 7
 
 
 def test_first_hour_refuses_bad_arguments_in_one_line(capsys):
