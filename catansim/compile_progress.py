@@ -48,10 +48,9 @@ class CompileProgress:
 
     A kernel of the parts counts when Numba has compiled it in this process (its compile
     event, ``compiling.CompileEvents``) or the helper says it has (``kernel_done``), each
-    once; the game loop and the batch loop, which compile on the first game after
-    ``batch_kernel`` returns, count last, and the batch loop closes the line (also if
-    its compile fails). ``close()``
-    closes it at once.
+    once; the game loop and the batch loop, which ``batch_kernel`` compiles last,
+    count last, and the batch loop closes the line (also if its compile fails).
+    ``close()`` closes it at once.
     """
 
     def __init__(self, file=None):

@@ -19,17 +19,30 @@ from catansim.settings import GameSettings
 SETTINGS = dict(n_players=4, strategies=("default", "random", "default", "default"))
 
 COLD = textwrap.dedent("""
-    import collections, io, json
+    import collections, io, json, subprocess, sys
     from numba.core import event as ev
     with ev.install_recorder("numba:compile") as rec:
         from catansim.compile_progress import CompileProgress
         from catansim.core import compiling
-        from catansim.engine import batch_seeds, play_batch
+        from catansim.engine import batch_seeds, play_batch, play_game
         from catansim.settings import GameSettings
         line = io.StringIO()
-        progress = CompileProgress(file=line)
-        compiling.compile_in_two_processes(progress)
-        before_batch_loop = progress.done
+        class Recorded(CompileProgress):
+            keys = []
+            def kernel_done(self, key):
+                self.keys.append(key)
+                super().kernel_done(key)
+        progress = Recorded(file=line)
+        compiling.show_progress(lambda: progress)
+        # the first command plays Python players alone (the step interface), which never
+        # call the batch loop: the cold compile compiles it all the same
+        play_game(3, n_players=4, strategies=["python:catansim.game:RandomPlayer"] * 4,
+                  log=False)
+        later = subprocess.run([sys.executable, "-c", "from catansim.core import compiling; "
+                                "print(compiling.kernels_cached())"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        after_first_game = dict(done=progress.done, closed=progress.closed,
+                                later_process_finds_them_cached=later)
         res = play_batch(batch_seeds(7, 40), GameSettings(**SETTINGS), n_threads=1)
     compiled = collections.Counter(  # catansim's kernels, not Numba's own helpers
         f"{f.__module__}.{f.__name__}" for f in
@@ -50,8 +63,7 @@ COLD = textwrap.dedent("""
             ("private " if f.name.endswith(P.PRIVATE_SUFFIX) else "") + f.linkage.name
             for f in module.functions
             if f.name.startswith(P.CORE_PREFIX) and not f.is_declaration)
-    progress_seen = dict(before_batch_loop=before_batch_loop, done=progress.done,
-                         closed=progress.closed, line=line.getvalue())
+    progress_seen = dict(after_first_game, keys=progress.keys, line=line.getvalue())
     print(json.dumps(dict(compiled=compiled, helper_hits=helper_hits, progress=progress_seen,
                           counters=res.counters.tolist(),
                           linkage=dict(batch=linkage(play_batch_nb),
@@ -95,9 +107,14 @@ def test_the_progress_counts_each_kernel_of_both_processes_then_the_batch_loop(c
     assert compiling.N_KERNELS == len(compiling.MAIN_PART) + len(compiling.HELPER_PART) + 2
     # every kernel of the parts, this process's from Numba's compile events, the helper's
     # from its lines, each once; then the game loop and the batch loop, which closes
-    # the line
-    assert seen["before_batch_loop"] == compiling.N_KERNELS - 2
+    # the line: all before the first game of Python players alone had begun
+    keys = list(dict.fromkeys(seen["keys"]))  # each in the order first counted
+    assert len(keys) == compiling.N_KERNELS
+    assert set(keys[:-2]) == compiling.PART_KEYS
+    assert keys[-2:] == [compiling.GAME_LOOP_KEY, compiling.BATCH_LOOP_KEY]
     assert seen["done"] == compiling.N_KERNELS and seen["closed"]
+    # and the cache holds them all: the next process has nothing to compile
+    assert seen["later_process_finds_them_cached"] == "True"
     last = seen["line"].replace("\r", "\n").strip().splitlines()[-1]
     assert last.startswith(f"compiling the kernels: {compiling.N_KERNELS}/{compiling.N_KERNELS} "
                            "done, ") and last.endswith(" elapsed")

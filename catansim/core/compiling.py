@@ -22,7 +22,10 @@ one compiles the state, the set-up and the choice of action (``MAIN_PART``); eac
 pulls in the kernels it calls, and each kernel is written to Numba's on-disk cache as it
 is compiled. This process then waits for the helper and compiles what is left, the
 game loop (``loop_nb.run_nb``) and the batch loop on top of it (the turn is inlined into
-it), loading the helper's kernels from the cache. That tail runs on one core, so the
+it), loading the helper's kernels from the cache, for the signature ``play_batch``
+calls it with (``batch_signature``), before ``batch_kernel`` returns: a first command of
+Python players alone, which plays through the step interface and never calls the batch
+loop, leaves the cache whole all the same. That tail runs on one core, so the
 two parts hold every other kernel of the game, and are about as long as each other
 counting this process's imports, which the helper waits for
 (``benchmarks/compile_cost.py --processes 2`` measures each step). The sources, the
@@ -151,6 +154,10 @@ def _cold_compile() -> None:
     try:
         if available_cpus() >= 2 and _cache_writable():
             compile_in_two_processes(progress)
+        # the game loop and the batch loop now, whatever the command plays: a first
+        # command of Python players alone (which never calls the batch loop) would
+        # otherwise leave the cache without it, and every later command cold
+        play_batch_nb.compile(batch_signature())
     except BaseException:
         if progress is not None:
             progress.close()
@@ -219,7 +226,7 @@ def available_cpus() -> int:
 
 def compile_in_two_processes(progress=None) -> None:
     """Compile ``MAIN_PART`` here while a helper process compiles ``HELPER_PART``;
-    return when both are done (the batch kernel itself compiles on its first call).
+    return when both are done (``batch_kernel`` then compiles the batch loop).
     ``progress`` also counts the kernels the helper says it has compiled."""
     helper = _start_helper()
     reader = None
@@ -251,6 +258,18 @@ def compile_part(part, on_done=None) -> list:
         if on_done is not None:
             on_done(f"{module}.{name}")
     return done
+
+
+def batch_signature() -> tuple:
+    """The batch loop's argument types, as ``engine.play_batch`` passes them: the seeds,
+    ``GameSettings.kernel_args``, the counters' and boards' rows, ``game_arrays`` and
+    ``new_scratch``."""
+    t = _argument_types()
+    rows = {k: numba.typeof(np.zeros((1, width), dtype=np.int32))
+            for k, width in (("counters", L.N_COUNTERS), ("boards", L.BOARD_SIZE))}
+    return (numba.typeof(np.zeros(1, dtype=np.int64)), t["int"], t["int"], t["board"],
+            t["openings"], t["topo"], t["rules"], t["strat"], t["params"],
+            rows["counters"], rows["boards"], t["s"], t["log"], numba.typeof(new_scratch()))
 
 
 def _argument_types() -> dict:
