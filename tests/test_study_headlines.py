@@ -175,3 +175,30 @@ def test_a_headline_shows_each_kind_of_player_and_its_verdict(monkeypatch):
     got = H.shown("toy", cmp)
     assert got["verdict"].tolist() == [H.CHANGES_SIZE, H.CHANGES_SIGN, H.CHANGES_SIZE]
     assert got.loc["up", "search"] == "+5.0 points [+4.5, +5.5] (n = 50)"
+
+
+def test_the_search_players_headlines_join_the_comparison_where_measured(monkeypatch,
+                                                                          tmp_path):
+    """``search/<study>.csv`` (rows of the headlines measured) becomes the ``search``
+    columns of ``compare``: its figures where it has a row, NaN (not measured) where not;
+    without the file there is no search column."""
+    name = "openings"
+    this = H.classic(name)  # any frame of read()'s form serves as this build's
+    monkeypatch.setattr(H, "SEARCH", tmp_path)
+    assert "search" not in H.compare(name, this).columns
+    key = this.index[0]
+    row = this.loc[[key]].assign(estimate=0.001, ci_low=-0.002, ci_high=0.004, n=4000.0,
+                                 detail="28", source="a run")
+    H.write_search(name, row)
+    assert (tmp_path / f"{name}.csv").is_file()
+    cmp = H.compare(name, this)
+    assert cmp.loc[key, ["search", "search_ci_low", "search_ci_high", "search_n"]].tolist() \
+        == [0.001, -0.002, 0.004, 4000.0]
+    assert cmp.loc[key, "search_detail"] == "28"
+    others = cmp.index != key
+    assert cmp.loc[others, "search"].isna().all()
+    shown = H.shown(name, cmp)
+    assert shown.iloc[0]["search"].startswith("+0.1 points [-0.2, +0.4] (")
+    assert (shown.iloc[1:]["search"] == "not measured").all()
+    # read against classic's interval (+29.4 [+27.4, +31.4]) the search figure changes size
+    assert shown.iloc[0]["verdict"] == H.CHANGES_SIZE

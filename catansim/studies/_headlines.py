@@ -34,6 +34,9 @@ from ._words import Words
 
 W = Words("headlines")
 CLASSIC = resources.files(__package__) / "classic"  # classic/<study>.csv
+# search/<study>.csv: the search player's headlines, written by
+# experiments/strength/strength.py from its runs (a study without one: not measured)
+SEARCH = resources.files(__package__) / "search"
 KEY = "headlines"  # the report's section, its table and the CSV's name
 
 
@@ -250,6 +253,22 @@ def classic(name: str) -> pd.DataFrame:
                        dtype={"detail": str})
 
 
+def search(name: str) -> pd.DataFrame | None:
+    """The search player's headlines of study ``name`` (``search/<name>.csv``; its rows
+    are the headlines measured), or None when none are."""
+    path = SEARCH / f"{name}.csv"
+    if not path.is_file():
+        return None
+    return pd.read_csv(io.StringIO(path.read_text()), index_col="key",
+                       dtype={"detail": str})
+
+
+def write_search(name: str, h: pd.DataFrame) -> None:
+    """Write ``search/<name>.csv``: rows of ``read``'s form with a ``source`` column,
+    only the headlines measured."""
+    atomic_write_text(Path(str(SEARCH / f"{name}.csv")), h.to_csv())
+
+
 def freeze(name: str, folder: Path, commit: str, to: Path | None = None) -> pd.DataFrame:
     """Write ``classic/<name>.csv`` (or ``to``): the headlines of the tables in
     ``folder`` (``results/<name>/tables`` of a checkout at ``commit``), each row's
@@ -262,12 +281,17 @@ def freeze(name: str, folder: Path, commit: str, to: Path | None = None) -> pd.D
 
 
 def compare(name: str, this: pd.DataFrame) -> pd.DataFrame:
-    """One row per headline of study ``name``: ``classic``'s figure and this build's
-    (``this``, as ``read`` gives it), side by side."""
+    """One row per headline of study ``name``: ``classic``'s figure, this build's
+    (``this``, as ``read`` gives it) and, where ``search/<name>.csv`` exists, the search
+    player's (NaN for a headline it does not hold), side by side."""
     old = classic(name).reindex(this.index)
     out = this[["headline", "table"]].copy()
     out["unit"] = [h.unit for h in HEADLINES[name]]
-    for who, frame in (("classic", old), ("default", this)):
+    kinds = [("classic", old), ("default", this)]
+    found = search(name)
+    if found is not None:
+        kinds.append(("search", found.reindex(this.index)))
+    for who, frame in kinds:
         out[who] = frame["estimate"].to_numpy(dtype=float)
         for c in ("ci_low", "ci_high", "n"):
             out[f"{who}_{c}"] = frame[c].to_numpy(dtype=float)
@@ -277,8 +301,9 @@ def compare(name: str, this: pd.DataFrame) -> pd.DataFrame:
 
 
 # The kinds of player a headline is shown under, weakest first; the first is the one each
-# other is read against. ``search`` (the search player in every seat) has no column in
-# ``compare`` until its runs exist, and shows as not measured.
+# other is read against. ``search`` (the search player in every seat) has a column in
+# ``compare`` once ``search/<study>.csv`` exists; a headline without a row there shows as
+# not measured.
 PLAYERS = ("classic", "default", "search")
 
 

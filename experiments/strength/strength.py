@@ -1,0 +1,180 @@
+"""The search player's column of the studies' headlines (issue #54, item 2).
+
+The experiment files beside this script play the headlines' designs with the search
+player in every seat, at budget 50 (``search:50``: 50 rollouts a decision, the
+ladder's second budget, results/ladder), on the studies' own seeds:
+
+- ``order-4p-search50.toml``: the seat decomposition (``first_pick`` x ``first_turn``,
+  16 arms on the same deals), the first 1,500 deals of the study's ``order-4p``;
+- ``official-search50.toml``: the official game, the robber off from turn 41 (the
+  robber study's switch) and the strict shortage rule, the first 10,000 deals of the
+  robber study's ``switch``;
+- ``beginner4-chooser.toml``: on the beginner map, seat 0's first settlement chosen by
+  rollouts (``RolloutOpener``), the rest played by ``default``, beside the openings
+  study's best node and ``default``'s own choice on the study's 4,000 games.
+
+Each is a resumable run (about 0.9 CPU-seconds a game at ``search:50``; the chooser 0.3
+for its own arm), locally or on Dask::
+
+    catansim run experiments/strength/order-4p-search50.toml --out DATA/order-4p-search50
+    catansim run experiments/strength/official-search50.toml --out DATA/official-search50
+    catansim run experiments/strength/beginner4-chooser.toml --out DATA/beginner4-chooser
+    python experiments/strength/strength.py DATA            # prints the headlines
+    python experiments/strength/strength.py DATA --write    # catansim/studies/search/
+
+Every figure is computed by the analysis the study itself uses for that headline (named
+below), on the games every arm has played so far (a part-done run gives the deals it
+has finished in every arm). ``--write`` keeps only the datasets that are complete.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from catansim.analysis import contrasts as C
+from catansim.analysis import robber as R
+from catansim.analysis import seat_order as SO
+from catansim.analysis import shortages as SH
+from catansim.errors import CatansimError
+from catansim.results import dataset as D
+from catansim.studies import _headlines as H
+from catansim.studies.seats_and_boards import EQUIVALENCE_MARGIN
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+PLAYERS = "search:50"
+ORDER, OFFICIAL, CHOOSER = "order-4p-search50", "official-search50", "beginner4-chooser"
+# the players each study's search headlines were measured with
+WHO = {"seats-and-boards": f"{PLAYERS} in every seat", "robber": f"{PLAYERS} in every seat",
+       "shortages": f"{PLAYERS} in every seat",
+       "openings": "seat 0's first settlement by RolloutOpener (24 nodes x 160 rollouts), "
+                   "default otherwise"}
+BEST_NODE = 28  # the openings study's best first settlement of seat 0 (beginner4_seat_best)
+
+
+def seats_and_boards(data: Path) -> dict[str, pd.DataFrame]:
+    """The study's ``order_contrasts_4p`` (``seat_order.factor_effects``, its margin), and
+    seat 0's win rate in the standard game (the arm ``baseline``: first pick and first
+    move both seat 0) as the row of ``seats_4p`` its headline reads."""
+    path = data / ORDER
+    fx = SO.factor_effects(path, margin=EQUIVALENCE_MARGIN)
+    contrasts = fx["contrasts"].reset_index()
+    won = C.arm_summary(path, [C.seat_win(s) for s in range(4)], variants=["baseline"])
+    rates = won.reset_index()
+    seats = pd.DataFrame({
+        "variant": "default",  # the row the headline names: one player in every seat
+        "seat": range(4),
+        "win_rate": [float(rates.loc[rates["outcome"] == f"win_seat_{s}", "mean"].iloc[0])
+                     for s in range(4)],
+        "ci_low": [float(rates.loc[rates["outcome"] == f"win_seat_{s}", "ci_low"].iloc[0])
+                   for s in range(4)],
+        "ci_high": [float(rates.loc[rates["outcome"] == f"win_seat_{s}", "ci_high"].iloc[0])
+                    for s in range(4)],
+        "seat_games": [int(rates.loc[rates["outcome"] == f"win_seat_{s}", "n"].iloc[0])
+                       for s in range(4)]})
+    return {"order_contrasts_4p": contrasts, "seats_4p": seats}
+
+
+def official(data: Path) -> dict[str, dict[str, pd.DataFrame]]:
+    """The robber study's ``switch_effects`` rows at turn 40 (``robber.switch_outcomes``,
+    arm ``off_after_40`` against ``baseline``) and the shortage study's ``rule19_arms``,
+    ``rule19_shares`` and ``rule19_differ`` rows (arm ``strict`` against ``baseline``)."""
+    path = data / OFFICIAL
+    outcomes = SH.shortage_outcomes(4)
+    plan = (C.Plan()
+            .add("switch", C.contrasts_analysis([("off_after_40", "baseline")],
+                                                R.switch_outcomes(40), name="switch_40"))
+            .add("arms", C.arms_analysis(outcomes))
+            .add("shares", C.shares_analysis(SH.SHORTAGE_SHARES))
+            .add("differ", C.differences_analysis([("strict", "baseline")],
+                                                  SH.DIFFER_FACETS)))
+    r = plan.run(path)
+    return {"robber": {"switch_effects": r["switch"].reset_index()},
+            "shortages": {"rule19_arms": r["arms"].reset_index(),
+                          "rule19_shares": r["shares"].reset_index(),
+                          "rule19_differ": r["differ"].reset_index()}}
+
+
+def openings(data: Path) -> dict[str, pd.DataFrame]:
+    """Seat 0's win rate at the study's best node less its win rate with the chooser's
+    node, game by game on the same 4,000 games (``contrasts_analysis``: paired t
+    interval), as the row of ``beginner4_seat_best`` its headline reads."""
+    path = data / CHOOSER
+    r = C.paired_contrasts(path, [("node28", "baseline"), ("own", "baseline")],
+                    [C.seat_win(0)]).reset_index()
+    best = r[r["variant"] == "node28"].iloc[0]
+    first = pd.read_parquet(path / "players", columns=["start_node_1"],
+                            filters=[("variant", "==", "baseline"), ("seat", "==", 0)])
+    picked = first["start_node_1"].value_counts(normalize=True)
+    print(f"the chooser's first settlement, share of {len(first):,} games: "
+          + ", ".join(f"node {k} {v:.1%}" for k, v in picked.head(4).items()))
+    table = pd.DataFrame([{"seat": 0, "best_node": str(BEST_NODE),
+                           "best_diff": float(best["diff"]), "best_ci_low": float(best["ci_low"]),
+                           "best_ci_high": float(best["ci_high"]), "n": int(best["n"])}])
+    return {"beginner4_seat_best": table}
+
+
+def headlines(data: Path) -> dict[str, pd.DataFrame]:
+    """Each study's search headlines, as ``H.read`` gives them from the tables above
+    (NaN where a headline has no table here), for the datasets found in ``data``."""
+    tables: dict[str, dict[str, pd.DataFrame]] = {}
+    if (data / ORDER).is_dir():
+        tables["seats-and-boards"] = seats_and_boards(data)
+    if (data / OFFICIAL).is_dir():
+        tables.update(official(data))
+    if (data / CHOOSER).is_dir():
+        tables["openings"] = openings(data)
+    return {name: H.read(name, t) for name, t in tables.items()}
+
+
+def complete(path: Path) -> bool:
+    """Whether the dataset at ``path`` holds every part its manifest plans."""
+    m = D.read_manifest(path)
+    parts = D.count_parts(len(m["variants"]), m["games"], m["batch_size"])
+    return len(D.read_records(path)) == parts
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("data", type=Path, help="the folder holding the runs' datasets")
+    ap.add_argument("--write", action="store_true",
+                    help="write catansim/studies/search/<study>.csv (complete datasets only)")
+    a = ap.parse_args(argv)
+    if not a.data.is_dir():
+        raise CatansimError(f"data: {a.data} is not a folder; allowed: the folder the "
+                            "runs of experiments/strength wrote into")
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip() or "unknown"
+    found = headlines(a.data)
+    pd.set_option("display.width", 160)
+    for name, h in found.items():
+        print(f"\n{name} ({WHO[name]})")
+        print(h[["estimate", "ci_low", "ci_high", "n", "detail"]].dropna(subset=["n"]))
+    if a.write:
+        dataset_of = {"seats-and-boards": ORDER, "robber": OFFICIAL, "shortages": OFFICIAL,
+                      "openings": CHOOSER}
+        for name, h in found.items():
+            src = a.data / dataset_of[name]
+            if not complete(src):
+                print(f"{name}: {src} is not complete; not written", file=sys.stderr)
+                continue
+            h = h[np.isfinite(h["n"].to_numpy(dtype=float))].copy()
+            h["source"] = [f"experiments/strength/{dataset_of[name]}.toml ({WHO[name]}) "
+                           f"at commit {commit}"] * len(h)
+            H.write_search(name, h)
+            print(f"wrote {H.SEARCH / (name + '.csv')}")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except CatansimError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)

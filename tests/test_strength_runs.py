@@ -1,0 +1,129 @@
+"""The search player's column of the headlines (``experiments/strength/strength.py``):
+each figure it reads from its runs, checked against the same figure counted from the
+games' tables by hand. The runs here play the experiment files with ``default`` in
+place of the search player and a few games, so that they take seconds."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from catansim.runs.experiment import load_experiment
+from catansim.runs.runner import run_experiment
+
+ROOT = Path(__file__).resolve().parents[1]
+HERE = ROOT / "experiments" / "strength"
+GAMES = 40
+OFFICIAL_GAMES = 400  # enough for a few shortages at 19 cards a resource (about 6%)
+
+
+def _module():
+    spec = importlib.util.spec_from_file_location("strength", HERE / "strength.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+S = _module()
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    """The three runs, with ``default`` in every seat and GAMES games a variant."""
+    root = tmp_path_factory.mktemp("strength")
+    for name in (S.ORDER, S.OFFICIAL, S.CHOOSER):
+        games = OFFICIAL_GAMES if name == S.OFFICIAL else GAMES
+        text = (HERE / f"{name}.toml").read_text()
+        text = re.sub(r'"search:50"|"python:catansim\.players\.search:RolloutOpener"',
+                      '"default"', text)
+        text = re.sub(r"(?m)^games = \d+", f"games = {games}", text)
+        text = re.sub(r"(?m)^batch_size = \d+", f"batch_size = {games}", text)
+        path = root / f"{name}.toml"
+        path.write_text(text)
+        run_experiment(load_experiment(path), out=root / name, progress=False)
+    return root
+
+
+def _players(data: Path, name: str) -> pd.DataFrame:
+    return pd.read_parquet(data / name / "players",
+                           columns=["game", "variant", "seat", "won", "vp_turn_40"])
+
+
+def _games(data: Path, name: str) -> pd.DataFrame:
+    return pd.read_parquet(data / name / "games")
+
+
+def test_every_run_is_complete_and_every_study_has_its_headlines(data):
+    assert all(S.complete(data / name) for name in (S.ORDER, S.OFFICIAL, S.CHOOSER))
+    found = S.headlines(data)
+    assert set(found) == {"seats-and-boards", "robber", "shortages", "openings"}
+    measured = {name: sorted(h.index[np.isfinite(h["n"].to_numpy(dtype=float))])
+                for name, h in found.items()}
+    assert measured == {
+        "seats-and-boards": sorted(["seat0_4p", "first_pick_4p", "first_move_4p",
+                                    "seat_index_4p"]),
+        "robber": sorted(["leader_40", "last_40", "turns_after_40"]),
+        "shortages": sorted(["short_19", "sole_recipient_19", "strict_any_19",
+                             "strict_winner_19"]),
+        "openings": ["best_first_0_4p"]}
+
+
+def test_seat_0s_win_rate_is_its_share_of_the_standard_games(data):
+    p = _players(data, S.ORDER)
+    base = p[(p["variant"] == "baseline") & (p["seat"] == 0)]
+    h = S.headlines(data)["seats-and-boards"].loc["seat0_4p"]
+    assert h["n"] == GAMES
+    assert h["estimate"] == pytest.approx(base["won"].mean())
+    assert h["ci_low"] < h["estimate"] < h["ci_high"]
+
+
+def test_the_best_node_over_the_chooser_is_the_paired_difference_of_seat_0s_wins(data):
+    p = _players(data, S.CHOOSER)
+    seat0 = p[p["seat"] == 0].pivot(index="game", columns="variant", values="won").astype(int)
+    diff = seat0["node28"] - seat0["baseline"]
+    h = S.headlines(data)["openings"].loc["best_first_0_4p"]
+    assert (h["n"], h["detail"]) == (GAMES, "28")
+    assert h["estimate"] == pytest.approx(diff.mean())
+    half = 1.96 * diff.std(ddof=1) / np.sqrt(GAMES)  # the t interval, near enough at 40
+    assert h["ci_high"] - h["ci_low"] == pytest.approx(2 * half, rel=0.05)
+
+
+def test_the_robber_switch_is_the_turn_40_sole_leaders_wins_kept_minus_off(data):
+    p = _players(data, S.OFFICIAL)
+
+    def seats(variant, column):  # [game, seat]; -1 where a game ended before turn 40
+        arm = p[p["variant"] == variant]
+        return arm.pivot(index="game", columns="seat", values=column).fillna(-1) \
+            .to_numpy().astype(int)
+
+    kept = seats("baseline", "vp_turn_40")
+    assert np.array_equal(kept, seats("off_after_40", "vp_turn_40"))  # the same to turn 40
+    sole = (kept == kept.max(axis=1, keepdims=True)).sum(axis=1) == 1
+    sole &= kept.min(axis=1) >= 0  # a game over before turn 40 has no standing there
+    rows = np.flatnonzero(sole)
+    leader = kept.argmax(axis=1)[rows]
+    won_kept = seats("baseline", "won")[rows, leader]
+    won_off = seats("off_after_40", "won")[rows, leader]
+    h = S.headlines(data)["robber"].loc["leader_40"]
+    assert h["n"] == rows.size > 0
+    assert h["estimate"] == pytest.approx((won_kept - won_off).mean())
+
+
+def test_the_shortage_rate_and_the_strict_rules_other_winners_counted_by_hand(data):
+    g = _games(data, S.OFFICIAL)
+    h = S.headlines(data)["shortages"]
+    base = g[g["variant"] == "baseline"]
+    short = base[[f"shortage_{r}" for r in ("wood", "brick", "wool", "wheat", "ore")]]
+    rate = (short.sum(axis=1) > 0).mean()
+    assert rate > 0 and h.loc["short_19", "estimate"] == pytest.approx(rate)
+    p = _players(data, S.OFFICIAL)
+    winner = (p[p["won"] == 1].set_index(["variant", "game"])["seat"]
+              .unstack("variant").reindex(range(OFFICIAL_GAMES)).fillna(-1))
+    other = (winner["strict"] != winner["baseline"]).mean()
+    assert h.loc["strict_winner_19", "estimate"] == pytest.approx(other)
+    assert h.loc["strict_winner_19", "n"] == OFFICIAL_GAMES
