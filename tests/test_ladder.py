@@ -22,7 +22,8 @@ from catansim.ladders.field import check_field
 from catansim.runs.tournament import cross_play
 
 FIELD = ("default", "builder", "random")
-TIMES = ("seconds", "cpu_seconds")  # what a replay of the same games may change
+# what a replay of the same games may change
+TIMES = ("seconds", "cpu_seconds", "longest_ask_seconds")
 
 
 @pytest.fixture(scope="module")
@@ -210,6 +211,17 @@ def test_a_ladder_with_catanatron_bots(tmp_path):
     assert cell["games"] == 4
     assert ladder_matrix(res.games).equals(res.matrix)
     assert ladder_rating(res.games, "default").equals(res.rating)
+    # every game has a bot: its longest decision took some time, less than the game
+    longest = res.games["longest_ask_seconds"]
+    assert ((longest > 0) & (longest <= res.games["seconds"])).all()
+    pairs = pd.read_csv(tmp_path / "tables/pairs.csv", index_col=["strategy", "opponent"])
+    by_hand = res.games.groupby(["strategy", "opponent"])["longest_ask_seconds"].max()
+    np.testing.assert_allclose(pairs["longest_ask_seconds"], by_hand.reindex(pairs.index))
+
+
+def test_a_game_without_a_catanatron_bot_records_no_bot_decision(tmp_path):
+    res = ladder(("default", "random"), 1, tmp_path, seed=2)
+    assert (res.games["longest_ask_seconds"] == 0).all()
 
 
 def test_catansim_ladder_is_the_ladder():

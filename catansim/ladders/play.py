@@ -102,8 +102,10 @@ def plan(spec: Spec, deals: int) -> list[Part]:
 
 def play_seating(seed: int, seats: tuple[str, ...], spec: Spec) -> dict:
     """Play the game of ``seed`` with the players ``seats`` (names, one per seat):
-    winner (-1 for none), final points, turns, seconds (wall-clock) and cpu_seconds (this
-    thread's CPU time: what the game cost, whatever else the machine ran)."""
+    winner (-1 for none), final points, turns, seconds (wall-clock), cpu_seconds (this
+    thread's CPU time: what the game cost, whatever else the machine ran) and
+    longest_ask_seconds (the wall-clock seconds of the longest decision of a catanatron
+    bot, 0 without one: alpha-beta cuts a search at 20 s)."""
     players, strategies = {}, []
     for q, name in enumerate(seats):
         p = seat_player(name, q)
@@ -135,6 +137,8 @@ def play_seating(seed: int, seats: tuple[str, ...], spec: Spec) -> dict:
     return {"winner": -1 if winner is None else winner, "turns": game.turns,
             "seconds": round(time.perf_counter() - t, 4),
             "cpu_seconds": round(time.thread_time() - cpu, 4),
+            "longest_ask_seconds": round(max((getattr(p, "longest_ask", 0.0)
+                                              for p in players.values()), default=0.0), 4),
             **{f"vp_{q}": v for q, v in enumerate(game.vp)}}
 
 

@@ -40,6 +40,7 @@ import json
 import math
 import random
 import re
+import time
 import types
 from collections import defaultdict
 from dataclasses import dataclass
@@ -528,12 +529,17 @@ class CatanatronPlayer:
 
     It needs the ``Game`` it plays in (``watch(game)``, which ``catansim.ladder`` does):
     catanatron's bots read every seat's cards, and the bridge reads them there.
+
+    ``longest_ask`` is the wall-clock seconds of the bot's longest decision since the
+    game began (``new_game``): ``AlphaBetaPlayer`` stops a search after 20 s of
+    wall-clock time, so a value near that says a search may have been cut short.
     """
 
     def __init__(self, bot: str = "RandomPlayer", *args: str):
         self.bot_name, self.args = bot, tuple(str(a) for a in args)
         self.bot_class = bot_class(bot)
         self.seat, self.seed = 0, 0
+        self.longest_ask = 0.0
         self._game: Game | None = None
         self._rng = np.random.default_rng(0)
         self._reset()
@@ -555,6 +561,7 @@ class CatanatronPlayer:
         self._rng = np.random.default_rng([self.seed, self.seat, 53])
         self._reset()
         self._game = None
+        self.longest_ask = 0.0
 
     def watch(self, game: Game) -> None:
         """The game this player plays in (it reads every seat's cards from it)."""
@@ -617,12 +624,14 @@ class CatanatronPlayer:
 
     def _ask(self, cg):
         actions = cg.playable_actions
+        start = time.perf_counter()
         try:
             action = self.bot.decide(cg, actions)
         except Exception as e:  # catanatron's own code: said in one line, where it was
             raise CatansimError(f"{self.name}: the bot failed at turn {cg.state.num_turns} "
                                 f"({cg.state.current_prompt.name}): {type(e).__name__}: "
                                 f"{str(e).splitlines()[0] if str(e) else ''}") from None
+        self.longest_ask = max(self.longest_ask, time.perf_counter() - start)
         if action not in actions:
             raise CatansimError(f"{self.name}: the bot chose {action}, not one of its "
                                 f"{len(actions)} legal actions")
