@@ -130,7 +130,7 @@ def test_every_interval_in_the_readmes_table_of_studies_comes_from_a_study_table
 def _headline_rows(text: str) -> list[list[str]]:
     """The rows of the findings' table of headlines: study, headline, each kind of player,
     verdict."""
-    part = text[text.index("\n## Headlines: classic beside default\n"):]
+    part = text[text.index("\n## Headlines: classic, default and the search player\n"):]
     part = part[:part.index("\n## ", 1)]
     rows = [[c.strip() for c in line.strip("|").split("|")]
             for line in part.splitlines() if line.startswith("| ")]

@@ -36,7 +36,7 @@ def test_all_builds_every_study_into_its_own_folder_in_order(built):
         assert (folder / "report.html").is_file() and (folder / "README.md").is_file()
         assert "<section id='headlines'>" in (folder / "report.html").read_text()
         readme = (folder / "README.md").read_text()
-        assert "## Headlines: `classic` beside `default`" in readme
+        assert "## Headlines: `classic`, `default` and the search player" in readme
 
 
 @pytest.mark.parametrize("name", list(MODULES))

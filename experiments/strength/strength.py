@@ -66,18 +66,12 @@ def seats_and_boards(data: Path) -> dict[str, pd.DataFrame]:
     fx = SO.factor_effects(path, margin=EQUIVALENCE_MARGIN)
     contrasts = fx["contrasts"].reset_index()
     won = C.arm_summary(path, [C.seat_win(s) for s in range(4)], variants=["baseline"])
-    rates = won.reset_index()
+    rows = won.reset_index().set_index("outcome").loc[[f"win_seat_{s}" for s in range(4)]]
     seats = pd.DataFrame({
         "variant": "default",  # the row the headline names: one player in every seat
-        "seat": range(4),
-        "win_rate": [float(rates.loc[rates["outcome"] == f"win_seat_{s}", "mean"].iloc[0])
-                     for s in range(4)],
-        "ci_low": [float(rates.loc[rates["outcome"] == f"win_seat_{s}", "ci_low"].iloc[0])
-                   for s in range(4)],
-        "ci_high": [float(rates.loc[rates["outcome"] == f"win_seat_{s}", "ci_high"].iloc[0])
-                    for s in range(4)],
-        "seat_games": [int(rates.loc[rates["outcome"] == f"win_seat_{s}", "n"].iloc[0])
-                       for s in range(4)]})
+        "seat": range(4), "win_rate": rows["mean"].to_numpy(),
+        "ci_low": rows["ci_low"].to_numpy(), "ci_high": rows["ci_high"].to_numpy(),
+        "seat_games": rows["n"].to_numpy()})
     return {"order_contrasts_4p": contrasts, "seats_4p": seats}
 
 
