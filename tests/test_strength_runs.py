@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -127,3 +128,18 @@ def test_the_shortage_rate_and_the_strict_rules_other_winners_counted_by_hand(da
     other = (winner["strict"] != winner["baseline"]).mean()
     assert h.loc["strict_winner_19", "estimate"] == pytest.approx(other)
     assert h.loc["strict_winner_19", "n"] == OFFICIAL_GAMES
+
+
+def test_a_run_not_complete_is_not_read_and_its_parts_are_said(data, tmp_path, capsys):
+    part = tmp_path / "data"
+    shutil.copytree(data / S.ORDER, part / S.ORDER)
+    records = part / S.ORDER / "parts.jsonl"
+    lines = records.read_text().splitlines(keepends=True)
+    records.write_text("".join(lines[:-1]))  # one part's record lost: not complete
+    assert S.parts_done(part / S.ORDER) == (15, 16) and not S.complete(part / S.ORDER)
+    assert S.parts_done(part / S.OFFICIAL) == (0, 0) and not S.complete(part / S.OFFICIAL)
+    assert S.headlines(part) == {}
+    assert S.main([str(part)]) == 0
+    out = capsys.readouterr().out
+    assert f"{S.ORDER}: 15 of 16 parts; not read until complete" in out
+    assert f"{S.OFFICIAL}: no run in {part}" in out

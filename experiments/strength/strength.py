@@ -23,8 +23,7 @@ for its own arm), locally or on Dask::
     python experiments/strength/strength.py DATA --write    # catansim/studies/search/
 
 Every figure is computed by the analysis the study itself uses for that headline (named
-below), on the games every arm has played so far (a part-done run gives the deals it
-has finished in every arm). ``--write`` keeps only the datasets that are complete.
+below), from the runs that are complete; of the others it prints the parts done.
 """
 
 from __future__ import annotations
@@ -116,22 +115,30 @@ def openings(data: Path) -> dict[str, pd.DataFrame]:
 
 def headlines(data: Path) -> dict[str, pd.DataFrame]:
     """Each study's search headlines, as ``H.read`` gives them from the tables above
-    (NaN where a headline has no table here), for the datasets found in ``data``."""
+    (NaN where a headline has no table here), from the complete runs in ``data``."""
     tables: dict[str, dict[str, pd.DataFrame]] = {}
-    if (data / ORDER).is_dir():
+    if complete(data / ORDER):
         tables["seats-and-boards"] = seats_and_boards(data)
-    if (data / OFFICIAL).is_dir():
+    if complete(data / OFFICIAL):
         tables.update(official(data))
-    if (data / CHOOSER).is_dir():
+    if complete(data / CHOOSER):
         tables["openings"] = openings(data)
     return {name: H.read(name, t) for name, t in tables.items()}
 
 
-def complete(path: Path) -> bool:
-    """Whether the dataset at ``path`` holds every part its manifest plans."""
+def parts_done(path: Path) -> tuple[int, int]:
+    """(parts written, parts planned) of the run at ``path``; (0, 0) without one."""
+    if not (path / D.MANIFEST).is_file():
+        return 0, 0
     m = D.read_manifest(path)
-    parts = D.count_parts(len(m["variants"]), m["games"], m["batch_size"])
-    return len(D.read_records(path)) == parts
+    return (len(D.read_records(path)),
+            D.count_parts(len(m["variants"]), m["games"], m["batch_size"]))
+
+
+def complete(path: Path) -> bool:
+    """Whether the run at ``path`` holds every part its manifest plans."""
+    done, planned = parts_done(path)
+    return planned > 0 and done == planned
 
 
 def main(argv=None) -> int:
@@ -145,6 +152,12 @@ def main(argv=None) -> int:
                             "runs of experiments/strength wrote into")
     commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip() or "unknown"
+    for name in (ORDER, OFFICIAL, CHOOSER):
+        done, planned = parts_done(a.data / name)
+        if not planned:
+            print(f"{name}: no run in {a.data}")
+        elif done < planned:
+            print(f"{name}: {done} of {planned} parts; not read until complete")
     found = headlines(a.data)
     pd.set_option("display.width", 160)
     for name, h in found.items():
@@ -154,10 +167,6 @@ def main(argv=None) -> int:
         dataset_of = {"seats-and-boards": ORDER, "robber": OFFICIAL, "shortages": OFFICIAL,
                       "openings": CHOOSER}
         for name, h in found.items():
-            src = a.data / dataset_of[name]
-            if not complete(src):
-                print(f"{name}: {src} is not complete; not written", file=sys.stderr)
-                continue
             h = h[np.isfinite(h["n"].to_numpy(dtype=float))].copy()
             h["source"] = [f"experiments/strength/{dataset_of[name]}.toml ({WHO[name]}) "
                            f"at commit {commit}"] * len(h)
