@@ -143,3 +143,12 @@ def test_a_run_not_complete_is_not_read_and_its_parts_are_said(data, tmp_path, c
     out = capsys.readouterr().out
     assert f"{S.ORDER}: 15 of 16 parts; not read until complete" in out
     assert f"{S.OFFICIAL}: no run in {part}" in out
+
+
+def test_a_data_folder_that_is_not_there_is_one_line(tmp_path):
+    from catansim.errors import CatansimError
+
+    with pytest.raises(CatansimError, match=r"^data: .*nope is not a folder; allowed: the "
+                                            r"folder the runs of experiments/strength "
+                                            r"wrote into$"):
+        S.main([str(tmp_path / "nope")])
