@@ -54,7 +54,9 @@ WHO = {"seats-and-boards": f"{PLAYERS} in every seat", "robber": f"{PLAYERS} in 
        "shortages": f"{PLAYERS} in every seat",
        "openings": "seat 0's first settlement by RolloutOpener (24 nodes x 160 rollouts), "
                    "default otherwise"}
-BEST_NODE = 28  # the openings study's best first settlement of seat 0 (beginner4_seat_best)
+# the openings study's best first settlement of seat 0 (results/openings/tables/
+# beginner4_seat_best.csv), forced in beginner4-chooser.toml's arm node28
+BEST_NODE = 28
 
 
 def seats_and_boards(data: Path) -> dict[str, pd.DataFrame]:
@@ -96,12 +98,11 @@ def official(data: Path) -> dict[str, dict[str, pd.DataFrame]]:
 
 def openings(data: Path) -> dict[str, pd.DataFrame]:
     """Seat 0's win rate at the study's best node less its win rate with the chooser's
-    node, game by game on the same 4,000 games (``contrasts_analysis``: paired t
+    node, game by game on the same 4,000 games (``paired_contrasts``: paired t
     interval), as the row of ``beginner4_seat_best`` its headline reads."""
     path = data / CHOOSER
-    r = C.paired_contrasts(path, [("node28", "baseline"), ("own", "baseline")],
-                    [C.seat_win(0)]).reset_index()
-    best = r[r["variant"] == "node28"].iloc[0]
+    best = C.paired_contrasts(path, [(f"node{BEST_NODE}", "baseline")],
+                              [C.seat_win(0)]).reset_index().iloc[0]
     first = pd.read_parquet(path / "players", columns=["start_node_1"],
                             filters=[("variant", "==", "baseline"), ("seat", "==", 0)])
     picked = first["start_node_1"].value_counts(normalize=True)
