@@ -180,5 +180,5 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     except CatansimError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"strength: error: {e}", file=sys.stderr)
         sys.exit(2)
