@@ -23,7 +23,7 @@ from catansim.runs.tournament import cross_play
 
 FIELD = ("default", "builder", "random")
 # what a replay of the same games may change
-TIMES = ("seconds", "cpu_seconds", "longest_ask_seconds")
+TIMES = ("seconds", "cpu_seconds", "longest_ask_cpu_seconds")
 
 
 @pytest.fixture(scope="module")
@@ -211,17 +211,61 @@ def test_a_ladder_with_catanatron_bots(tmp_path):
     assert cell["games"] == 4
     assert ladder_matrix(res.games).equals(res.matrix)
     assert ladder_rating(res.games, "default").equals(res.rating)
-    # every game has a bot: its longest decision took some time, less than the game
-    longest = res.games["longest_ask_seconds"]
-    assert ((longest > 0) & (longest <= res.games["seconds"])).all()
+    # every game has a bot: its longest decision took some CPU time, less than the game
+    longest = res.games["longest_ask_cpu_seconds"]
+    assert ((longest > 0) & (longest <= res.games["cpu_seconds"])).all()
+    assert P.read_manifest(tmp_path)["search_cut"] is None  # no bot here cuts a search
     pairs = pd.read_csv(tmp_path / "tables/pairs.csv", index_col=["strategy", "opponent"])
-    by_hand = res.games.groupby(["strategy", "opponent"])["longest_ask_seconds"].max()
-    np.testing.assert_allclose(pairs["longest_ask_seconds"], by_hand.reindex(pairs.index))
+    by_hand = res.games.groupby(["strategy", "opponent"])["longest_ask_cpu_seconds"].max()
+    np.testing.assert_allclose(pairs["longest_ask_cpu_seconds"], by_hand.reindex(pairs.index))
+
+
+CUTTING_BOT = """
+from catanatron.players.weighted_random import WeightedRandomPlayer
+
+MAX_SEARCH_TIME_SECS = 20  # as catanatron's alpha-beta module has it
+
+
+class Bot(WeightedRandomPlayer):
+    pass
+"""
+
+
+def test_a_bot_that_cuts_its_search_by_the_clock_plays_with_the_cut_lifted(
+        tmp_path, monkeypatch):
+    """A bot whose module has catanatron's wall-clock cut (``MAX_SEARCH_TIME_SECS``, as
+    its alpha-beta players): the bridge lifts it, the folder says so, and a folder of
+    games played with the cut (no ``search_cut`` in its manifest) is not resumed."""
+    pytest.importorskip("catanatron")
+    from catansim.players.outside import catanatron as CB
+
+    package = tmp_path / "fakebots"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "cutting.py").write_text(CUTTING_BOT)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    name = "catanatron:fakebots.cutting:Bot"
+    assert CB.cuts_search("fakebots.cutting:Bot")
+    assert not CB.cuts_search("WeightedRandomPlayer")
+    import fakebots.cutting as module
+
+    assert module.MAX_SEARCH_TIME_SECS == 20
+    out = tmp_path / "l"
+    res = ladder(("default", name), 1, out, seed=2)
+    assert module.MAX_SEARCH_TIME_SECS == float("inf")
+    assert P.read_manifest(out)["search_cut"] == "lifted"
+    assert (res.games.query("strategy == @name")["longest_ask_cpu_seconds"] > 0).all()
+    manifest = json.loads((out / P.MANIFEST).read_text())
+    del manifest["search_cut"]  # as the folders of games played with the cut
+    (out / P.MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(CatansimError, match=r"this folder holds another ladder \(search_cut: "
+                                            r"None there, 'lifted' now\)"):
+        ladder(("default", name), 1, out, seed=2)
 
 
 def test_a_game_without_a_catanatron_bot_records_no_bot_decision(tmp_path):
     res = ladder(("default", "random"), 1, tmp_path, seed=2)
-    assert (res.games["longest_ask_seconds"] == 0).all()
+    assert (res.games["longest_ask_cpu_seconds"] == 0).all()
 
 
 def test_catansim_ladder_is_the_ladder():

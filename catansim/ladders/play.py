@@ -41,7 +41,8 @@ MANIFEST = "ladder.json"
 GAMES = "games"
 FORMAT = "catansim-ladder"
 # What a resume must match (the number of deals may grow).
-KEYS = ("field", "seed", "block", "n_players", "rules", "strategies", "alone")
+KEYS = ("field", "seed", "block", "n_players", "rules", "strategies", "alone",
+        "search_cut")
 
 
 @dataclass(frozen=True)
@@ -64,11 +65,20 @@ class Spec:
                 "strategies": {n: self.strategy_set.resolve(n).params.tolist()
                                for n in defined},
                 "alone": None if self.alone is None else list(self.alone),
-                "deals": deals, "catansim": __version__, "catanatron": _catanatron(self)}
+                "deals": deals, "catansim": __version__, "catanatron": _catanatron(self),
+                "search_cut": _search_cut(self)}
 
 
 def _catanatron(spec: Spec) -> str | None:
     return CB.modules().version if any(is_catanatron(n) for n in spec.field) else None
+
+
+def _search_cut(spec: Spec) -> str | None:
+    """``lifted`` when a catanatron bot of the field would cut its search by wall-clock
+    time (``CB.lift_search_cut``), else None: games played with the cut and without it
+    never share a folder."""
+    bots = [CB.parse(n)[0] for n in spec.field if is_catanatron(n)]
+    return "lifted" if any(CB.cuts_search(b) for b in bots) else None
 
 
 @dataclass(frozen=True)
@@ -104,8 +114,9 @@ def play_seating(seed: int, seats: tuple[str, ...], spec: Spec) -> dict:
     """Play the game of ``seed`` with the players ``seats`` (names, one per seat):
     winner (-1 for none), final points, turns, seconds (wall-clock), cpu_seconds (this
     thread's CPU time: what the game cost, whatever else the machine ran) and
-    longest_ask_seconds (the wall-clock seconds of the longest decision of a catanatron
-    bot, 0 without one: alpha-beta cuts a search at 20 s)."""
+    longest_ask_cpu_seconds (the CPU seconds of the longest decision of a catanatron bot,
+    0 without one: catanatron's alpha-beta would cut a search at 20 s, a cut the bridge
+    lifts)."""
     players, strategies = {}, []
     for q, name in enumerate(seats):
         p = seat_player(name, q)
@@ -137,7 +148,7 @@ def play_seating(seed: int, seats: tuple[str, ...], spec: Spec) -> dict:
     return {"winner": -1 if winner is None else winner, "turns": game.turns,
             "seconds": round(time.perf_counter() - t, 4),
             "cpu_seconds": round(time.thread_time() - cpu, 4),
-            "longest_ask_seconds": round(max((getattr(p, "longest_ask", 0.0)
+            "longest_ask_cpu_seconds": round(max((getattr(p, "longest_ask", 0.0)
                                               for p in players.values()), default=0.0), 4),
             **{f"vp_{q}": v for q, v in enumerate(game.vp)}}
 

@@ -116,16 +116,16 @@ def ladder(field, deals: int, out, seed: int = 0, n_players: int = 4, block: int
 def pairs_table(games: pd.DataFrame) -> pd.DataFrame:
     """Per ordered pair: games, deals, wall-clock and CPU seconds per game (means; CPU
     over the games that recorded it), turns (mean), and the longest decision of a
-    catanatron bot in any of its games (wall-clock seconds; over the games that recorded
-    it, 0 without a bot)."""
+    catanatron bot in any of its games (CPU seconds; over the games that recorded it, 0
+    without a bot)."""
     g = games.groupby(["strategy", "opponent"], sort=False)
     nan = pd.Series(float("nan"), index=g.size().index)
     cpu = g["cpu_seconds"].mean() if "cpu_seconds" in games else nan
-    longest = g["longest_ask_seconds"].max() if "longest_ask_seconds" in games else nan
+    longest = g["longest_ask_cpu_seconds"].max() if "longest_ask_cpu_seconds" in games else nan
     return pd.DataFrame({"games": g.size(), "deals": g["deal"].nunique(),
                          "seconds_per_game": g["seconds"].mean(),
                          "cpu_seconds_per_game": cpu, "turns": g["turns"].mean(),
-                         "longest_ask_seconds": longest})
+                         "longest_ask_cpu_seconds": longest})
 
 
 METHOD_RATING = (
@@ -180,8 +180,9 @@ def write_report(result: LadderResult, spec: P.Spec) -> Path:
     games.table("pairs", pairs_table(result.games), "Per ordered pair: seconds per game "
                 "of wall-clock time (it grows with the machine's load) and of the game's own "
                 "CPU time, and the longest decision of a catanatron bot in its games "
-                "(wall-clock seconds; AlphaBetaPlayer stops a search at 20 s, so a value "
-                "near 20 says one may have been cut short).")
+                "(CPU seconds: catanatron's alpha-beta player would cut a search at 20 s "
+                "of wall-clock time, a cut the bridge lifts so that a game depends only "
+                "on its seed).")
     manifest = P.read_manifest(result.out)
     items = [("field", ", ".join(spec.field)), ("deals", f"{result.deals:,} (each in "
              f"{spec.n_players} seat rotations)"), ("games", f"{len(result.games):,}"),

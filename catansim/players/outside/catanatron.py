@@ -530,9 +530,10 @@ class CatanatronPlayer:
     It needs the ``Game`` it plays in (``watch(game)``, which ``catansim.ladder`` does):
     catanatron's bots read every seat's cards, and the bridge reads them there.
 
-    ``longest_ask`` is the wall-clock seconds of the bot's longest decision since the
-    game began (``new_game``): ``AlphaBetaPlayer`` stops a search after 20 s of
-    wall-clock time, so a value near that says a search may have been cut short.
+    ``longest_ask`` is the CPU seconds (this thread's) of the bot's longest decision since
+    the game began (``new_game``): what it would take on a core of its own. catanatron's
+    alpha-beta players cut a search at 20 s of wall-clock time; the bridge lifts that cut
+    (``lift_search_cut``), and ``longest_ask`` says how close a decision came to it.
     """
 
     def __init__(self, bot: str = "RandomPlayer", *args: str):
@@ -570,6 +571,7 @@ class CatanatronPlayer:
     def make_bot(self) -> None:
         """Make the catanatron bot of this seat now (a bad argument is a one-line error)."""
         color = list(modules().Color)[self.seat]
+        lift_search_cut(self.bot_class)
         with python_random(self._next_seed()):
             try:
                 self.bot = self.bot_class(color, *self.args)
@@ -624,14 +626,14 @@ class CatanatronPlayer:
 
     def _ask(self, cg):
         actions = cg.playable_actions
-        start = time.perf_counter()
+        start = time.thread_time()
         try:
             action = self.bot.decide(cg, actions)
         except Exception as e:  # catanatron's own code: said in one line, where it was
             raise CatansimError(f"{self.name}: the bot failed at turn {cg.state.num_turns} "
                                 f"({cg.state.current_prompt.name}): {type(e).__name__}: "
                                 f"{str(e).splitlines()[0] if str(e) else ''}") from None
-        self.longest_ask = max(self.longest_ask, time.perf_counter() - start)
+        self.longest_ask = max(self.longest_ask, time.thread_time() - start)
         if action not in actions:
             raise CatansimError(f"{self.name}: the bot chose {action}, not one of its "
                                 f"{len(actions)} legal actions")
@@ -697,6 +699,27 @@ class CatanatronPlayer:
 
 
 _CLASS_NAME = re.compile(r"^(?:([A-Za-z_][\w.]*):)?([A-Za-z_]\w*)$")
+
+
+# catanatron's alpha-beta players stop a search after this module constant's seconds of
+# wall-clock time. The bridge lifts it (``lift_search_cut``): then a game depends only on
+# its seed, whatever else the machine runs, and the bot searches as it does on a core of
+# its own, where a depth-2 decision takes seconds (each game records its longest).
+SEARCH_CUT = "MAX_SEARCH_TIME_SECS"
+
+
+def cuts_search(bot: str) -> bool:
+    """Whether catanatron's player ``bot`` stops its search by wall-clock time (its module
+    has ``SEARCH_CUT``), which the bridge lifts."""
+    return hasattr(importlib.import_module(bot_class(bot).__module__), SEARCH_CUT)
+
+
+def lift_search_cut(cls) -> None:
+    """Lift the wall-clock cut of the search of catanatron's player class ``cls``, if its
+    module has one: it then searches to its depth, however long that takes."""
+    module = importlib.import_module(cls.__module__)
+    if hasattr(module, SEARCH_CUT):
+        setattr(module, SEARCH_CUT, math.inf)
 
 
 def bot_class(bot: str):
