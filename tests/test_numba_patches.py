@@ -274,3 +274,14 @@ def test_a_changed_inline_hook_is_left_alone_with_a_warning():
     assert worker.inline_ir is hook and module.copy is copy
     with pytest.warns(P.NumbaPatchWarning, match="inline_ir is missing"):
         assert not P.shared_inline_copies(SimpleNamespace())
+
+
+def test_an_inline_module_without_copy_is_left_alone_with_a_warning():
+    def inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs=None):
+        return None
+
+    worker = type("InlineWorker", (), {"inline_ir": inline_ir})
+    module = SimpleNamespace(InlineWorker=worker)  # no ``copy`` to stand in for
+    with pytest.warns(P.NumbaPatchWarning, match="inline_ir takes .*; left alone"):
+        assert not P.shared_inline_copies(module)
+    assert worker.inline_ir is inline_ir and not hasattr(module, "copy")

@@ -124,6 +124,26 @@ def _hook_changed(hook: str, found, parameters: list, effect: str) -> None:
                   NumbaPatchWarning, stacklevel=3)
 
 
+def _install(owner, name: str, hook: str, parameters: list, effect: str, marker: str,
+             value, wrap, ready: bool = True) -> bool:
+    """Put ``wrap(found)`` in place of ``owner.name`` (Numba's function ``found``), marked
+    ``marker = value`` and ``__wrapped__ = found``; True at once when ``found`` is that
+    wrapper already. When ``found`` is missing, its parameters are not ``parameters``
+    (the hook ``hook``) or what else the patch needs is not ``ready``, warns that
+    ``effect`` and changes nothing: False."""
+    found = getattr(owner, name, None)
+    if getattr(found, marker, None) == value:
+        return True
+    if _parameters(found) != parameters or not ready:
+        _hook_changed(hook, found, parameters, effect)
+        return False
+    patched = wrap(found)
+    setattr(patched, marker, value)
+    patched.__wrapped__ = found
+    setattr(owner, name, patched)
+    return True
+
+
 def nonnegative_indices(arrayobj=None) -> bool:
     """Compile the core's array indices without Python's negative-index wraparound.
 
@@ -133,24 +153,17 @@ def nonnegative_indices(arrayobj=None) -> bool:
     place; warns (``NumbaPatchWarning``) and changes nothing when the hook is missing
     or takes other parameters.
     """
-    arrayobj = _numba_module(arrayobj, "numba.np.arrayobj")
-    numba_fix = getattr(arrayobj, "fix_integer_index", None)
-    if getattr(numba_fix, "catansim_core_prefix", None) == CORE_PREFIX:
-        return True
-    if _parameters(numba_fix) != _INDEX_PARAMETERS:
-        _hook_changed(_INDEX_HOOK, numba_fix, _INDEX_PARAMETERS,
-                      "the core's indices keep Python's wraparound")
-        return False
+    def wrap(numba_fix):
+        def fix_integer_index(context, builder, idxty, idx, size):
+            if idxty.signed and builder.function.name.startswith(CORE_PREFIX):
+                return context.cast(builder, idx, idxty, types.intp)
+            return numba_fix(context, builder, idxty, idx, size)
+        return fix_integer_index
 
-    def fix_integer_index(context, builder, idxty, idx, size):
-        if idxty.signed and builder.function.name.startswith(CORE_PREFIX):
-            return context.cast(builder, idx, idxty, types.intp)
-        return numba_fix(context, builder, idxty, idx, size)
-
-    fix_integer_index.catansim_core_prefix = CORE_PREFIX
-    fix_integer_index.__wrapped__ = numba_fix
-    arrayobj.fix_integer_index = fix_integer_index
-    return True
+    return _install(_numba_module(arrayobj, "numba.np.arrayobj"), "fix_integer_index",
+                    _INDEX_HOOK, _INDEX_PARAMETERS,
+                    "the core's indices keep Python's wraparound",
+                    "catansim_core_prefix", CORE_PREFIX, wrap)
 
 
 def internal_callees(codegen=None) -> bool:
@@ -165,29 +178,22 @@ def internal_callees(codegen=None) -> bool:
     Returns whether it is in place; warns (``NumbaPatchWarning``) and changes nothing
     when the method is missing or takes other parameters.
     """
+    def wrap(numba_optimize):
+        def _optimize_final_module(self):
+            if self.name in ENTRY_KERNELS:
+                for fn in self._final_module.functions:
+                    if (not fn.is_declaration and fn.name.startswith(CORE_PREFIX)
+                            and fn.linkage.name == "linkonce_odr"):
+                        fn.linkage = "internal"
+                        fn.name = fn.name + PRIVATE_SUFFIX
+            return numba_optimize(self)
+        return _optimize_final_module
+
     codegen = _numba_module(codegen, "numba.core.codegen")
-    library = getattr(codegen, "CPUCodeLibrary", None)
-    numba_optimize = getattr(library, "_optimize_final_module", None)
-    if getattr(numba_optimize, "catansim_entry_kernels", None) == ENTRY_KERNELS:
-        return True
-    if _parameters(numba_optimize) != _LINK_PARAMETERS:
-        _hook_changed(_LINK_HOOK, numba_optimize, _LINK_PARAMETERS,
-                      "the batch kernel's callees keep their shared linkage")
-        return False
-
-    def _optimize_final_module(self):
-        if self.name in ENTRY_KERNELS:
-            for fn in self._final_module.functions:
-                if (not fn.is_declaration and fn.name.startswith(CORE_PREFIX)
-                        and fn.linkage.name == "linkonce_odr"):
-                    fn.linkage = "internal"
-                    fn.name = fn.name + PRIVATE_SUFFIX
-        return numba_optimize(self)
-
-    _optimize_final_module.catansim_entry_kernels = ENTRY_KERNELS
-    _optimize_final_module.__wrapped__ = numba_optimize
-    library._optimize_final_module = _optimize_final_module
-    return True
+    return _install(getattr(codegen, "CPUCodeLibrary", None), "_optimize_final_module",
+                    _LINK_HOOK, _LINK_PARAMETERS,
+                    "the batch kernel's callees keep their shared linkage",
+                    "catansim_entry_kernels", ENTRY_KERNELS, wrap)
 
 
 class _BlockCopies:
@@ -222,36 +228,33 @@ def shared_inline_copies(inline_closurecall=None) -> bool:
     when the method is missing or takes other parameters.
     """
     inline_closurecall = _numba_module(inline_closurecall, "numba.core.inline_closurecall")
-    worker = getattr(inline_closurecall, "InlineWorker", None)
-    numba_inline = getattr(worker, "inline_ir", None)
-    if getattr(numba_inline, "catansim_core_module", None) == CORE_MODULE:
-        return True
-    copies = getattr(inline_closurecall, "copy", None)
-    if _parameters(numba_inline) != _INLINE_PARAMETERS or copies is None:
-        _hook_changed(_INLINE_HOOK, numba_inline, _INLINE_PARAMETERS,
-                      "the core's inlined functions are copied block by block")
-        return False
-    from numba.core import ir  # noqa: PLC0415  (the IR's block type)
+    numba_copy = getattr(inline_closurecall, "copy", None)
 
-    copies = _BlockCopies(copies, ir.Block)
+    def wrap(numba_inline):
+        from numba.core import ir  # noqa: PLC0415  (the IR's block type)
 
-    def inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs=None):
-        module = getattr(getattr(callee_ir, "func_id", None), "modname", "") or ""
-        if not (module == CORE_MODULE or module.startswith(CORE_MODULE + ".")):
-            return numba_inline(self, caller_ir, block, i, callee_ir, callee_freevars,
-                                arg_typs)
-        outer, copies.memos = copies.memos, {}
-        try:
-            return numba_inline(self, caller_ir, block, i, callee_ir, callee_freevars,
-                                arg_typs)
-        finally:
-            copies.memos = outer
+        copies = _BlockCopies(numba_copy, ir.Block)
 
-    inline_ir.catansim_core_module = CORE_MODULE
-    inline_ir.__wrapped__ = numba_inline
-    inline_closurecall.copy = copies
-    worker.inline_ir = inline_ir
-    return True
+        def inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs=None):
+            module = getattr(getattr(callee_ir, "func_id", None), "modname", "") or ""
+            if not (module == CORE_MODULE or module.startswith(CORE_MODULE + ".")):
+                return numba_inline(self, caller_ir, block, i, callee_ir, callee_freevars,
+                                    arg_typs)
+            outer, copies.memos = copies.memos, {}
+            try:
+                return numba_inline(self, caller_ir, block, i, callee_ir, callee_freevars,
+                                    arg_typs)
+            finally:
+                copies.memos = outer
+
+        inline_closurecall.copy = copies
+        return inline_ir
+
+    return _install(getattr(inline_closurecall, "InlineWorker", None), "inline_ir",
+                    _INLINE_HOOK, _INLINE_PARAMETERS,
+                    "the core's inlined functions are copied block by block",
+                    "catansim_core_module", CORE_MODULE, wrap,
+                    ready=numba_copy is not None)
 
 
 NUMBA_CHECKED = check_version()
