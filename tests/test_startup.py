@@ -160,7 +160,8 @@ def test_first_hour_meets_the_steps_in_a_new_users_order(tmp_path):
     labels = [label for label, _, _ in first_hour.steps(tmp_path, 1, make_test=True,
                                                         notebooks=True)]
     assert labels[0].startswith("first compile")
-    assert labels[1:3] == ["`catansim --help`",
+    assert labels[1] == first_hour.CACHED  # the same command again: the compile's share
+    assert labels[2:4] == ["`catansim --help`",
                            "refused typo: `catansim simulate --strategies defualt`"]
     assert [x for x in labels if "study" in x] == [
         f"`catansim study {s} --scale small`" for s in first_hour.STUDIES]
@@ -170,7 +171,18 @@ def test_first_hour_meets_the_steps_in_a_new_users_order(tmp_path):
     alone = [label for label, _, _ in first_hour.steps(tmp_path, 1, make_test=False,
                                                        notebooks=True, commands=False)]
     assert alone[0].startswith("first compile")  # the notebooks' kernel cache
-    assert all(x.startswith("notebook ") for x in alone[1:]) and len(alone) == len(labels) - 7
+    assert alone[1] == first_hour.CACHED
+    assert all(x.startswith("notebook ") for x in alone[2:]) and len(alone) == len(labels) - 7
+
+
+def test_first_hour_gives_the_compile_as_the_first_command_less_the_cached_one():
+    rows = [{"step": first_hour.FIRST, "wall": 31.5, "ok": True},
+            {"step": first_hour.CACHED, "wall": 2.25, "ok": True},
+            {"step": "`catansim --help`", "wall": 0.1, "ok": True}]
+    assert first_hour.compile_seconds(rows) == 29.25
+    assert first_hour.compile_seconds(rows[:1]) is None  # the cached run is missing
+    rows[1]["ok"] = False
+    assert first_hour.compile_seconds(rows) is None  # or failed
 
 
 def test_first_hour_refuses_bad_arguments_in_one_line(capsys):
