@@ -22,11 +22,11 @@ from tqdm.auto import tqdm
 
 from .core import compiling
 
-# From an empty cache (docs/benchmarks.md, "Start-up and the first hour"): 58 s of wall
-# time for `catansim simulate --games 200` on two quiet cores, 86 CPU seconds for both
-# processes, so about a minute and a half on one.
-COMPILING = ("compiling the kernels (once per machine: about a minute on two quiet "
-             "cores, a minute and a half on one, several on a busy machine; cached "
+# From an empty cache (docs/benchmarks.md, "Start-up and the first hour"), as the progress
+# line counts it: 26-31 s on two quiet cores and 58 s on one of the VM of 7 Dec 2026, 52-57 s
+# on two of a VM half as fast per core (6 Dec); minutes on a machine shared with other work.
+COMPILING = ("compiling the kernels (once per machine: half a minute to a minute on two "
+             "quiet cores, one to one and a half on one, several on a busy machine; cached "
              "afterwards)")
 
 

@@ -22,7 +22,7 @@ DEFAULT_LOG_ROWS = 20_000
 # --- compiling the kernels (catansim.core) --------------------------------------------
 
 # Seconds the cold compile's helper process may take before this process compiles its
-# part itself (a cold compile on one core takes about a minute).
+# part itself (a cold compile on one core takes one to one and a half minutes).
 HELPER_TIMEOUT = 900.0
 # Days a kernel cache folder of another engine is kept after its last use (about
 # 11 MB each); removed only when a new folder is made and no process holds it.

@@ -633,7 +633,7 @@ def _run(exp: Experiment, root: Path, done: dict, state: _State, n_threads, clie
 
 def _warm_up(exp: Experiment, n_threads, progress: bool) -> float:
     """Play the experiment's first game so that the kernels are compiled (first use on a
-    machine, about a minute: ``catansim.core.compiling``), with the compile's progress
+    machine, half a minute to a minute: ``catansim.core.compiling``), with the compile's progress
     shown, or loaded from Numba's cache, before anything else plays: the progress bar and
     the run's rate then count games only. Returns the seconds it took."""
     if progress:
