@@ -292,19 +292,21 @@ def _plan_value_nb(s, topo, prm, p, x, hand, held_knights):
 
 
 @kernel
-def weigh_offer_nb(prm, s, topo, q, p, act, x):
+def weigh_offer_nb(prm, s, topo, q, p, act, x, own_value):
     """``weigh_offer``: p's offer ``act`` weighed by q from both sides (positive: it pays
     q). Each side's worth is its plan's gain plus ``answer_cards`` per card it receives
     more than it pays; q's less ``answer_weigh`` x (1 + ``answer_lead`` x p's visible
     points) x p's, p's hand read as the cards q's public record says it surely holds
-    (the scratch field ``view`` holds each hand planned)."""
+    (the scratch field ``view`` holds each hand planned). ``own_value`` is the value of
+    q's plan for its own hand (``plan_value`` of ``own_plan_nb``), which the caller has
+    just planned: the reference plans it again here."""
     knights = s[S_DEV_HAND + 5 * q + KNIGHT]
     balance = 0
     for r in range(5):
         s[S_VIEW + r] = s[S_HAND + 5 * q + r] + act[ACT_GIVE + r] - act[ACT_RECEIVE + r]
         balance += act[ACT_GIVE + r] - act[ACT_RECEIVE + r]
     after = _plan_value_nb(s, topo, prm, q, x, S_VIEW, knights)
-    worth = after - _plan_value_nb(s, topo, prm, q, x, S_HAND + 5 * q, knights)
+    worth = after - own_value
     worth = worth + prm[P_ANSWER_CARDS] * balance
     dev = 0
     for k in range(5):
@@ -332,7 +334,7 @@ def answer_nb(prm, s, topo, rules, q, p, act, x):
     if top < 0:
         return False
     if prm[P_ANSWER_WEIGH] > 0:
-        return weigh_offer_nb(prm, s, topo, q, p, act, x) > 0
+        return weigh_offer_nb(prm, s, topo, q, p, act, x, x[X_SCORE + top]) > 0
     before = 0
     after = 0
     gets = 0
