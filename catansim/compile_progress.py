@@ -22,9 +22,10 @@ from tqdm.auto import tqdm
 
 from .core import compiling
 
-# From an empty cache (docs/benchmarks.md, "Start-up and the first hour"), as the progress
-# line counts it: 26-31 s on two quiet cores and 58 s on one of the VM of 7 Dec 2026, 52-57 s
-# on two of a VM half as fast per core (6 Dec); minutes on a machine shared with other work.
+# From an empty cache (docs/benchmarks.md, "Start-up and the first hour"): 28-40 s on two
+# quiet cores of the VM of 7 Dec 2026 (its speed moved by a third within the hour) and 58 s
+# on one; 52-58 s on two of the 6 Dec VM, about half as fast per core; minutes on a machine
+# shared with other work.
 COMPILING = ("compiling the kernels (once per machine: half a minute to a minute on two "
              "quiet cores, one to one and a half on one, several on a busy machine; cached "
              "afterwards)")
