@@ -1,7 +1,7 @@
 """What to build next: the twin of ``players/reference/plan.py``.
 
-``plan_nb`` ranks the four builds for a hand (the reference's ``plan``, with
-``build_weights`` folded in), ``own_plan_nb`` for the seat's own hand and Knights,
+``plan_nb`` ranks the four builds for a hand (the reference's ``plan``) from the weights
+of ``build_weights_nb``, ``own_plan_nb`` for the seat's own hand and Knights,
 ``army_in_reach_nb`` as in the reference, and ``ranked_nb`` orders the builds as
 ``Plan.ranked`` does. A plan is written to the work array (``work_nb``:
 ``X_SCORE``, ``X_MISSING``), not returned.
@@ -55,20 +55,9 @@ def army_in_reach_nb(s, p, held_knights):
 
 
 @inline_kernel
-def plan_nb(s, topo, prm, p, x, hand, held_knights):
-    """Rank the four builds for p; return the top kind (-1 if none is wanted).
-
-    p's cards are the five counts at offset ``hand`` of ``s`` and its unplayed Knights
-    ``held_knights``: p's own (``own_plan_nb``), or what another player reckons of them
-    (a trade offer plans the partner's next build).
-
-    Writes ``x[X_MISSING + k]`` (cards p still lacks for kind k) and ``x[X_SCORE + k]``
-    = weight_k / (1 + missing_penalty * missing_k), where weight_k is the kind's build
-    priority when it is possible at all (a piece left, a spot, a card in the deck):
-    roads use ``road_weight``, or ``reach_weight * settlement_weight`` when no
-    settlement spot is reachable; development cards add ``army_weight`` while Largest
-    Army is within reach.
-    """
+def build_weights_nb(s, prm, p, held_knights):
+    """``build_weights``: the weights of p's road, settlement, city and development
+    card, each 0 where the build is not possible at all (see ``plan_nb``)."""
     # The weights from conditional expressions between values read first, not from
     # nested branches on the state. LLVM still branches on the road weight's choice
     # (a choice between two floats); arithmetic or a table in its place is not faster.
@@ -88,6 +77,25 @@ def plan_nb(s, topo, prm, p, x, hand, held_knights):
         w_dev = prm[P_W_DEV]
         if prm[P_ARMY] > 0 and army_in_reach_nb(s, p, np.int64(held_knights)):
             w_dev += prm[P_ARMY]
+    return w_road, w_set, w_city, w_dev
+
+
+@inline_kernel
+def plan_nb(s, topo, prm, p, x, hand, held_knights):
+    """Rank the four builds for p; return the top kind (-1 if none is wanted).
+
+    p's cards are the five counts at offset ``hand`` of ``s`` and its unplayed Knights
+    ``held_knights``: p's own (``own_plan_nb``), or what another player reckons of them
+    (a trade offer plans the partner's next build).
+
+    Writes ``x[X_MISSING + k]`` (cards p still lacks for kind k) and ``x[X_SCORE + k]``
+    = weight_k / (1 + missing_penalty * missing_k), where weight_k is the kind's build
+    priority when it is possible at all (a piece left, a spot, a card in the deck):
+    roads use ``road_weight``, or ``reach_weight * settlement_weight`` when no
+    settlement spot is reachable; development cards add ``army_weight`` while Largest
+    Army is within reach.
+    """
+    w_road, w_set, w_city, w_dev = build_weights_nb(s, prm, p, held_knights)
     # Every read of the hand before the first store to x: Numba tells LLVM nothing of
     # which arrays may overlap, so a store to x between reads makes it read them again.
     m_road = missing_nb(s, hand, K_ROAD)

@@ -6,7 +6,7 @@ of a partner's hand (``may_hold_nb`` and the compiled-only ``_sure_hand_nb``,
 (``maritime_toward_nb``; ``maritime_trade``'s loop over the ranked builds is in
 ``decisions_nb.action_nb``, which asks ``can_trade_maritime_nb`` first: a compiled-only
 shortcut) and the answer to an offer (``answer_nb``, weighing both sides in ``weigh_offer_nb``
-with ``plan_value``'s twin ``_plan_value_nb``).
+with ``plan_value``'s twin ``plan_value_nb``).
 """
 
 import numpy as np
@@ -28,7 +28,8 @@ from ..layout import (
 from ..record_nb import seen_high_nb, seen_low_nb
 from ..rng_nb import STREAM_PLAYER0, randint_nb
 from ..rules_nb import COST_TABLE, MOST_COST_TABLE, maritime_rate_nb, visible_vp_nb
-from .plan_nb import own_plan_nb, plan_nb
+from .plan_nb import K_CITY, K_DEV, K_ROAD, K_SETTLEMENT, build_weights_nb, own_plan_nb, plan_nb
+from .table_nb import missing_nb
 from .weights_nb import (
     P_ACCEPT,
     P_ACCEPT_VP,
@@ -36,12 +37,13 @@ from .weights_nb import (
     P_ANSWER_LEAD,
     P_ANSWER_WEIGH,
     P_INFORMATION,
+    P_MISSING,
     P_OFFER_ASK,
     P_OFFER_HAGGLE,
     P_OFFER_TWO,
     P_OFFERS,
 )
-from .work_nb import SCRATCH, W_OFFER_START, X_SCORE
+from .work_nb import SCRATCH, W_OFFER_START
 
 
 @inline_kernel
@@ -285,41 +287,51 @@ def can_trade_maritime_nb(s, p):
 
 
 @inline_kernel
-def _plan_value_nb(s, topo, prm, p, x, hand, held_knights):
-    # ``plan_value``: the priority of the top build of p holding the cards at ``hand``
-    top = plan_nb(s, topo, prm, p, x, hand, held_knights)
-    return x[X_SCORE + top] if top >= 0 else 0.0
+def plan_value_nb(s, prm, hand, w_road, w_set, w_city, w_dev):
+    """``plan_value`` of ``plan_nb``'s plan for the hand at offset ``hand`` of s, from
+    the weights of ``build_weights_nb``: its top build's priority (0 when none is
+    wanted), computed as ``plan_nb`` computes it, without writing the plan. A weighed
+    answer values four hands of two seats, so each seat's weights are made once."""
+    pen = prm[P_MISSING]
+    v = 0.0
+    v = max(v, w_road / (1.0 + pen * missing_nb(s, hand, K_ROAD)))
+    v = max(v, w_set / (1.0 + pen * missing_nb(s, hand, K_SETTLEMENT)))
+    v = max(v, w_city / (1.0 + pen * missing_nb(s, hand, K_CITY)))
+    return max(v, w_dev / (1.0 + pen * missing_nb(s, hand, K_DEV)))
 
 
 @kernel
-def weigh_offer_nb(prm, s, topo, q, p, act, x, own_value):
+def weigh_offer_nb(prm, s, q, p, act):
     """``weigh_offer``: p's offer ``act`` weighed by q from both sides (positive: it pays
-    q). Each side's worth is its plan's gain plus ``answer_cards`` per card it receives
-    more than it pays; q's less ``answer_weigh`` x (1 + ``answer_lead`` x p's visible
-    points) x p's, p's hand read as the cards q's public record says it surely holds
-    (the scratch field ``view`` holds each hand planned). ``own_value`` is the value of
-    q's plan for its own hand (``plan_value`` of ``own_plan_nb``), which the caller has
-    just planned: the reference plans it again here."""
+    q), and q's ``plan_value`` of its own hand, as (worth, own value). Each side's worth
+    is its plan's gain plus ``answer_cards`` per card it receives more than it pays; q's
+    less ``answer_weigh`` x (1 + ``answer_lead`` x p's visible points) x p's, p's hand
+    read as the cards q's public record says it surely holds (the scratch field ``view``
+    holds each hand valued). A seat's build weights do not depend on its hand, so each
+    side's are made once for its two hands (``build_weights_nb``, ``plan_value_nb``)."""
     knights = s[S_DEV_HAND + 5 * q + KNIGHT]
+    q_road, q_set, q_city, q_dev = build_weights_nb(s, prm, q, knights)
+    own_value = plan_value_nb(s, prm, S_HAND + 5 * q, q_road, q_set, q_city, q_dev)
     balance = 0
     for r in range(5):
         s[S_VIEW + r] = s[S_HAND + 5 * q + r] + act[ACT_GIVE + r] - act[ACT_RECEIVE + r]
         balance += act[ACT_GIVE + r] - act[ACT_RECEIVE + r]
-    after = _plan_value_nb(s, topo, prm, q, x, S_VIEW, knights)
+    after = plan_value_nb(s, prm, S_VIEW, q_road, q_set, q_city, q_dev)
     worth = after - own_value
     worth = worth + prm[P_ANSWER_CARDS] * balance
     dev = 0
     for k in range(5):
         dev += s[S_DEV_HAND + 5 * p + k]
+    p_road, p_set, p_city, p_dev = build_weights_nb(s, prm, p, dev)
     for r in range(5):
         s[S_VIEW + r] = seen_low_nb(s, q, p, r)
-    before = _plan_value_nb(s, topo, prm, p, x, S_VIEW, dev)
+    before = plan_value_nb(s, prm, S_VIEW, p_road, p_set, p_city, p_dev)
     for r in range(5):
         s[S_VIEW + r] = max(s[S_VIEW + r] - act[ACT_GIVE + r], 0) + act[ACT_RECEIVE + r]
-    their_worth = _plan_value_nb(s, topo, prm, p, x, S_VIEW, dev) - before
+    their_worth = plan_value_nb(s, prm, S_VIEW, p_road, p_set, p_city, p_dev) - before
     their_worth = their_worth - prm[P_ANSWER_CARDS] * balance
     lead = 1.0 + prm[P_ANSWER_LEAD] * visible_vp_nb(s, p)
-    return worth - prm[P_ANSWER_WEIGH] * lead * their_worth
+    return worth - prm[P_ANSWER_WEIGH] * lead * their_worth, own_value
 
 
 @kernel
@@ -330,11 +342,14 @@ def answer_nb(prm, s, topo, rules, q, p, act, x):
     nothing weighed from both sides (``weigh_offer_nb``)."""
     if prm[P_ACCEPT] < 0.5 or visible_vp_nb(s, p) >= prm[P_ACCEPT_VP]:
         return False
+    if prm[P_ANSWER_WEIGH] > 0:
+        # ``own_plan``'s top is None exactly when its value is 0 (no priority is
+        # negative), so the weighing's own value answers that test too
+        worth, own_value = weigh_offer_nb(prm, s, q, p, act)
+        return own_value > 0 and worth > 0
     top = own_plan_nb(s, topo, prm, q, x)
     if top < 0:
         return False
-    if prm[P_ANSWER_WEIGH] > 0:
-        return weigh_offer_nb(prm, s, topo, q, p, act, x, x[X_SCORE + top]) > 0
     before = 0
     after = 0
     gets = 0
