@@ -435,9 +435,14 @@ def discard_risk_nb(s, rules, p, cards):
     for r in range(5):
         pips += s[S_PROD_PIPS + 5 * p + r]
     per_roll = pips / 36.0
+    n = np.int64(s[S_N_PLAYERS])
+    # The hand grows roll by roll, so no roll takes a card when the last does not: the
+    # usual case, told without the loop.
+    if int(cards + (n - 1) * per_roll) <= limit:
+        return 0.0
     risk = 0.0
     first = 1.0 / 6.0
-    for j in range(s[S_N_PLAYERS]):
+    for j in range(n):
         held = int(cards + j * per_roll)
         if held > limit:
             risk += first * (held // 2)
