@@ -2,7 +2,8 @@
 
 Oracles: the chance of the first 7 in closed form (``discard_risk``); hands chosen so
 that the old answer and the weighed one must differ, and a hand whose 7 costs more
-than the development card that saves it. ``tests/test_reference_players.py`` checks
+than the development card that saves it; ``plan_nb``'s own scores for the value a
+weighed answer computes without writing a plan. ``tests/test_reference_players.py`` checks
 the same decisions against the reference in played games.
 """
 
@@ -12,9 +13,15 @@ import numpy as np
 import pytest
 from helpers import TOPO, Game, H, hex_nodes, trade_position
 
+from catansim.constants import N_DEV_CARDS
+from catansim.core import layout as L
 from catansim.core.actions_nb import ACT_BUY_DEV, ACT_END, ACT_SIZE, ACT_TRADE_PLAYER
 from catansim.core.policy_nb import accept_trade_nb, choose_action_nb
 from catansim.core.scripted.decisions_nb import discard_risk_nb
+from catansim.core.scripted.plan_nb import build_weights_nb, plan_nb
+from catansim.core.scripted.trade_nb import plan_value_nb
+from catansim.core.scripted.work_nb import WORK_SIZE, X_SCORE
+from catansim.engine import play_game
 from catansim.rules import Rules
 from catansim.strategies import make_strategy, resolve
 
@@ -91,6 +98,48 @@ def test_the_weighed_answer_counts_the_offerers_plan_and_points():
     # ... and the offerer's visible point (its settlement) makes it weigh more.
     assert not _answer(g, prm(**{**WEIGHER, "answer_weigh": 0.9, "answer_lead": 0.5}),
                        wool, ore)
+
+
+def test_a_hands_value_from_its_seats_weights_is_the_top_score_plan_nb_writes():
+    # A weighed answer makes each seat's build weights once and values two hands with
+    # them (``plan_value_nb``); ``plan_nb`` makes the weights for every plan and writes
+    # every build's score. Both on mid-game states, every seat, random hands and Knights.
+    rng = np.random.default_rng(51)
+    x = np.zeros(WORK_SIZE)
+    rows = [resolve(name).params for name in ("default", "classic", "city", "army")]
+    compared = wanted_none = 0
+    for i in range(9):
+        s = play_game(700 + i, 4, strategies=["default"], log=False,
+                      rules=Rules(max_turns=(6, 20, 45)[i % 3])).state.copy()
+        for row in rows:
+            for p in range(4):
+                for _ in range(8):
+                    s[L.S_VIEW:L.S_VIEW + 5] = rng.integers(0, 5, 5)
+                    knights = int(rng.integers(0, 3))
+                    top = plan_nb(s, TOPO, row, p, x, L.S_VIEW, knights)
+                    want = x[X_SCORE + top] if top >= 0 else 0.0
+                    weights = build_weights_nb(s, row, p, knights)
+                    assert plan_value_nb(s, row, L.S_VIEW, *weights) == want
+                    compared += 1
+                    wanted_none += top < 0
+    assert compared == 9 * 4 * 4 * 8 and wanted_none == 0
+
+
+def test_the_weighed_answer_refuses_when_the_partner_wants_no_build():
+    # Two cards for one pay the partner a card (answer_cards), but with no road piece
+    # left, no settlement spot, no settlement to make a city of and an empty deck it
+    # wants no build at all, and the rule refuses every offer then (its own plan's top
+    # is None), as the unweighed answer does.
+    g = _partner_lacking_wool()
+    two, ore = [0, 0, 1, 1, 0], [0, 0, 0, 0, 1]
+    assert _answer(g, prm(**WEIGHER), two, ore)
+    g.s[L.S_ROADS_LEFT + 1] = 0
+    g.s[L.S_OPEN_SPOTS + 1] = 0
+    g.s[L.S_CITIES_LEFT + 1] = 0
+    assert _answer(g, prm(**WEIGHER), two, ore)  # a development card is still wanted
+    g.s[L.S_DECK_POS] = N_DEV_CARDS
+    assert not _answer(g, prm(**WEIGHER), two, ore)
+    assert not _answer(g, prm(), two, ore)
 
 
 def _sitting_on_eight():
