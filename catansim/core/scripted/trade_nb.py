@@ -101,23 +101,25 @@ def trade_offers_nb(prm, s, topo, rules, rng, p, kind, act, x):
     made = s[S_OFFERS]
     if made >= rules[R_MAX_OFFERS] or made >= prm[P_OFFERS]:
         return False
+    # One pass over p's hand: ``want``, the resource it misses most for ``kind`` (the
+    # first of the largest shortfall), and its spare cards beyond ``kind``, as bits r
+    # and as a count (two of them pay a 2-for-1). ``want`` falls short of its cost, so
+    # it has no spare card and needs no test of its own. With no spare card no partner
+    # is asked: p gives one of them; and a partner holding as many of each as any build
+    # costs lacks none of them whatever it plans (both skip only partners the loop below
+    # would pass over, before their plans are made).
     want = -1
     worst = 0
+    spare = 0
+    spares = 0
     for r in range(5):
         d = COST_TABLE[5 * kind + r] - s[S_HAND + 5 * p + r]
-        if d > worst:
-            worst = d
-            want = r
-    if want < 0:
-        return False
-    # p's spare cards (beyond ``kind``) other than ``want``, bit r: p gives one of them,
-    # so with none no partner is asked, and a partner holding as many of each as any
-    # build costs lacks none of them whatever it plans (both skip only partners the
-    # loop below would pass over, before their plans are made).
-    spare = 0
-    for r in range(5):
-        spare |= np.int64((r != want) & (s[S_HAND + 5 * p + r] > COST_TABLE[5 * kind + r])) << r
-    if spare == 0:
+        more = d > worst
+        worst = d if more else worst
+        want = r if more else want
+        spare |= np.int64(d < 0) << r
+        spares += max(-d, 0)
+    if want < 0 or spare == 0:
         return False
     n = np.int64(s[S_N_PLAYERS])
     # The candidates (opponents who may hold the wanted card) as bits q.
@@ -137,11 +139,7 @@ def trade_offers_nb(prm, s, topo, rules, rng, p, kind, act, x):
     y = x[SCRATCH:]
     partner = -1
     give = -1
-    two = prm[P_OFFER_TWO] >= 0.5
-    spares = 0  # p's cards beyond ``kind``, ``want`` aside: two of them pay a 2-for-1
-    for r in range(5):
-        spares += max(s[S_HAND + 5 * p + r] - COST_TABLE[5 * kind + r], 0) if r != want else 0
-    two = two and spares >= 2
+    two = (prm[P_OFFER_TWO] >= 0.5) & (spares >= 2)
     partner2 = -1  # the first partner of a 2-for-1, offered when no 1-for-1 is found
     partner_k = -1
     partner2_k = -1
@@ -174,7 +172,7 @@ def trade_offers_nb(prm, s, topo, rules, rng, p, kind, act, x):
         for r in range(5):
             surplus = s[S_HAND + 5 * p + r] - COST_TABLE[5 * kind + r]
             lack = COST_TABLE[5 * qk + r] - s[hq + r]
-            take = (r != want) & (surplus > 0) & (lack > 0) & (surplus > give_v)
+            take = (lack > 0) & (surplus > give_v)  # give_v >= 0: a spare card, not want
             give_v = surplus if take else give_v
             give = r if take else give
         if give >= 0:
@@ -200,7 +198,7 @@ def trade_offers_nb(prm, s, topo, rules, rng, p, kind, act, x):
             give_v = 0
             for r in range(5):
                 surplus = s[S_HAND + 5 * p + r] - COST_TABLE[5 * kind + r] - act[ACT_GIVE + r]
-                take = (r != want) & (surplus > give_v)
+                take = surplus > give_v  # give_v >= 0: a spare card, not want
                 give_v = surplus if take else give_v
                 give = r if take else give
             act[ACT_GIVE + give] += 1
