@@ -152,3 +152,34 @@ def test_a_data_folder_that_is_not_there_is_one_line(tmp_path):
                                             r"folder the runs of experiments/strength "
                                             r"wrote into$"):
         S.main([str(tmp_path / "nope")])
+
+
+def test_write_puts_each_headline_and_every_table_it_is_read_from_in_place(
+        data, tmp_path, monkeypatch, capsys):
+    """``--write``: each study's headlines into the search folder (each row naming its
+    run, the engine that played it and the commit), and the tables they are read from
+    into results/strength/tables, from which the same headlines read again."""
+    from catansim.results import dataset as D
+    from catansim.studies import _headlines as H
+
+    monkeypatch.setattr(H, "SEARCH", tmp_path / "search")
+    monkeypatch.setattr(S, "RESULTS", tmp_path / "tables")
+    (tmp_path / "search").mkdir()
+    assert S.main([str(data), "--write"]) == 0
+    capsys.readouterr()
+    found = S.headlines(data)
+    for name, h in found.items():
+        written = H.search(name)
+        measured = h[np.isfinite(h["n"].to_numpy(dtype=float))]
+        assert list(written.index) == list(measured.index)
+        assert np.allclose(written["estimate"], measured["estimate"])
+        run = {"seats-and-boards": S.ORDER, "robber": S.OFFICIAL, "shortages": S.OFFICIAL,
+               "openings": S.CHOOSER}[name]
+        engine = D.read_manifest(data / run)["engine_fingerprint"]
+        assert written["source"].str.contains(f"{run}.toml .*played by engine {engine} ",
+                                              regex=True).all()
+        tables = {t: pd.read_csv(tmp_path / "tables" / f"{t}.csv")
+                  for t in S.study_tables(data)[name]}
+        again = H.read(name, tables).loc[measured.index]
+        assert np.allclose(again["estimate"], measured["estimate"])
+        assert np.allclose(again["n"], measured["n"])

@@ -207,13 +207,15 @@ def test_the_search_players_headlines_join_the_comparison_where_measured(monkeyp
 @pytest.mark.parametrize("name", list(MODULES))
 def test_the_search_players_headlines_name_a_run_this_history_holds(name):
     """Each row of ``search/<study>.csv`` names the experiment file it was played from
-    and a commit; that commit holds the file as it is today."""
+    (and the engine that played it) and a commit; that commit holds the file as it is
+    today."""
     found = H.search(name)
     if found is None:
         pytest.skip(f"no search headlines of {name} yet")
     assert set(found.index) <= {h.key for h in H.HEADLINES[name]}
     where = found["source"].str.extract(
-        r"^(experiments/strength/[\w.-]+\.toml) \(.+\) at commit ([0-9a-f]{40})$")
+        r"^(experiments/strength/[\w.-]+\.toml) \(.+?\)(?:, played by engine [0-9a-f]{16} "
+        r"\(games digest [0-9a-f]+\), read)? at commit ([0-9a-f]{40})$")
     assert where.notna().all().all(), found["source"].tolist()
     for path, commit in set(map(tuple, where.to_numpy())):
         text = _git_show(commit, path)

@@ -20,10 +20,14 @@ for its own arm), locally or on Dask::
     catansim run experiments/strength/official-search50.toml --out DATA/official-search50
     catansim run experiments/strength/beginner4-chooser.toml --out DATA/beginner4-chooser
     python experiments/strength/strength.py DATA            # prints the headlines
-    python experiments/strength/strength.py DATA --write    # catansim/studies/search/
+    python experiments/strength/strength.py DATA --write    # and writes them
 
 Every figure is computed by the analysis the study itself uses for that headline (named
 below), from the runs that are complete; of the others it prints the parts done.
+``--write`` writes each study's headlines into ``catansim/studies/search/<study>.csv``
+(the search column of its table of headlines) and every table they are read from into
+``results/strength/tables/`` (under the study's own table names), so that each figure
+quoted from these runs stands in a committed table.
 """
 
 from __future__ import annotations
@@ -41,12 +45,14 @@ from catansim.analysis import robber as R
 from catansim.analysis import seat_order as SO
 from catansim.analysis import shortages as SH
 from catansim.errors import CatansimError
+from catansim.files import atomic_write_text
 from catansim.results import dataset as D
 from catansim.studies import _headlines as H
 from catansim.studies.seats_and_boards import EQUIVALENCE_MARGIN
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
+RESULTS = ROOT / "results" / "strength" / "tables"  # every table the headlines are read from
 PLAYERS = "search:50"
 ORDER, OFFICIAL, CHOOSER = "order-4p-search50", "official-search50", "beginner4-chooser"
 # the players each study's search headlines were measured with
@@ -70,10 +76,14 @@ def seats_and_boards(data: Path) -> dict[str, pd.DataFrame]:
     rows = won.reset_index().set_index("outcome").loc[[f"win_seat_{s}" for s in range(4)]]
     seats = pd.DataFrame({
         "variant": "default",  # the row the headline names: one player in every seat
-        "seat": range(4), "win_rate": rows["mean"].to_numpy(),
+        "players": f"{PLAYERS} in every seat", "seat": range(4),
+        "win_rate": rows["mean"].to_numpy(),
         "ci_low": rows["ci_low"].to_numpy(), "ci_high": rows["ci_high"].to_numpy(),
         "seat_games": rows["n"].to_numpy()})
-    return {"order_contrasts_4p": contrasts, "seats_4p": seats}
+    return {"order_contrasts_4p": contrasts, "seats_4p": seats,
+            "order_effects_4p": fx["effects"].reset_index(),
+            "order_tests_4p": fx["tests"].reset_index(),
+            "seat_equivalence_4p": fx["equivalence"].reset_index()}
 
 
 def official(data: Path) -> dict[str, dict[str, pd.DataFrame]]:
@@ -114,9 +124,9 @@ def openings(data: Path) -> dict[str, pd.DataFrame]:
     return {"beginner4_seat_best": table}
 
 
-def headlines(data: Path) -> dict[str, pd.DataFrame]:
-    """Each study's search headlines, as ``H.read`` gives them from the tables above
-    (NaN where a headline has no table here), from the complete runs in ``data``."""
+def study_tables(data: Path) -> dict[str, dict[str, pd.DataFrame]]:
+    """Each study's tables above (study -> table name -> frame), from the complete runs
+    in ``data``."""
     tables: dict[str, dict[str, pd.DataFrame]] = {}
     if complete(data / ORDER):
         tables["seats-and-boards"] = seats_and_boards(data)
@@ -124,6 +134,14 @@ def headlines(data: Path) -> dict[str, pd.DataFrame]:
         tables.update(official(data))
     if complete(data / CHOOSER):
         tables["openings"] = openings(data)
+    return tables
+
+
+def headlines(data: Path, tables: dict | None = None) -> dict[str, pd.DataFrame]:
+    """Each study's search headlines, as ``H.read`` gives them from ``study_tables``
+    (NaN where a headline has no table here), of the complete runs in ``data`` (or of
+    ``tables``, already read from them)."""
+    tables = study_tables(data) if tables is None else tables
     return {name: H.read(name, t) for name, t in tables.items()}
 
 
@@ -159,7 +177,8 @@ def main(argv=None) -> int:
             print(f"{name}: no run in {a.data}")
         elif done < planned:
             print(f"{name}: {done} of {planned} parts; not read until complete")
-    found = headlines(a.data)
+    tables = study_tables(a.data)
+    found = headlines(a.data, tables)
     pd.set_option("display.width", 160)
     for name, h in found.items():
         print(f"\n{name} ({WHO[name]})")
@@ -169,10 +188,18 @@ def main(argv=None) -> int:
                       "openings": CHOOSER}
         for name, h in found.items():
             h = h[np.isfinite(h["n"].to_numpy(dtype=float))].copy()
-            h["source"] = [f"experiments/strength/{dataset_of[name]}.toml ({WHO[name]}) "
-                           f"at commit {commit}"] * len(h)
+            m = D.read_manifest(a.data / dataset_of[name])
+            h["source"] = [f"experiments/strength/{dataset_of[name]}.toml ({WHO[name]}), "
+                           f"played by engine {m['engine_fingerprint']} (games digest "
+                           f"{m['games_digest']}), read at commit {commit}"] * len(h)
             H.write_search(name, h)
             print(f"wrote {H.SEARCH / (name + '.csv')}")
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        for frames in tables.values():
+            for table, frame in frames.items():
+                path = RESULTS / f"{table}.csv"
+                atomic_write_text(path, frame.to_csv(index=False))
+                print(f"wrote {path}")
     return 0
 
 
