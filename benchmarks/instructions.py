@@ -170,7 +170,8 @@ def _annotated(profile: str, event: str = "Ir") -> list[tuple[int, str]]:
 
 
 def _kernel_name(symbol: str) -> str:
-    """``module.function`` of a Numba symbol (``_ZN8catansim4core9policy_nb16choose_...``)."""
+    """``module.function`` of a Numba symbol (``_ZN8catansim4core9policy_nb16choose_...``),
+    the module's subpackage included (``scripted.placement_nb.locate_nb``)."""
     parts, i = [], 3
     while i < len(symbol) and symbol[i].isdigit():
         j = i
@@ -180,7 +181,7 @@ def _kernel_name(symbol: str) -> str:
         parts.append(symbol[j:j + size])
         i = j + size
     if parts[:2] == ["catansim", "core"] and len(parts) >= 4:
-        return f"{parts[2]}.{parts[3]}"
+        return ".".join(parts[2:])  # the module (in its subpackage) and the function
     return symbol[:60]
 
 
