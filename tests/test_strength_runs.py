@@ -183,3 +183,57 @@ def test_write_puts_each_headline_and_every_table_it_is_read_from_in_place(
         again = H.read(name, tables).loc[measured.index]
         assert np.allclose(again["estimate"], measured["estimate"])
         assert np.allclose(again["n"], measured["n"])
+
+
+@pytest.fixture(scope="module")
+def scripted_order(data, tmp_path_factory):
+    """The seat decomposition of ``data`` played again by ``classic``, on fewer deals:
+    the scripted dataset a paired comparison reads."""
+    root = tmp_path_factory.mktemp("scripted")
+    text = (data / f"{S.ORDER}.toml").read_text().replace('"default"', '"classic"')
+    text = re.sub(r"(?m)^games = \d+", f"games = {GAMES - 10}", text)
+    text = re.sub(r"(?m)^batch_size = \d+", f"batch_size = {GAMES - 10}", text)
+    path = root / "order-4p.toml"
+    path.write_text(text)
+    run_experiment(load_experiment(path), out=root / "order-4p", progress=False)
+    return root / "order-4p"
+
+
+def _first_deals(path: Path, deals: int):
+    """The dataset's games and players of its first ``deals`` deals, as frames."""
+    return tuple(pd.read_parquet(path / part, filters=[("game", "<", deals)])
+                 for part in ("games", "players"))
+
+
+def test_the_paired_seat_order_is_the_difference_of_each_runs_contrasts(data, scripted_order):
+    """Deal by deal on the deals both played, each contrast's mean is the search run's
+    contrast less the scripted run's (a linear contrast of per-deal cells), and its
+    interval is the t interval of the per-deal differences."""
+    from catansim.analysis import seat_order as SO
+    from catansim.results import dataset as D
+
+    deals = GAMES - 10
+    orders = SO.arm_orders(D.read_manifest(data / S.ORDER))
+    a = SO.factor_effects(_first_deals(data / S.ORDER, deals), orders=orders)["contrasts"]
+    b = SO.factor_effects(_first_deals(scripted_order, deals), orders=orders)["contrasts"]
+    paired = S.paired_seat_order(data, scripted_order)
+    assert len(paired) == 4 and (paired["n"] == deals).all()
+    assert (paired["p_adjusted"] >= paired["p_value"]).all()
+    assert paired["contrast"].str.endswith("(search:50 minus classic)").all()
+    expected = (a["estimate"] - b["estimate"]).iloc[:4].to_numpy()
+    assert np.allclose(paired["estimate"], expected)
+    assert (paired["ci_low"] < paired["estimate"]).all()
+    assert (paired["estimate"] < paired["ci_high"]).all()
+    # a run paired with itself differs in nothing
+    same = S.paired_seat_order(data, data / S.ORDER)
+    assert np.allclose(same["estimate"], 0) and np.allclose(same["ci_high"], 0)
+
+
+def test_a_paired_dataset_of_another_design_is_one_line(data):
+    from catansim.errors import CatansimError
+
+    with pytest.raises(CatansimError, match=r"^paired-with: .*official-search50 is not the "
+                                            r"seat decomposition of order-4p-search50"):
+        S.paired_seat_order(data, data / S.OFFICIAL)
+    with pytest.raises(CatansimError, match=r"^paired-with: .*nope holds no dataset"):
+        S.main([str(data), "--paired-with", str(data / "nope")])

@@ -21,6 +21,7 @@ for its own arm), locally or on Dask::
     catansim run experiments/strength/beginner4-chooser.toml --out DATA/beginner4-chooser
     python experiments/strength/strength.py DATA            # prints the headlines
     python experiments/strength/strength.py DATA --write    # and writes them
+    python experiments/strength/strength.py DATA --paired-with STUDY/data/order-4p
 
 Every figure is computed by the analysis the study itself uses for that headline (named
 below), from the runs that are complete; of the others it prints the parts done.
@@ -28,6 +29,12 @@ below), from the runs that are complete; of the others it prints the parts done.
 (the search column of its table of headlines) and every table they are read from into
 ``results/strength/tables/`` (under the study's own table names), so that each figure
 quoted from these runs stands in a committed table.
+
+``--paired-with`` names the seats-and-boards study's own ``order-4p`` dataset (the
+same seed, played by ``default``; ``catansim study seats-and-boards`` writes it to
+``OUT/data/order-4p``): the seat decomposition's contrasts are then also compared deal
+by deal, the search player's less the scripted one's on the deals both played
+(``paired_seat_order``; with ``--write``, ``results/strength/tables/order_paired_4p.csv``).
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ from catansim.analysis import contrasts as C
 from catansim.analysis import robber as R
 from catansim.analysis import seat_order as SO
 from catansim.analysis import shortages as SH
+from catansim.analysis import stats as ST
 from catansim.errors import CatansimError
 from catansim.files import atomic_write_text
 from catansim.results import dataset as D
@@ -84,6 +92,48 @@ def seats_and_boards(data: Path) -> dict[str, pd.DataFrame]:
             "order_effects_4p": fx["effects"].reset_index(),
             "order_tests_4p": fx["tests"].reset_index(),
             "seat_equivalence_4p": fx["equivalence"].reset_index()}
+
+
+def paired_seat_order(data: Path, scripted: Path) -> pd.DataFrame:
+    """The seat decomposition's four contrasts (first pick, first move, last pick, seat
+    index) of ``order-4p-search50`` less those of ``scripted`` (a dataset of the same
+    design and seed with other players), deal by deal on the deals both played: the
+    study's own ``factor_tables`` on the per-deal difference of the two cell vectors, so
+    each row is a paired t interval over deals."""
+    search = data / ORDER
+    orders = SO.arm_orders(D.read_manifest(search))
+    them = D.read_manifest(scripted)
+    mine = D.read_manifest(search)
+    if SO.arm_orders(them) != orders or them["base_seed"] != mine["base_seed"] \
+            or them["players"] != mine["players"]:
+        raise CatansimError(f"paired-with: {scripted} is not the seat decomposition of "
+                            f"{search.name} (its arms, seed or players differ); allowed: "
+                            "the order-4p dataset of catansim study seats-and-boards")
+    n = int(mine["players"])
+    deals = min(int(mine["games"]), int(them["games"]))
+    cells = []
+    for path in (search, scripted):
+        p = pd.read_parquet(path / "players", columns=["game", "variant", "seat", "won"],
+                            filters=[("game", "<", deals)])
+        won = {str(v): g.pivot(index="game", columns="seat", values="won")
+               .reindex(range(deals)).to_numpy(dtype=np.int64)
+               for v, g in p.groupby("variant", observed=True)}
+        cells.append(SO.factor_cells(won, orders, n).reshape(deals, n ** 3))
+    m = SO.moments_of(cells[0] - cells[1])
+    out = SO.factor_tables(m, n, EQUIVALENCE_MARGIN)["contrasts"].iloc[:4].reset_index()
+    out["contrast"] = out["contrast"] + f" ({PLAYERS} minus {_players_of(scripted)})"
+    out["p_adjusted"], out["significant"] = ST.adjust(out["p_value"], "holm")
+    out["method"] = ("paired over deals: " + out["method"]
+                     + " of the per-deal difference of the two runs' cells; Holm over the "
+                     f"{len(out)} rows")
+    return out
+
+
+def _players_of(path: Path) -> str:
+    """The strategies a dataset's seats played, as one name (``default``) or a list."""
+    names = sorted(pd.read_parquet(path / "players", columns=["strategy"])["strategy"]
+                   .astype(str).unique())
+    return names[0] if len(names) == 1 else "/".join(names)
 
 
 def official(data: Path) -> dict[str, dict[str, pd.DataFrame]]:
@@ -163,6 +213,9 @@ def complete(path: Path) -> bool:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data", type=Path, help="the folder holding the runs' datasets")
+    ap.add_argument("--paired-with", type=Path, default=None, metavar="DATASET",
+                    help="the seats-and-boards study's order-4p dataset, to compare the "
+                         "seat decomposition deal by deal")
     ap.add_argument("--write", action="store_true",
                     help="write catansim/studies/search/<study>.csv (complete datasets only)")
     a = ap.parse_args(argv)
@@ -179,6 +232,17 @@ def main(argv=None) -> int:
             print(f"{name}: {done} of {planned} parts; not read until complete")
     tables = study_tables(a.data)
     found = headlines(a.data, tables)
+    if a.paired_with is not None:
+        if not (a.paired_with / D.MANIFEST).is_file():
+            raise CatansimError(f"paired-with: {a.paired_with} holds no dataset; allowed: "
+                                "the order-4p dataset of catansim study seats-and-boards")
+        if "seats-and-boards" not in tables:
+            raise CatansimError(f"paired-with: {ORDER} is not complete in {a.data}")
+        paired = paired_seat_order(a.data, a.paired_with)
+        tables["seats-and-boards"]["order_paired_4p"] = paired
+        print("\nthe seat decomposition, deal by deal")
+        print(paired.set_index("contrast")[["n", "estimate", "ci_low", "ci_high",
+                                             "p_adjusted"]].to_string())
     pd.set_option("display.width", 160)
     for name, h in found.items():
         print(f"\n{name} ({WHO[name]})")
