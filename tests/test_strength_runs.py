@@ -237,3 +237,15 @@ def test_a_paired_dataset_of_another_design_is_one_line(data):
         S.paired_seat_order(data, data / S.OFFICIAL)
     with pytest.raises(CatansimError, match=r"^paired-with: .*nope holds no dataset"):
         S.main([str(data), "--paired-with", str(data / "nope")])
+
+
+def test_a_paired_dataset_not_complete_is_one_line(data, scripted_order, tmp_path):
+    from catansim.errors import CatansimError
+
+    part = tmp_path / "order-4p"
+    shutil.copytree(scripted_order, part)
+    records = part / "parts.jsonl"
+    records.write_text("".join(records.read_text().splitlines(keepends=True)[:-1]))
+    with pytest.raises(CatansimError, match=r"^paired-with: .*order-4p holds 15 of its 16 "
+                                            r"parts; allowed: a complete dataset"):
+        S.paired_seat_order(data, part)

@@ -104,11 +104,16 @@ def paired_seat_order(data: Path, scripted: Path) -> pd.DataFrame:
     orders = SO.arm_orders(D.read_manifest(search))
     them = D.read_manifest(scripted)
     mine = D.read_manifest(search)
-    if SO.arm_orders(them) != orders or them["base_seed"] != mine["base_seed"] \
-            or them["players"] != mine["players"]:
+    key = ("base_seed", "players")
+    if SO.arm_orders(them) != orders or any(them[k] != mine[k] for k in key) \
+            or them["result_key"].get("layout") != mine["result_key"].get("layout"):
         raise CatansimError(f"paired-with: {scripted} is not the seat decomposition of "
-                            f"{search.name} (its arms, seed or players differ); allowed: "
-                            "the order-4p dataset of catansim study seats-and-boards")
+                            f"{search.name} (its arms, seed, layout or players differ); "
+                            "allowed: the order-4p dataset of catansim study seats-and-boards")
+    if not complete(scripted):
+        done, planned = parts_done(scripted)
+        raise CatansimError(f"paired-with: {scripted} holds {done} of its {planned} parts; "
+                            "allowed: a complete dataset (rerun its command to finish it)")
     n = int(mine["players"])
     deals = min(int(mine["games"]), int(them["games"]))
     cells = []
