@@ -101,9 +101,8 @@ def paired_seat_order(data: Path, scripted: Path) -> pd.DataFrame:
     study's own ``factor_tables`` on the per-deal difference of the two cell vectors, so
     each row is a paired t interval over deals."""
     search = data / ORDER
-    orders = SO.arm_orders(D.read_manifest(search))
-    them = D.read_manifest(scripted)
-    mine = D.read_manifest(search)
+    mine, them = D.read_manifest(search), D.read_manifest(scripted)
+    orders = SO.arm_orders(mine)
     key = ("base_seed", "players")
     if SO.arm_orders(them) != orders or any(them[k] != mine[k] for k in key) \
             or them["result_key"].get("layout") != mine["result_key"].get("layout"):
