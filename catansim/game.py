@@ -912,7 +912,8 @@ class Game:
         seat's own. The seat's cards, its record and the board are as they were. Every
         deal that fits is equally likely, cards told apart (``core.determinize_nb``);
         the same seed and what the seat knows give the same fork. The fork keeps no
-        events (they would say what the seat did not see)."""
+        events (they would say what the seat did not see), and plays on under the rules
+        in force, a pending switch left out: the players are not told of a switch."""
         n = self.n_players
         seat = check_int(seat, "determinize: seat", 0, n - 1, f"a seat in 0..{n - 1}")
         seed = check_seed(seed)
@@ -921,8 +922,21 @@ class Game:
         plan, table = self.deal_plan(seat)
         other = self.fork()
         other.log = np.zeros((1, L.LOG_WIDTH), dtype=np.int32)
+        other._rules[:] = self._rules_in_force()
+        other.settings = dataclasses.replace(
+            self.settings, rules=self.rules.at_turn(int(self.s[L.S_TURN])))
         determinize_nb.redeal_nb(other.s, other._rules, other._rng, seat, seed, plan, table)
         return other
+
+    def _rules_in_force(self) -> np.ndarray:
+        """The kernel's rules array of the rules this turn is played under, with no
+        switch pending: what a seat may know of the rules. A switch is the
+        experimenter's change, not announced to the players, so that a switched game
+        is the unswitched one up to the switch turn whoever plays it
+        (docs/experiments.md)."""
+        rules = self._rules.copy()
+        rules[L.R_SWITCH_TURN] = -1
+        return rules
 
     def rollouts(self, seat: int, choices, seeds, strategies, information: str = "public",
                  strategy_set: StrategySet = PRESETS) -> np.ndarray:
@@ -932,7 +946,8 @@ class Game:
         ``choices[j]`` of the pending decision taken (an index of ``legal_options()``;
         -1: the seat's strategy of ``strategies`` decides), then every seat played to the
         end by its compiled strategy ``strategies`` (names of ``strategy_set``, one per
-        seat or one for all). Returns the games' counters (int32[len(seeds),
+        seat or one for all). Each plays on under the rules in force, a pending switch
+        left out, as in ``determinize``. Returns the games' counters (int32[len(seeds),
         N_COUNTERS]; ``core.layout.counter`` reads them)."""
         n = self.n_players
         seat = check_int(seat, "rollouts: seat", 0, n - 1, f"a seat in 0..{n - 1}")
@@ -960,7 +975,8 @@ class Game:
         else:
             plan, table = self.deal_plan(seat)
         out = np.zeros((seeds.size, L.N_COUNTERS), dtype=np.int32)
-        self._nb.rollouts_nb(self.s, TOPO, self._rules, self._scratch(), self._openings, seat,
+        self._nb.rollouts_nb(self.s, TOPO, self._rules_in_force(), self._scratch(),
+                             self._openings, seat,
                              omniscient, plan, table, choices, seeds,
                              strat, params, np.zeros(L.STATE_SIZE, dtype=np.int32),
                              np.zeros((1, L.LOG_WIDTH), dtype=np.int32),

@@ -373,3 +373,66 @@ def test_a_lowered_target_is_won_at_the_start_of_the_holders_next_turn():
         if end["winner"] in holders:
             assert events[-2] == {"e": "turn_start", "p": end["winner"], "turn": end["turn"]}
     assert held >= 10  # the case is exercised
+
+
+def _paused_at(seed, rules, turn, seat=0):
+    """A game of four ``default`` paused at seat's first decision after ``turn`` starts."""
+    game = Game(seed, strategies=("default",), rules=rules, external=[seat], log=False)
+    while game.observation(seat).turn <= turn:
+        game.step(game.suggest())
+    return game
+
+
+def _finished(game):
+    """The game played to its end, every seat's suggestion taken: its counters."""
+    while not game.over:
+        game.step(game.suggest())
+    return game.result().counters.tolist()
+
+
+def test_rollouts_and_determinize_play_under_the_rules_in_force():
+    # A player's look-ahead knows the rules as its observation shows them: a pending
+    # switch is the experimenter's, not announced. Oracle: the same position in a game
+    # with no switch at all (before it, the unswitched game; after it, a fork with the
+    # after-rules).
+    rules = Rules().switched(20, robber="off")
+    seeds = np.arange(8, dtype=np.int64)
+    choices = np.full(8, -1, dtype=np.int64)
+    for seed in SEEDS[:2]:
+        switched, plain = (_paused_at(seed, r, 10) for r in (rules, Rules()))
+        assert switched.s.tolist() == plain.s.tolist()
+        for information in ("public", "omniscient"):
+            assert switched.rollouts(0, choices, seeds, "default", information).tolist() \
+                == plain.rollouts(0, choices, seeds, "default", information).tolist()
+        told = switched.determinize(0, 5)
+        assert told.rules == Rules()
+        assert _finished(told) == _finished(plain.determinize(0, 5))
+        later = _paused_at(seed, rules, 25)
+        after = later.fork(rules=Rules(robber="off"))
+        assert later.rollouts(0, choices, seeds, "default").tolist() \
+            == after.rollouts(0, choices, seeds, "default").tolist()
+        assert later.determinize(0, 5).rules == Rules(robber="off")
+    # and the switch is still played by the game itself, after the rollouts
+    assert _finished(switched) != _finished(plain)
+
+
+def test_a_search_player_plays_a_switched_game_as_the_unswitched_one_up_to_the_switch():
+    # The search player looks ahead by rollouts to the game's end; told of a switch it
+    # would play otherwise before it, and a switched experiment's arms would not be the
+    # same games up to the switch turn (docs/experiments.md).
+    from catansim.players.search import SearchPlayer
+
+    turn = 12
+    differ = 0
+    for seed in SEEDS[:2]:
+        events = []
+        for r in (Rules().switched(turn, robber="off"), Rules()):
+            seats = (SearchPlayer(budget=8, seed=1), "default", SearchPlayer(budget=8, seed=2),
+                     "default")
+            events.append(play_game(seed, settings=GameSettings(
+                n_players=4, strategies=seats, rules=r)).events.tolist())
+        cut = next(k for k, e in enumerate(events[1])
+                   if e[L.LOG_CODE] == L.EV_TURN_START and e[L.LOG_A] == turn + 1)
+        assert events[0][:cut] == events[1][:cut]
+        differ += events[0] != events[1]
+    assert differ > 0
