@@ -35,10 +35,10 @@ S = _module()
 
 @pytest.fixture(scope="module")
 def data(tmp_path_factory):
-    """The three runs, with ``default`` in every seat and GAMES games a variant."""
+    """The four runs, with ``default`` in every seat and GAMES games a variant."""
     root = tmp_path_factory.mktemp("strength")
-    for name in (S.ORDER, S.OFFICIAL, S.CHOOSER):
-        games = OFFICIAL_GAMES if name == S.OFFICIAL else GAMES
+    for name in (S.ORDER, S.OFFICIAL, S.SWITCH, S.CHOOSER):
+        games = OFFICIAL_GAMES if name in (S.OFFICIAL, S.SWITCH) else GAMES
         text = (HERE / f"{name}.toml").read_text()
         text = re.sub(r'"search:50"|"python:catansim\.players\.search:RolloutOpener"',
                       '"default"', text)
@@ -60,7 +60,7 @@ def _games(data: Path, name: str) -> pd.DataFrame:
 
 
 def test_every_run_is_complete_and_every_study_has_its_headlines(data):
-    assert all(S.complete(data / name) for name in (S.ORDER, S.OFFICIAL, S.CHOOSER))
+    assert all(S.complete(data / name) for name in (S.ORDER, S.OFFICIAL, S.SWITCH, S.CHOOSER))
     found = S.headlines(data)
     assert set(found) == {"seats-and-boards", "robber", "shortages", "openings"}
     measured = {name: sorted(h.index[np.isfinite(h["n"].to_numpy(dtype=float))])
@@ -95,10 +95,11 @@ def test_the_best_node_over_the_chooser_is_the_paired_difference_of_seat_0s_wins
 
 
 def test_the_robber_switch_is_the_turn_40_sole_leaders_wins_kept_minus_off(data):
-    p = _players(data, S.OFFICIAL)
+    # kept: the official run's baseline; off: the switch run's games
+    p = {"baseline": _players(data, S.OFFICIAL), "off_after_40": _players(data, S.SWITCH)}
 
     def seats(variant, column):  # [game, seat]; -1 where a game ended before turn 40
-        arm = p[p["variant"] == variant]
+        arm = p[variant][p[variant]["variant"] == "baseline"]
         return arm.pivot(index="game", columns="seat", values=column).fillna(-1) \
             .to_numpy().astype(int)
 
@@ -128,6 +129,28 @@ def test_the_shortage_rate_and_the_strict_rules_other_winners_counted_by_hand(da
     other = (winner["strict"] != winner["baseline"]).mean()
     assert h.loc["strict_winner_19", "estimate"] == pytest.approx(other)
     assert h.loc["strict_winner_19", "n"] == OFFICIAL_GAMES
+
+
+def test_the_switch_is_read_only_from_the_same_games_up_to_turn_40(data, tmp_path):
+    from catansim.errors import CatansimError
+
+    for name in (S.OFFICIAL, S.SWITCH):
+        shutil.copytree(data / name, tmp_path / name)
+    part = sorted((tmp_path / S.SWITCH / "players").glob("*.parquet"))[0]
+    p = pd.read_parquet(part)
+    p.loc[p.index[0], "vp_turn_20"] += 1  # one game that differs before the switch
+    p.to_parquet(part)
+    with pytest.raises(CatansimError, match=rf"^{re.escape(str(tmp_path / S.SWITCH))}: 1 "
+                       r"games differ from official-search50's baseline before the end "
+                       r"of turn 40; allowed: the same games up to the switch"):
+        S.switch(tmp_path)
+    # another switch turn is another design, refused before any game is read
+    manifest = tmp_path / S.SWITCH / "manifest.json"
+    manifest.write_text(manifest.read_text().replace('"switch_turn": 40', '"switch_turn": 30'))
+    with pytest.raises(CatansimError, match=r": not official-search50's baseline with the "
+                                            r"robber off from turn 41 .*; allowed: the run "
+                                            r"of experiments/strength/switch-search50.toml$"):
+        S.switch(tmp_path)
 
 
 def test_a_run_not_complete_is_not_read_and_its_parts_are_said(data, tmp_path, capsys):
@@ -173,11 +196,10 @@ def test_write_puts_each_headline_and_every_table_it_is_read_from_in_place(
         measured = h[np.isfinite(h["n"].to_numpy(dtype=float))]
         assert list(written.index) == list(measured.index)
         assert np.allclose(written["estimate"], measured["estimate"])
-        run = {"seats-and-boards": S.ORDER, "robber": S.OFFICIAL, "shortages": S.OFFICIAL,
-               "openings": S.CHOOSER}[name]
-        engine = D.read_manifest(data / run)["engine_fingerprint"]
-        assert written["source"].str.contains(f"{run}.toml .*played by engine {engine} ",
-                                              regex=True).all()
+        for run in S.RUNS_OF[name]:
+            engine = D.read_manifest(data / run)["engine_fingerprint"]
+            assert written["source"].str.contains(
+                f"{run}.toml .*played by engine {engine} ", regex=True).all()
         tables = {t: pd.read_csv(tmp_path / "tables" / f"{t}.csv")
                   for t in S.study_tables(data)[name]}
         again = H.read(name, tables).loc[measured.index]

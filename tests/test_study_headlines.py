@@ -213,11 +213,15 @@ def test_the_search_players_headlines_name_a_run_this_history_holds(name):
     if found is None:
         pytest.skip(f"no search headlines of {name} yet")
     assert set(found.index) <= {h.key for h in H.HEADLINES[name]}
-    where = found["source"].str.extract(
-        r"^(experiments/strength/[\w.-]+\.toml) \(.+?\)(?:, played by engine [0-9a-f]{16} "
-        r"\(games digest [0-9a-f]+\), read)? at commit ([0-9a-f]{40})$")
+    # one run or several ("; "), each naming its engine, then the commit it was read at
+    run = (r"experiments/strength/[\w.-]+\.toml \(.+?\)(?:, played by engine [0-9a-f]{16} "
+           r"\(games digest [0-9a-f]+\))?")
+    where = found["source"].str.extract(rf"^({run}(?:; {run})*),? (?:read )?at commit "
+                                        r"([0-9a-f]{40})$")
     assert where.notna().all().all(), found["source"].tolist()
-    for path, commit in set(map(tuple, where.to_numpy())):
+    files = {(f, commit) for runs, commit in where.to_numpy()
+             for f in re.findall(r"experiments/strength/[\w.-]+\.toml", runs)}
+    for path, commit in files:
         text = _git_show(commit, path)
         if text is None:
             pytest.skip(f"no git history with {commit[:12]} here")

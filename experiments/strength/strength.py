@@ -6,9 +6,13 @@ ladder's second budget, results/ladder), on the studies' own seeds:
 
 - ``order-4p-search50.toml``: the seat decomposition (``first_pick`` x ``first_turn``,
   16 arms on the same deals), the first 1,500 deals of the study's ``order-4p``;
-- ``official-search50.toml``: the official game, the robber off from turn 41 (the
-  robber study's switch) and the strict shortage rule, the first 10,000 deals of the
-  robber study's ``switch``;
+- ``official-search50.toml``: the official game and the strict shortage rule, the
+  first 10,000 deals of the robber study's ``switch`` (its arm ``off_after_40`` was
+  played while the search player's rollouts still saw the pending switch, so it is
+  not read);
+- ``switch-search50.toml``: the robber off from turn 41 (the robber study's switch)
+  on the same deals; its kept arm is ``official-search50``'s baseline, the same games
+  up to the end of turn 40, which ``switch`` checks game by game;
 - ``beginner4-chooser.toml``: on the beginner map, seat 0's first settlement chosen by
   rollouts (``RolloutOpener``), the rest played by ``default``, beside the openings
   study's best node and ``default``'s own choice on the study's 4,000 games.
@@ -18,6 +22,7 @@ for its own arm), locally or on Dask::
 
     catansim run experiments/strength/order-4p-search50.toml --out DATA/order-4p-search50
     catansim run experiments/strength/official-search50.toml --out DATA/official-search50
+    catansim run experiments/strength/switch-search50.toml --out DATA/switch-search50
     catansim run experiments/strength/beginner4-chooser.toml --out DATA/beginner4-chooser
     python experiments/strength/strength.py DATA            # prints the headlines
     python experiments/strength/strength.py DATA --write    # and writes them
@@ -63,11 +68,15 @@ ROOT = HERE.parents[1]
 RESULTS = ROOT / "results" / "strength" / "tables"  # every table the headlines are read from
 PLAYERS = "search:50"
 ORDER, OFFICIAL, CHOOSER = "order-4p-search50", "official-search50", "beginner4-chooser"
+SWITCH, SWITCH_TURN = "switch-search50", 40
 # the players each study's search headlines were measured with
 WHO = {"seats-and-boards": f"{PLAYERS} in every seat", "robber": f"{PLAYERS} in every seat",
        "shortages": f"{PLAYERS} in every seat",
        "openings": "seat 0's first settlement by RolloutOpener (24 nodes x 160 rollouts), "
                    "default otherwise"}
+# the runs each study's search headlines are read from
+RUNS_OF = {"seats-and-boards": (ORDER,), "robber": (OFFICIAL, SWITCH), "shortages": (OFFICIAL,),
+           "openings": (CHOOSER,)}
 # the openings study's best first settlement of seat 0 (results/openings/tables/
 # beginner4_seat_best.csv), forced in beginner4-chooser.toml's arm node28
 BEST_NODE = 28
@@ -141,23 +150,64 @@ def _players_of(path: Path) -> str:
 
 
 def official(data: Path) -> dict[str, dict[str, pd.DataFrame]]:
-    """The robber study's ``switch_effects`` rows at turn 40 (``robber.switch_outcomes``,
-    arm ``off_after_40`` against ``baseline``) and the shortage study's ``rule19_arms``,
-    ``rule19_shares`` and ``rule19_differ`` rows (arm ``strict`` against ``baseline``)."""
-    path = data / OFFICIAL
+    """The shortage study's ``rule19_arms``, ``rule19_shares`` and ``rule19_differ`` rows
+    (arm ``strict`` against ``baseline`` of ``official-search50``)."""
     outcomes = SH.shortage_outcomes(4)
     plan = (C.Plan()
-            .add("switch", C.contrasts_analysis([("off_after_40", "baseline")],
-                                                R.switch_outcomes(40), name="switch_40"))
             .add("arms", C.arms_analysis(outcomes))
             .add("shares", C.shares_analysis(SH.SHORTAGE_SHARES))
             .add("differ", C.differences_analysis([("strict", "baseline")],
                                                   SH.DIFFER_FACETS)))
-    r = plan.run(path)
-    return {"robber": {"switch_effects": r["switch"].reset_index()},
-            "shortages": {"rule19_arms": r["arms"].reset_index(),
+    r = plan.run(data / OFFICIAL, variants=["baseline", "strict"])
+    return {"shortages": {"rule19_arms": r["arms"].reset_index(),
                           "rule19_shares": r["shares"].reset_index(),
                           "rule19_differ": r["differ"].reset_index()}}
+
+
+def switch(data: Path) -> dict[str, dict[str, pd.DataFrame]]:
+    """The robber study's ``switch_effects`` rows at turn 40 (``robber.switch_outcomes``,
+    arm ``off_after_40`` against ``baseline``): the kept arm is ``official-search50``'s
+    baseline, the switched arm ``switch-search50``'s games, joined in memory after
+    checking that the two runs are one design (seed, deals, players, board layout, the
+    rules before the switch) and that every game is the same up to the end of the
+    switch turn (each seat's victory points at every checkpoint to it)."""
+    kept_path, off_path = data / OFFICIAL, data / SWITCH
+    kept, off = D.read_manifest(kept_path), D.read_manifest(off_path)
+    k_key, o_key = kept["result_key"], off["result_key"]
+    kb, ob = k_key["variants"]["baseline"], o_key["variants"]["baseline"]
+    same = ("players", "seed", "layout", "board", "rotate", "batch_size")
+    want = dict(kb["rules"], switch_turn=SWITCH_TURN,
+                rules_after=dict(kb["rules"], robber="off"))
+    if any(k_key.get(f) != o_key.get(f) for f in same) or kept["games"] != off["games"] \
+            or ob["rules"] != want or any(ob.get(f) != kb.get(f) for f in (
+                "strategies", "strategy_params", "openings")):
+        raise CatansimError(f"{off_path}: not {kept_path.name}'s baseline with the robber "
+                            f"off from turn {SWITCH_TURN + 1} (its seed, deals, players, "
+                            "layout or rules differ); allowed: the run of "
+                            f"experiments/strength/{SWITCH}.toml")
+    checkpoints = [c for c in R.CHECKPOINTS if c <= SWITCH_TURN]
+    frames = []
+    for path, arm in ((kept_path, "baseline"), (off_path, "off_after_40")):
+        games = pd.read_parquet(path / "games", filters=[("variant", "==", "baseline")])
+        players = pd.read_parquet(path / "players", filters=[("variant", "==", "baseline")])
+        for f in (games, players):
+            f["variant"] = arm
+        frames.append((games, players))
+    cols = ["game", "seat"] + [f"vp_turn_{c}" for c in checkpoints]
+    before = [p[cols].sort_values(["game", "seat"]).reset_index(drop=True)
+              for _, p in frames]
+    if not before[0].equals(before[1]):
+        bad = (before[0] != before[1]).any(axis=1)
+        games = before[0].loc[bad, "game"].nunique()
+        raise CatansimError(f"{off_path}: {games} games differ from {kept_path.name}'s "
+                            f"baseline before the end of turn {SWITCH_TURN}; allowed: the "
+                            "same games up to the switch (players not told of it)")
+    games = pd.concat([g for g, _ in frames], ignore_index=True)
+    players = pd.concat([p for _, p in frames], ignore_index=True)
+    effects = C.Plan().add("switch", C.contrasts_analysis(
+        [("off_after_40", "baseline")], R.switch_outcomes(SWITCH_TURN),
+        name=f"switch_{SWITCH_TURN}")).run((games, players))["switch"]
+    return {"robber": {"switch_effects": effects.reset_index()}}
 
 
 def openings(data: Path) -> dict[str, pd.DataFrame]:
@@ -186,6 +236,8 @@ def study_tables(data: Path) -> dict[str, dict[str, pd.DataFrame]]:
         tables["seats-and-boards"] = seats_and_boards(data)
     if complete(data / OFFICIAL):
         tables.update(official(data))
+        if complete(data / SWITCH):
+            tables.update(switch(data))
     if complete(data / CHOOSER):
         tables["openings"] = openings(data)
     return tables
@@ -228,7 +280,7 @@ def main(argv=None) -> int:
                             "runs of experiments/strength wrote into")
     commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip() or "unknown"
-    for name in (ORDER, OFFICIAL, CHOOSER):
+    for name in (ORDER, OFFICIAL, SWITCH, CHOOSER):
         done, planned = parts_done(a.data / name)
         if not planned:
             print(f"{name}: no run in {a.data}")
@@ -252,14 +304,15 @@ def main(argv=None) -> int:
         print(f"\n{name} ({WHO[name]})")
         print(h[["estimate", "ci_low", "ci_high", "n", "detail"]].dropna(subset=["n"]))
     if a.write:
-        dataset_of = {"seats-and-boards": ORDER, "robber": OFFICIAL, "shortages": OFFICIAL,
-                      "openings": CHOOSER}
         for name, h in found.items():
             h = h[np.isfinite(h["n"].to_numpy(dtype=float))].copy()
-            m = D.read_manifest(a.data / dataset_of[name])
-            h["source"] = [f"experiments/strength/{dataset_of[name]}.toml ({WHO[name]}), "
-                           f"played by engine {m['engine_fingerprint']} (games digest "
-                           f"{m['games_digest']}), read at commit {commit}"] * len(h)
+            played = []
+            for run in RUNS_OF[name]:
+                m = D.read_manifest(a.data / run)
+                played.append(f"experiments/strength/{run}.toml ({WHO[name]}), played by "
+                              f"engine {m['engine_fingerprint']} (games digest "
+                              f"{m['games_digest']})")
+            h["source"] = [f"{'; '.join(played)}, read at commit {commit}"] * len(h)
             H.write_search(name, h)
             print(f"wrote {H.SEARCH / (name + '.csv')}")
         RESULTS.mkdir(parents=True, exist_ok=True)
