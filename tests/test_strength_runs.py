@@ -131,6 +131,17 @@ def test_the_shortage_rate_and_the_strict_rules_other_winners_counted_by_hand(da
     assert h.loc["strict_winner_19", "n"] == OFFICIAL_GAMES
 
 
+def test_the_strict_rule_changes_a_scripted_game_only_where_one_player_alone_is_owed(data):
+    # Scripted players do not look ahead: the strict rule pays differently only on a short
+    # roll with one player alone owed, so no other game can get another winner.
+    t = S.strict_winner_by_shortage(data).set_index("official_game")
+    assert t["n"].sum() == OFFICIAL_GAMES
+    assert t["other_winner"].iloc[:2].tolist() == [0, 0]
+    assert t["other_winner"].iloc[2] == S.headlines(data)["shortages"].loc[
+        "strict_winner_19", "estimate"] * OFFICIAL_GAMES
+    assert (t["ci_low"] <= t["share"] + 1e-12).all() and (t["share"] <= t["ci_high"]).all()
+
+
 def test_the_switch_is_read_only_from_the_same_games_up_to_turn_40(data, tmp_path):
     from catansim.errors import CatansimError
 

@@ -57,6 +57,7 @@ from catansim.analysis import robber as R
 from catansim.analysis import seat_order as SO
 from catansim.analysis import shortages as SH
 from catansim.analysis import stats as ST
+from catansim.constants import RESOURCE_NAMES
 from catansim.errors import CatansimError
 from catansim.files import atomic_write_text
 from catansim.results import dataset as D
@@ -161,7 +162,32 @@ def official(data: Path) -> dict[str, dict[str, pd.DataFrame]]:
     r = plan.run(data / OFFICIAL, variants=["baseline", "strict"])
     return {"shortages": {"rule19_arms": r["arms"].reset_index(),
                           "rule19_shares": r["shares"].reset_index(),
-                          "rule19_differ": r["differ"].reset_index()}}
+                          "rule19_differ": r["differ"].reset_index(),
+                          "strict_winner_by_shortage": strict_winner_by_shortage(data)}}
+
+
+def strict_winner_by_shortage(data: Path) -> pd.DataFrame:
+    """The games the strict rule gives another winner, by what the official game's supply
+    did: no short roll; short rolls, none with one player alone owed; a short roll with
+    one player alone owed (the only rolls the two rules pay differently). A player that
+    looks ahead meets the rule in its rollouts too, so it can change a game whose supply
+    never ran short. Wilson intervals."""
+    cols = ["game", "variant", "winner"] + [f"{k}_{r}" for k in ("shortage", "sole_recipient")
+                                            for r in RESOURCE_NAMES]
+    g = pd.read_parquet(data / OFFICIAL / "games", columns=cols,
+                        filters=[("variant", "in", ["baseline", "strict"])])
+    base = g[g["variant"] == "baseline"].set_index("game").sort_index()
+    strict = g[g["variant"] == "strict"].set_index("game").sort_index()
+    short = base[[f"shortage_{r}" for r in RESOURCE_NAMES]].sum(axis=1) > 0
+    sole = base[[f"sole_recipient_{r}" for r in RESOURCE_NAMES]].sum(axis=1) > 0
+    other = strict["winner"].reindex(base.index) != base["winner"]
+    groups = {"no short roll in the official game": ~short,
+              "short rolls, none with one player alone owed": short & ~sole,
+              "a short roll with one player alone owed": sole}
+    frame = pd.DataFrame([{"official_game": name, "n": int(m.sum()),
+                           "other_winner": int((other & m).sum())}
+                          for name, m in groups.items()])
+    return ST.rate_table(frame, "other_winner", rate="share")
 
 
 def switch(data: Path) -> dict[str, dict[str, pd.DataFrame]]:
