@@ -68,7 +68,7 @@ def test_every_run_is_complete_and_every_study_has_its_headlines(data):
     assert measured == {
         "seats-and-boards": sorted(["seat0_4p", "first_pick_4p", "first_move_4p",
                                     "seat_index_4p"]),
-        "robber": sorted(["leader_40", "last_40", "turns_after_40"]),
+        "robber": sorted(["leader_40", "last_40", "turns_after_40", "hit_leader"]),
         "shortages": sorted(["short_19", "sole_recipient_19", "strict_any_19",
                              "strict_winner_19"]),
         "openings": ["best_first_0_4p"]}
@@ -114,6 +114,14 @@ def test_the_robber_switch_is_the_turn_40_sole_leaders_wins_kept_minus_off(data)
     h = S.headlines(data)["robber"].loc["leader_40"]
     assert h["n"] == rows.size > 0
     assert h["estimate"] == pytest.approx((won_kept - won_off).mean())
+
+
+def test_the_robbers_aim_is_the_leaders_robberies_over_the_moves_made_while_one_led(data):
+    g = _games(data, S.OFFICIAL)
+    base = g[g["variant"] == "baseline"]
+    h = S.headlines(data)["robber"].loc["hit_leader"]
+    assert h["n"] == base["robber_leader_chances"].sum() > 0
+    assert h["estimate"] == pytest.approx(base["robbed_leader"].sum() / h["n"])
 
 
 def test_the_shortage_rate_and_the_strict_rules_other_winners_counted_by_hand(data):

@@ -152,15 +152,19 @@ def _players_of(path: Path) -> str:
 
 def official(data: Path) -> dict[str, dict[str, pd.DataFrame]]:
     """The shortage study's ``rule19_arms``, ``rule19_shares`` and ``rule19_differ`` rows
-    (arm ``strict`` against ``baseline`` of ``official-search50``)."""
+    (arm ``strict`` against ``baseline`` of ``official-search50``), and the robber study's
+    ``policy_shares`` of the official games (how often the robber robs the sole leader)."""
     outcomes = SH.shortage_outcomes(4)
     plan = (C.Plan()
             .add("arms", C.arms_analysis(outcomes))
             .add("shares", C.shares_analysis(SH.SHORTAGE_SHARES))
             .add("differ", C.differences_analysis([("strict", "baseline")],
-                                                  SH.DIFFER_FACETS)))
+                                                  SH.DIFFER_FACETS))
+            .add("robber", C.shares_analysis(R.ROBBER_SHARES)))
     r = plan.run(data / OFFICIAL, variants=["baseline", "strict"])
-    return {"shortages": {"rule19_arms": r["arms"].reset_index(),
+    robber = r["robber"].reset_index()
+    return {"robber": {"policy_shares": robber[robber["variant"] == "baseline"]},
+            "shortages": {"rule19_arms": r["arms"].reset_index(),
                           "rule19_shares": r["shares"].reset_index(),
                           "rule19_differ": r["differ"].reset_index(),
                           "strict_winner_by_shortage": strict_winner_by_shortage(data)}}
@@ -263,7 +267,7 @@ def study_tables(data: Path) -> dict[str, dict[str, pd.DataFrame]]:
     if complete(data / OFFICIAL):
         tables.update(official(data))
         if complete(data / SWITCH):
-            tables.update(switch(data))
+            tables["robber"].update(switch(data)["robber"])
     if complete(data / CHOOSER):
         tables["openings"] = openings(data)
     return tables
