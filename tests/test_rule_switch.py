@@ -29,6 +29,7 @@ from catansim.engine import batch_seeds, play_batch, play_game
 from catansim.errors import CatansimError
 from catansim.game import Game, GameBatch
 from catansim.logs import LogError, event_rows_to_dicts, make_header, replay
+from catansim.players.search import SearchPlayer
 from catansim.rules import Rules
 from catansim.runs.experiment import parse_experiment
 from catansim.settings import GameSettings
@@ -420,8 +421,6 @@ def test_a_search_player_plays_a_switched_game_as_the_unswitched_one_up_to_the_s
     # The search player looks ahead by rollouts to the game's end; told of a switch it
     # would play otherwise before it, and a switched experiment's arms would not be the
     # same games up to the switch turn (docs/experiments.md).
-    from catansim.players.search import SearchPlayer
-
     turn = 12
     differ = 0
     for seed in SEEDS[:2]:
