@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from catansim.errors import CatansimError
 from catansim.runs.experiment import load_experiment
 from catansim.runs.runner import run_experiment
 
@@ -151,8 +152,6 @@ def test_the_strict_rule_changes_a_scripted_game_only_where_one_player_alone_is_
 
 
 def test_the_switch_is_read_only_from_the_same_games_up_to_turn_40(data, tmp_path):
-    from catansim.errors import CatansimError
-
     for name in (S.OFFICIAL, S.SWITCH):
         shutil.copytree(data / name, tmp_path / name)
     part = sorted((tmp_path / S.SWITCH / "players").glob("*.parquet"))[0]
@@ -188,8 +187,6 @@ def test_a_run_not_complete_is_not_read_and_its_parts_are_said(data, tmp_path, c
 
 
 def test_a_data_folder_that_is_not_there_is_one_line(tmp_path):
-    from catansim.errors import CatansimError
-
     with pytest.raises(CatansimError, match=r"^data: .*nope is not a folder; allowed: the "
                                             r"folder the runs of experiments/strength "
                                             r"wrote into$"):
@@ -271,8 +268,6 @@ def test_the_paired_seat_order_is_the_difference_of_each_runs_contrasts(data, sc
 
 
 def test_a_paired_dataset_of_another_design_is_one_line(data):
-    from catansim.errors import CatansimError
-
     with pytest.raises(CatansimError, match=r"^paired-with: .*official-search50 is not the "
                                             r"seat decomposition of order-4p-search50"):
         S.paired_seat_order(data, data / S.OFFICIAL)
@@ -281,8 +276,6 @@ def test_a_paired_dataset_of_another_design_is_one_line(data):
 
 
 def test_a_paired_dataset_not_complete_is_one_line(data, scripted_order, tmp_path):
-    from catansim.errors import CatansimError
-
     part = tmp_path / "order-4p"
     shutil.copytree(scripted_order, part)
     records = part / "parts.jsonl"

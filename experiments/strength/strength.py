@@ -194,7 +194,7 @@ def strict_winner_by_shortage(data: Path) -> pd.DataFrame:
     return ST.rate_table(frame, "other_winner", rate="share")
 
 
-def switch(data: Path) -> dict[str, dict[str, pd.DataFrame]]:
+def switch(data: Path) -> dict[str, pd.DataFrame]:
     """The robber study's ``switch_effects`` rows at turn 40 (``robber.switch_outcomes``,
     arm ``off_after_40`` against ``baseline``): the kept arm is ``official-search50``'s
     baseline, the switched arm ``switch-search50``'s games, joined in memory after
@@ -228,8 +228,8 @@ def switch(data: Path) -> dict[str, dict[str, pd.DataFrame]]:
               for _, p in frames]
     if not before[0].equals(before[1]):
         bad = (before[0] != before[1]).any(axis=1)
-        games = before[0].loc[bad, "game"].nunique()
-        raise CatansimError(f"{off_path}: {games} games differ from {kept_path.name}'s "
+        n_bad = before[0].loc[bad, "game"].nunique()
+        raise CatansimError(f"{off_path}: {n_bad} games differ from {kept_path.name}'s "
                             f"baseline before the end of turn {SWITCH_TURN}; allowed: the "
                             "same games up to the switch (players not told of it)")
     games = pd.concat([g for g, _ in frames], ignore_index=True)
@@ -237,7 +237,7 @@ def switch(data: Path) -> dict[str, dict[str, pd.DataFrame]]:
     effects = C.Plan().add("switch", C.contrasts_analysis(
         [("off_after_40", "baseline")], R.switch_outcomes(SWITCH_TURN),
         name=f"switch_{SWITCH_TURN}")).run((games, players))["switch"]
-    return {"robber": {"switch_effects": effects.reset_index()}}
+    return {"switch_effects": effects.reset_index()}
 
 
 def openings(data: Path) -> dict[str, pd.DataFrame]:
@@ -267,7 +267,7 @@ def study_tables(data: Path) -> dict[str, dict[str, pd.DataFrame]]:
     if complete(data / OFFICIAL):
         tables.update(official(data))
         if complete(data / SWITCH):
-            tables["robber"].update(switch(data)["robber"])
+            tables["robber"].update(switch(data))
     if complete(data / CHOOSER):
         tables["openings"] = openings(data)
     return tables
