@@ -1,0 +1,164 @@
+"""Issue #53's three alpha-beta cells read together: each cell's win rate, one rating for
+the three players, and the two catansim players compared seat by seat against the same
+alpha-beta opponents.
+
+The cells are ladder folders of the same deals (``--seed 53 --block 1``): catanatron's
+depth-2 alpha-beta player alone against three `default`, `default` alone against three
+of it, and the search player alone against three of it (results/ladder/README.md). This
+script reads each folder's games (``games.csv``, or the part files of a ladder's
+``--out`` while it runs) and writes into ``--out``:
+
+- ``cells.csv``: each cell's games, wins and win rate with its 95% Wilson interval, the
+  exact binomial test against the fair share (Holm over the cells), and against a half
+  (one-sided: above 0.5, the issue's goal for the search player);
+- ``rating.csv``: the top-1 Plackett-Luce rating of the three players from all the
+  cells' games together (``analysis.ladder.ladder_rating``, seat effects fitted),
+  relative to `default`;
+- ``paired.csv``: the two catansim players, each alone against three alpha-beta players,
+  compared in the same deal and seat: the difference in win rate with its t interval
+  over deals (each deal's mean over its seats) and McNemar's test over the seatings.
+
+    python experiments/ladder/alphabeta_cells.py --out results/ladder/alphabeta-cells \\
+        results/ladder/alphabeta-alone-1000 results/ladder/default-vs-alphabeta-1000 \\
+        results/ladder/search-vs-alphabeta-1000
+
+Only deals present in every folder are read, and each is checked to have the same seed
+in all of them; ``--deals N`` reads deals 0 to N-1 only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pandas as pd
+from scipy.stats import binomtest
+
+from catansim.analysis.ladder import ladder_rating, seat_columns
+from catansim.analysis.stats import adjust, mcnemar_p, mean_ci, wilson_ci
+from catansim.errors import CatansimError
+from catansim.files import atomic_write_text
+
+REFERENCE = "default"
+COLUMNS = ("pair", "deal", "seed", "strategy", "opponent", "single_seat", "winner")
+
+
+def read_games(folder: Path) -> pd.DataFrame:
+    """A ladder folder's games: ``games.csv`` if there is one, else its part files."""
+    if (folder / "games.csv").is_file():
+        paths = [folder / "games.csv"]
+    else:
+        paths = sorted((folder / "games").glob("*.csv"))
+    if not paths:
+        raise CatansimError(f"{folder}: no games.csv and no games/*.csv; allowed: a ladder "
+                            "folder (catansim ladder --out) or a published copy of one")
+    games = pd.concat([pd.read_csv(p) for p in paths], ignore_index=True)
+    missing = [c for c in COLUMNS if c not in games.columns]
+    if missing:
+        raise CatansimError(f"{paths[0]}: no column {missing[0]!r}; allowed: the games "
+                            "table of catansim ladder")
+    games["folder"] = folder.name
+    return games
+
+
+def common_deals(frames: list[pd.DataFrame], deals: int | None) -> pd.DataFrame:
+    """The games of the deals every folder holds in all its seatings (below ``deals``),
+    after checking that each deal has one seed across the folders."""
+    complete = []
+    for g in frames:
+        per_deal = g.groupby("deal")["single_seat"].nunique()
+        complete.append(set(per_deal.index[per_deal == len(seat_columns(g))]))
+    keep = set.intersection(*complete)
+    if deals is not None:
+        keep = {d for d in keep if d < deals}
+    if not keep:
+        raise CatansimError("folders: no deal is complete in all of them; allowed: ladder "
+                            "folders of the same --seed and --block with games played")
+    games = pd.concat(frames, ignore_index=True)
+    games = games[games["deal"].isin(keep)]
+    seeds = games.groupby("deal")["seed"].nunique()
+    if (seeds > 1).any():
+        deal = int(seeds.index[seeds > 1][0])
+        raise CatansimError(f"folders: deal {deal} has different seeds in them; allowed: "
+                            "ladders of the same --seed and --block")
+    return games
+
+
+def cells_table(games: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    for (single, other), g in games.groupby(["strategy", "opponent"], sort=False):
+        n = len(g)
+        wins = int((g["winner"] == g["single_seat"]).sum())
+        fair = 1.0 / len(seat_columns(g))
+        rows.append({"single": single, "against_three": other, "games": n, "wins": wins,
+                     "win_rate": wins / n,
+                     "p_fair": binomtest(wins, n, fair).pvalue,
+                     "p_above_half": binomtest(wins, n, 0.5, alternative="greater").pvalue})
+    table = pd.DataFrame(rows)
+    low, high = wilson_ci(table["wins"].to_numpy(), table["games"].to_numpy())
+    table.insert(5, "ci_low", low)
+    table.insert(6, "ci_high", high)
+    table["p_fair_holm"] = adjust(table["p_fair"].to_numpy())[0]
+    return table
+
+
+def paired_table(games: pd.DataFrame, first: str, second: str, opponent: str) -> pd.DataFrame:
+    """``first`` less ``second``, each alone against three ``opponent``: the win in the
+    same deal and seat."""
+    won = games.assign(won=(games["winner"] == games["single_seat"]).astype(float))
+    won = won[won["opponent"] == opponent]
+    wide = won.pivot_table(index=["deal", "single_seat"], columns="strategy", values="won")
+    if first not in wide or second not in wide:
+        raise CatansimError(f"paired: no games of {first!r} and {second!r} each alone against "
+                            f"{opponent!r}; allowed: the folders of both cells")
+    wide = wide[[first, second]].dropna()
+    per_deal = (wide[first] - wide[second]).groupby(level="deal").mean()
+    ci = mean_ci(per_deal.to_numpy())
+    only_first = int(((wide[first] == 1) & (wide[second] == 0)).sum())
+    only_second = int(((wide[first] == 0) & (wide[second] == 1)).sum())
+    return pd.DataFrame([{
+        "first": first, "second": second, "against_three": opponent,
+        "seatings": len(wide), "deals": ci["n"],
+        "first_rate": wide[first].mean(), "second_rate": wide[second].mean(),
+        "difference": ci["mean"], "ci_low": ci["ci_low"], "ci_high": ci["ci_high"],
+        "only_first_won": only_first, "only_second_won": only_second,
+        "p_mcnemar": mcnemar_p(only_second, only_first)}])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folders", type=Path, nargs="+", help="the cells' ladder folders")
+    ap.add_argument("--out", type=Path, required=True, help="where the tables go")
+    ap.add_argument("--deals", type=int, default=None, help="read deals 0 to N-1 only")
+    ap.add_argument("--search", default="search:200", help="the search player's name")
+    ap.add_argument("--bot", default="catanatron:AlphaBetaPlayer:2",
+                    help="the alpha-beta player's name")
+    a = ap.parse_args(argv)
+    if a.deals is not None and a.deals < 1:
+        raise CatansimError(f"--deals: {a.deals} is not allowed; allowed: an integer >= 1")
+    for folder in a.folders:
+        if not folder.is_dir():
+            raise CatansimError(f"{folder}: not a folder; allowed: a ladder folder")
+    games = common_deals([read_games(f) for f in a.folders], a.deals)
+    cells = cells_table(games)
+    rating = ladder_rating(games, REFERENCE).reset_index()
+    paired = paired_table(games, a.search, REFERENCE, a.bot)
+    pd.set_option("display.width", 200)
+    print(cells.round(4).to_string(index=False))
+    print(rating[rating["kind"] == "strategy"][["name", "log_strength", "ci_low", "ci_high",
+                                                 "games", "wins"]].to_string(index=False))
+    print(paired.round(4).T.to_string(header=False))
+    a.out.mkdir(parents=True, exist_ok=True)
+    for name, frame in (("cells", cells), ("rating", rating), ("paired", paired)):
+        atomic_write_text(a.out / f"{name}.csv", frame.to_csv(index=False))
+    print(f"wrote {a.out}/cells.csv, rating.csv, paired.csv")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except (CatansimError, OSError) as e:
+        print(f"alphabeta_cells: error: {e}", file=sys.stderr)
+        sys.exit(2)
