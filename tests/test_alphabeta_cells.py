@@ -115,3 +115,8 @@ def test_a_folder_without_games_is_one_line(tmp_path):
     assert run.stderr.count("\n") == 1
     assert "no games.csv and no games/*.csv" in run.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_cell_given_twice_is_refused(folders, tmp_path):
+    with pytest.raises(CatansimError, match="is in two of them"):
+        cells_mod.main([*map(str, folders), str(folders[1]), "--out", str(tmp_path / "out")])

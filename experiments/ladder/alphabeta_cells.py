@@ -77,6 +77,12 @@ def common_deals(frames: list[pd.DataFrame], deals: int | None) -> pd.DataFrame:
                             "folders of the same --seed and --block with games played")
     games = pd.concat(frames, ignore_index=True)
     games = games[games["deal"].isin(keep)]
+    twice = games.duplicated(["strategy", "opponent", "deal", "single_seat"])
+    if twice.any():
+        row = games[twice].iloc[0]
+        raise CatansimError(f"folders: the game of {row['strategy']} alone against "
+                            f"{row['opponent']}, deal {row['deal']}, seat "
+                            f"{row['single_seat']}, is in two of them; allowed: each cell once")
     seeds = games.groupby("deal")["seed"].nunique()
     if (seeds > 1).any():
         deal = int(seeds.index[seeds > 1][0])
