@@ -361,6 +361,16 @@ def test_p_values_in_tables_and_printed_frames_never_read_zero():
     assert "4.1e-33" in text and "< 1e-300" in text and "0.000" not in text.split("\n")[1]
 
 
+def test_unbounded_intervals_print_as_text_and_the_others_as_numbers():
+    t = pd.DataFrame({"log_strength": [0.5, -26.4], "ci_low": [0.1234, -35455.8],
+                      "ci_high": [0.9, 35403.0]}, index=["a", "b"])
+    shown = S.with_unbounded_text(t, [True, False], digits=2)
+    assert list(shown["ci_low"]) == ["0.12", "unbounded"]
+    assert list(shown["ci_high"]) == ["0.90", "unbounded"]
+    assert shown["log_strength"].equals(t["log_strength"])
+    assert list(t["ci_low"]) == [0.1234, -35455.8]  # the frame itself is kept
+
+
 def test_holm_and_bh_corrections():
     p = [0.01, 0.04, 0.03, np.nan, 0.5]
     adj, sig = S.adjust(p, "holm")

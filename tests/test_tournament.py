@@ -144,6 +144,19 @@ def test_tournament_command_rating_has_integer_wins_and_seat_effects_apart():
                                                                  ["seat", "3"]]
 
 
+def test_tournament_command_says_unbounded_where_the_games_bound_no_rating():
+    # random never beats default: no finite rating, and no seat told apart either
+    out = CliRunner().invoke(cli, ["tournament", "--strategies", "default,random,random,random",
+                                   "--games", "40", "--quiet", "--seed", "4"])
+    assert out.exit_code == 0, out.output
+    rating = out.output[out.output.index("Rating ("):]
+    row = next(x.split() for x in rating.splitlines() if x.startswith("random "))
+    assert row[4:6] == ["unbounded", "unbounded"]
+    ref = next(x.split() for x in rating.splitlines() if x.startswith("default "))
+    assert ref[4:6] == ["0.0000", "0.0000"]
+    assert "unbounded: the games give no finite rating" in rating
+
+
 def test_tournament_matrix_of_six_strategies_fits_100_columns():
     names = "builder,expander,city,army,trader,default"
     out = CliRunner().invoke(cli, ["tournament", "--strategies", names, "--matrix",

@@ -34,6 +34,8 @@ COLUMNS = ("winner", "strategy", "opponent", "single_seat")
 # player never won (or always won) against a group of players it met, so the fit's
 # maximum is at infinity (quasi-separation) and the interval says nothing.
 UNBOUNDED_SE = 10.0
+UNBOUNDED_NOTE = ("unbounded: the games give no finite rating there (a player never won, or "
+                  "always won, against those it met), so its interval says nothing")
 
 
 def seat_columns(games: pd.DataFrame) -> list[str]:

@@ -339,6 +339,17 @@ def with_p_text(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(**{c: frame[c].map(p_text) for c in cols})
 
 
+def with_unbounded_text(frame: pd.DataFrame, bounded, digits: int = 3,
+                        columns=("ci_low", "ci_high")) -> pd.DataFrame:
+    """A copy of ``frame`` for printing whose interval ``columns`` read ``unbounded`` on
+    the rows where ``bounded`` is False (a fit the games do not bound, e.g. a player that
+    never won against a group it met: its interval runs to thousands and says nothing),
+    and the others formatted to ``digits`` places."""
+    ok = np.asarray(bounded, dtype=bool)
+    return frame.assign(**{c: [f"{v:.{digits}f}" if b else "unbounded"
+                                for v, b in zip(frame[c], ok, strict=True)] for c in columns})
+
+
 METHOD_NAMES = {"holm": "Holm", "fdr_bh": "Benjamini-Hochberg"}
 
 

@@ -42,7 +42,8 @@ def command(field_, deals, out, seed, players, block, reference, alone, workers,
     resumes, and more --deals add games. The report page is --out/report.html.
     """
     from ..analysis.crossplay import format_crossplay
-    from ..analysis.stats import with_p_text
+    from ..analysis.ladder import UNBOUNDED_NOTE
+    from ..analysis.stats import with_p_text, with_unbounded_text
     from ..ladders import ladder
     from ..ladders.field import check_field
 
@@ -73,16 +74,11 @@ def command(field_, deals, out, seed, players, block, reference, alone, workers,
     click.echo(f"\nRating (Plackett-Luce top-1 with seat effects; log odds of winning "
                f"relative to {ref}, 95% Wald interval; games = n), and the win rate alone "
                f"against all others (95% Wilson):")
-    shown = with_p_text(res.table)
-    loose = ~shown["bounded"].to_numpy(bool)
-    for col in ("ci_low", "ci_high"):  # an unbounded fit's interval says nothing
-        shown[col] = ["unbounded" if lo else f"{v:.3f}" for v, lo in zip(shown[col], loose,
-                                                                       strict=True)]
+    shown = with_unbounded_text(with_p_text(res.table), res.table["bounded"])
     with pd.option_context("display.width", 200, "display.max_columns", 50):
         click.echo(shown.to_string(float_format=lambda v: f"{v:.3f}"))
-    if loose.any():
-        click.echo("unbounded: never beat (or always beat) a group of players it met, so the "
-                   "games give no finite rating; its win rates alone still stand")
+    if not res.table["bounded"].all():
+        click.echo(UNBOUNDED_NOTE)
     click.echo(f"\nOne alone against {players - 1} copies of another (row alone; 95% "
                "Wilson; +/-: significantly above/below the fair share, Holm):")
     click.echo(format_crossplay(res.matrix))

@@ -29,16 +29,23 @@ def _say(text: str) -> None:
 def _rating(rating) -> str:
     """The rating's strategy rows (wins and games as integers) and its seat effects, each
     a table of the columns it has."""
+    from ..analysis.ladder import UNBOUNDED_NOTE, UNBOUNDED_SE
+    from ..analysis.stats import with_unbounded_text
+
     r = rating.xs("tournament", level="variant")
     numbers = ["log_strength", "ci_low", "ci_high", "strength", "p_value"]
+    bounded = r["se"].fillna(0) <= UNBOUNDED_SE  # the reference: no se, bounded
     strategies = r.xs("strategy", level="kind")[["games", "wins", *numbers]].astype(
         {"games": "Int64", "wins": "Int64"})  # a strategy without decided games: <NA>
     strategies.index.name = "strategy"
-    text = _fmt(strategies)
+    text = _fmt(with_unbounded_text(strategies, bounded.xs("strategy", level="kind"), 4))
     if "seat" in r.index.get_level_values("kind"):
         seats = r.xs("seat", level="kind")[numbers]
         seats.index = [f"seat {s}" for s in seats.index]
-        text += "\n\nSeat effects (log odds of winning relative to seat 0):\n" + _fmt(seats)
+        text += "\n\nSeat effects (log odds of winning relative to seat 0):\n" + _fmt(
+            with_unbounded_text(seats, bounded.xs("seat", level="kind"), 4))
+    if not bounded.all():
+        text += "\n" + UNBOUNDED_NOTE
     return text
 
 
