@@ -362,13 +362,13 @@ def test_p_values_in_tables_and_printed_frames_never_read_zero():
 
 
 def test_unbounded_intervals_print_as_text_and_the_others_as_numbers():
-    t = pd.DataFrame({"log_strength": [0.5, -26.4], "ci_low": [0.1234, -35455.8],
-                      "ci_high": [0.9, 35403.0]}, index=["a", "b"])
-    shown = S.with_unbounded_text(t, [True, False], digits=2)
-    assert list(shown["ci_low"]) == ["0.12", "unbounded"]
-    assert list(shown["ci_high"]) == ["0.90", "unbounded"]
+    t = pd.DataFrame({"log_strength": [0.5, -26.4, 0.1], "ci_low": [0.1234, -35455.8, np.nan],
+                      "ci_high": [0.9, 35403.0, np.nan]}, index=["a", "b", "c"])
+    shown = S.with_unbounded_text(t, [True, False, True], digits=2)
+    assert list(shown["ci_low"]) == ["0.12", "unbounded", "NaN"]
+    assert list(shown["ci_high"]) == ["0.90", "unbounded", "NaN"]
     assert shown["log_strength"].equals(t["log_strength"])
-    assert list(t["ci_low"]) == [0.1234, -35455.8]  # the frame itself is kept
+    assert t["ci_low"].iloc[1] == -35455.8  # the frame itself is kept
 
 
 def test_holm_and_bh_corrections():

@@ -344,10 +344,14 @@ def with_unbounded_text(frame: pd.DataFrame, bounded, digits: int = 3,
     """A copy of ``frame`` for printing whose interval ``columns`` read ``unbounded`` on
     the rows where ``bounded`` is False (a fit the games do not bound, e.g. a player that
     never won against a group it met: its interval runs to thousands and says nothing),
-    and the others formatted to ``digits`` places."""
+    and the others formatted to ``digits`` places (NaN as NaN, as pandas prints it)."""
     ok = np.asarray(bounded, dtype=bool)
-    return frame.assign(**{c: [f"{v:.{digits}f}" if b else "unbounded"
-                                for v, b in zip(frame[c], ok, strict=True)] for c in columns})
+
+    def text(v, b):
+        return "unbounded" if not b else ("NaN" if pd.isna(v) else f"{v:.{digits}f}")
+
+    return frame.assign(**{c: [text(v, b) for v, b in zip(frame[c], ok, strict=True)]
+                           for c in columns})
 
 
 METHOD_NAMES = {"holm": "Holm", "fdr_bh": "Benjamini-Hochberg"}
