@@ -91,6 +91,11 @@ def test_the_report_and_tables_are_written(small):
               "tables/pairs.csv", "figures/rating.png", "figures/matrix.png"):
         assert (out / f).stat().st_size > 0, f
     assert json.loads((out / "ladder.json").read_text())["field"] == list(FIELD)
+    # random never wins here: the page says its interval is unbounded, the CSV keeps it
+    assert not res.table.loc["random", "bounded"] and res.table["bounded"].sum() == 2
+    assert page.count(">unbounded<") == 2 and "Unbounded: the games give" in page
+    table = pd.read_csv(out / "tables/ladder.csv", index_col="player")
+    assert table.loc["random", "ci_low"] < -1000 and table.loc["random", "ci_high"] > 1000
     # the page's matrix is pooled over the seats; its CSV has every seat as well
     cells = pd.read_csv(out / "tables/matrix.csv", dtype={"seat": str})
     assert sorted(cells.groupby(["strategy", "opponent"])["seat"].apply(tuple).map(sorted)

@@ -310,6 +310,8 @@ def adjust(p_values, method: str = "holm", alpha: float = 0.05) -> tuple[np.ndar
 
 
 P_COLUMNS = frozenset({"p_value", "p_adjusted", "p_holm", "p"})  # p-values in our tables
+# Interval ends, printed as text by ``with_unbounded_text`` (still numbers, right-aligned)
+CI_COLUMNS = ("ci_low", "ci_high")
 
 
 def p_text(p) -> str:
@@ -340,7 +342,7 @@ def with_p_text(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def with_unbounded_text(frame: pd.DataFrame, bounded, digits: int = 3,
-                        columns=("ci_low", "ci_high")) -> pd.DataFrame:
+                        columns=CI_COLUMNS) -> pd.DataFrame:
     """A copy of ``frame`` for printing whose interval ``columns`` read ``unbounded`` on
     the rows where ``bounded`` is False (a fit the games do not bound, e.g. a player that
     never won against a group it met: its interval runs to thousands and says nothing),

@@ -15,7 +15,8 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .. import __version__
-from ..analysis.ladder import ladder_matrix, ladder_rating, ladder_table
+from ..analysis.ladder import UNBOUNDED_NOTE, ladder_matrix, ladder_rating, ladder_table
+from ..analysis.stats import with_unbounded_text
 from ..checks import check_int, check_players, check_seed
 from ..errors import CatansimError
 from ..plotting.figures import crossplay_heatmap
@@ -155,8 +156,12 @@ def write_report(result: LadderResult, spec: P.Spec) -> Path:
     pooled = result.matrix.xs("all", level="seat")
     bots = [n for n in spec.field if is_catanatron(n)]
     rating = Section("rating", "Rating", METHOD_RATING)
-    rating.table("ladder", result.table, "Players, strongest first: the rating with its "
-                 "interval and n, and the win rate alone against all the others together.")
+    bounded = result.table["bounded"]
+    rating.table("ladder", with_unbounded_text(result.table, bounded),
+                 "Players, strongest first: the rating with its interval and n, and the win "
+                 "rate alone against all the others together."
+                 + ("" if bounded.all() else " " + UNBOUNDED_NOTE[0].upper()
+                    + UNBOUNDED_NOTE[1:] + "."), csv=result.table)
     reference = str(result.rating["reference"].iloc[0])
     rating.figure("rating", ladder_figure(result.table, reference), "Plackett-Luce rating, "
                   "95% Wald intervals, n decided games each.")

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..analysis.stats import P_COLUMNS, with_p_text
+from ..analysis.stats import CI_COLUMNS, P_COLUMNS, with_p_text
 from ..files import atomic_write_bytes, atomic_write_text
 
 CSS = """
@@ -84,8 +84,8 @@ def table_html(frame: pd.DataFrame, max_rows: int = 80) -> str:
         more = f"<p class='caption'>first {max_rows} of {len(frame)} rows (all in the CSV)</p>"
     else:
         more = ""
-    def is_text(c) -> bool:  # left-aligned; p-values are numbers written as text
-        return c not in P_COLUMNS and (t[c].dtype == object
+    def is_text(c) -> bool:  # left-aligned; p-values and interval ends: numbers as text
+        return c not in P_COLUMNS and c not in CI_COLUMNS and (t[c].dtype == object
                                        or str(t[c].dtype) in ("category", "str", "string"))
 
     text = [is_text(c) for c in t.columns]
