@@ -9,7 +9,8 @@ script reads each folder's games (``games.csv``, or the part files of a ladder's
 ``--out`` while it runs) and writes into ``--out``:
 
 - ``cells.csv``: each cell's games, wins and win rate with its 95% Wilson interval, the
-  exact binomial test against the fair share (Holm over the cells), and against a half
+  exact binomial test against the fair share (Holm over the cells: the ladder's matrix,
+  ``analysis.ladder.ladder_matrix``), and against a half
   (one-sided: above 0.5, the issue's goal for the search player);
 - ``rating.csv``: the top-1 Plackett-Luce rating of the three players from all the
   cells' games together (``analysis.ladder.ladder_rating``, seat effects fitted),
@@ -35,8 +36,8 @@ from pathlib import Path
 import pandas as pd
 from scipy.stats import binomtest
 
-from catansim.analysis.ladder import ladder_rating, seat_columns
-from catansim.analysis.stats import adjust, mcnemar_p, mean_ci, wilson_ci
+from catansim.analysis.ladder import ladder_matrix, ladder_rating, seat_columns
+from catansim.analysis.stats import mcnemar_p, mean_ci
 from catansim.errors import CatansimError
 from catansim.files import atomic_write_text
 
@@ -92,21 +93,14 @@ def common_deals(frames: list[pd.DataFrame], deals: int | None) -> pd.DataFrame:
 
 
 def cells_table(games: pd.DataFrame) -> pd.DataFrame:
-    rows = []
-    for (single, other), g in games.groupby(["strategy", "opponent"], sort=False):
-        n = len(g)
-        wins = int((g["winner"] == g["single_seat"]).sum())
-        fair = 1.0 / len(seat_columns(g))
-        rows.append({"single": single, "against_three": other, "games": n, "wins": wins,
-                     "win_rate": wins / n,
-                     "p_fair": binomtest(wins, n, fair).pvalue,
-                     "p_above_half": binomtest(wins, n, 0.5, alternative="greater").pvalue})
-    table = pd.DataFrame(rows)
-    low, high = wilson_ci(table["wins"].to_numpy(), table["games"].to_numpy())
-    table.insert(5, "ci_low", low)
-    table.insert(6, "ci_high", high)
-    table["p_fair_holm"] = adjust(table["p_fair"].to_numpy())[0]
-    return table
+    """Each cell pooled over the seats, as the ladder's matrix gives it (Wilson interval,
+    exact binomial test against the fair share, Holm over the cells), and the one-sided
+    exact binomial test against a half."""
+    cells = ladder_matrix(games).xs("all", level="seat").reset_index()
+    cells = cells.rename(columns={"strategy": "single", "opponent": "against_three"})
+    cells["p_above_half"] = [binomtest(int(w), int(n), 0.5, alternative="greater").pvalue
+                             for w, n in zip(cells["wins"], cells["games"], strict=True)]
+    return cells.drop(columns=["method", "correction"])
 
 
 def paired_table(games: pd.DataFrame, first: str, second: str, opponent: str) -> pd.DataFrame:
