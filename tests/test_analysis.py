@@ -369,6 +369,10 @@ def test_unbounded_intervals_print_as_text_and_the_others_as_numbers():
     assert list(shown["ci_high"]) == ["0.90", "unbounded", "NaN"]
     assert shown["log_strength"].equals(t["log_strength"])
     assert t["ci_low"].iloc[1] == -35455.8  # the frame itself is kept
+    # all bounded: the numbers themselves, so the table prints as the plain one does
+    plain = S.with_unbounded_text(t, [True, True, True], digits=2)
+    assert plain.equals(t) and plain is not t
+    assert plain.to_string() == t.to_string()
 
 
 def test_holm_and_bh_corrections():

@@ -346,8 +346,12 @@ def with_unbounded_text(frame: pd.DataFrame, bounded, digits: int = 3,
     """A copy of ``frame`` for printing whose interval ``columns`` read ``unbounded`` on
     the rows where ``bounded`` is False (a fit the games do not bound, e.g. a player that
     never won against a group it met: its interval runs to thousands and says nothing),
-    and the others formatted to ``digits`` places (NaN as NaN, as pandas prints it)."""
+    and the others formatted to ``digits`` places (NaN as NaN, as pandas prints it).
+    A table whose intervals are all bounded is returned as numbers, so it prints exactly
+    as the plain table does."""
     ok = np.asarray(bounded, dtype=bool)
+    if ok.all():
+        return frame.copy()
 
     def text(v, b):
         return "unbounded" if not b else ("NaN" if pd.isna(v) else f"{v:.{digits}f}")

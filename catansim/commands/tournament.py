@@ -29,6 +29,8 @@ def _say(text: str) -> None:
 def _rating(rating) -> str:
     """The rating's strategy rows (wins and games as integers) and its seat effects, each
     a table of the columns it has."""
+    import textwrap
+
     from ..analysis.ladder import UNBOUNDED_NOTE, UNBOUNDED_SE
     from ..analysis.stats import with_unbounded_text
 
@@ -45,7 +47,7 @@ def _rating(rating) -> str:
         text += "\n\nSeat effects (log odds of winning relative to seat 0):\n" + _fmt(
             with_unbounded_text(seats, bounded.xs("seat", level="kind"), 4))
     if not bounded.all():
-        text += "\n" + UNBOUNDED_NOTE
+        text += "\n" + textwrap.fill(UNBOUNDED_NOTE, WIDTH)
     return text
 
 
