@@ -87,7 +87,8 @@ def _in_a_row(cells, numbers, decimals) -> bool:
         scaled = values * scale
         candidates = None
         for v, k in zip(numbers, decimals, strict=True):
-            hit = np.round(scaled, k) == v
+            # as printed: within half a unit of the last place (a half rounds either way)
+            hit = np.abs(scaled - v) <= 0.5 * 10.0 ** -k * (1 + 1e-9)
             if candidates is not None:
                 hit &= np.isin(rows, candidates)
             candidates = np.unique(rows[hit])
