@@ -90,6 +90,18 @@ def test_the_two_players_paired_seat_by_seat(folders, tmp_path):
     assert paired["deals"] == 2
 
 
+def test_the_terminal_prints_small_p_values_as_numbers(folders, tmp_path, capsys):
+    cells_mod.main([*map(str, folders), "--out", str(tmp_path / "out")])
+    out = capsys.readouterr().out
+    row = next(line.split() for line in out.splitlines() if line.lstrip().startswith("default"))
+    assert row[-1] == cells_mod.p_text(93 / 256)  # 5 of 8 against a half, one-sided
+    cells = pd.DataFrame({"p_value": [1.8e-15], "p_adjusted": [3.5e-15],
+                          "p_above_half": [1.0], "win_rate": [0.03646]})
+    shown = cells_mod.shown(cells, cells_mod.P_OF_CELLS).iloc[0]
+    assert (shown["p_value"], shown["p_adjusted"], shown["win_rate"]) == ("1.8e-15", "3.5e-15",
+                                                                        0.0365)
+
+
 def test_the_rating_puts_the_weaker_player_below(folders, tmp_path):
     out = tmp_path / "out"
     cells_mod.main([*map(str, folders), "--out", str(out)])

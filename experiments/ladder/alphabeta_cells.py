@@ -37,7 +37,7 @@ import pandas as pd
 from scipy.stats import binomtest
 
 from catansim.analysis.ladder import ladder_matrix, ladder_rating, seat_columns
-from catansim.analysis.stats import mcnemar_p, mean_ci
+from catansim.analysis.stats import mcnemar_p, mean_ci, p_text
 from catansim.errors import CatansimError
 from catansim.files import atomic_write_text
 
@@ -126,6 +126,15 @@ def paired_table(games: pd.DataFrame, first: str, second: str, opponent: str) ->
         "p_mcnemar": mcnemar_p(only_second, only_first)}])
 
 
+P_OF_CELLS = ("p_value", "p_adjusted", "p_above_half")
+
+
+def shown(frame: pd.DataFrame, p_columns) -> pd.DataFrame:
+    """``frame`` for the terminal: numbers to 4 places, p-values as ``p_text`` (4 places
+    would print 1.8e-15 as 0.0)."""
+    return frame.round(4).assign(**{c: frame[c].map(p_text) for c in p_columns})
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folders", type=Path, nargs="+", help="the cells' ladder folders")
@@ -144,11 +153,10 @@ def main(argv=None) -> int:
     cells = cells_table(games)
     rating = ladder_rating(games, REFERENCE).reset_index()
     paired = paired_table(games, a.search, REFERENCE, a.bot)
-    pd.set_option("display.width", 200)
-    print(cells.round(4).to_string(index=False))
+    print(shown(cells, P_OF_CELLS).to_string(index=False))
     print(rating[rating["kind"] == "strategy"][["name", "log_strength", "ci_low", "ci_high",
-                                                 "games", "wins"]].to_string(index=False))
-    print(paired.round(4).T.to_string(header=False))
+                                                 "games", "wins"]].round(4).to_string(index=False))
+    print(shown(paired, ("p_mcnemar",)).T.to_string(header=False))
     a.out.mkdir(parents=True, exist_ok=True)
     for name, frame in (("cells", cells), ("rating", rating), ("paired", paired)):
         atomic_write_text(a.out / f"{name}.csv", frame.to_csv(index=False))
