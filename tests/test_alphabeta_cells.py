@@ -132,3 +132,33 @@ def test_a_folder_without_games_is_one_line(tmp_path):
 def test_a_cell_given_twice_is_refused(folders, tmp_path):
     with pytest.raises(CatansimError, match="is in two of them"):
         cells_mod.main([*map(str, folders), str(folders[1]), "--out", str(tmp_path / "out")])
+
+
+def test_the_field_rating_places_the_bot_among_the_field(folders, tmp_path):
+    # a field of default and builder: builder never wins alone, default always does
+    field = pd.concat([_cell("default", "builder", {0: {0, 1, 2, 3}, 1: {0, 1, 2}}),
+                       _cell("builder", "default", {0: {1}, 1: set()})])
+    field["pair"] = [0] * 8 + [1] * 8
+    out = tmp_path / "out"
+    assert cells_mod.main([*map(str, folders), "--out", str(out), "--field",
+                           str(_folder(tmp_path, "field", field))]) == 0
+    rating = pd.read_csv(out / "field-rating.csv")
+    strat = rating[rating["kind"] == "strategy"].set_index("name")
+    assert set(strat.index) == {"default", "builder", AB, "search:200"}
+    assert strat.loc["default", "log_strength"] == 0
+    assert strat.loc["builder", "log_strength"] < 0
+    # n: the games each sat in, the field's and the cells' (deals 0 and 1 of each cell)
+    assert strat.loc["default", "games"] == 16 + 8 + 8
+    assert strat.loc["builder", "games"] == 16
+    # the cells' own rating is the same as without --field
+    alone = tmp_path / "alone"
+    cells_mod.main([*map(str, folders), "--out", str(alone)])
+    pd.testing.assert_frame_equal(pd.read_csv(out / "rating.csv"),
+                                  pd.read_csv(alone / "rating.csv"))
+
+
+def test_a_field_without_the_reference_is_refused(folders, tmp_path):
+    field = _folder(tmp_path, "field", _cell("builder", "city", {0: {0}}))
+    with pytest.raises(CatansimError, match="--field: 'default' is not in its field"):
+        cells_mod.main([*map(str, folders), "--out", str(tmp_path / "out"), "--field",
+                        str(field)])

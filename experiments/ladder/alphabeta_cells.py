@@ -17,11 +17,15 @@ script reads each folder's games (``games.csv``, or the part files of a ladder's
   relative to `default`;
 - ``paired.csv``: the two catansim players, each alone against three alpha-beta players,
   compared in the same deal and seat: the difference in win rate with its t interval
-  over deals (each deal's mean over its seats) and McNemar's test over the seatings.
+  over deals (each deal's mean over its seats) and McNemar's test over the seatings;
+- with ``--field FOLDER`` (a round-robin ladder folder, results/ladder/field), also
+  ``field-rating.csv``: one top-1 Plackett-Luce rating of the field's players and the
+  alpha-beta player together, from the field's games and the cells' (relative to
+  `default`), which places the alpha-beta player among the field's.
 
     python experiments/ladder/alphabeta_cells.py --out results/ladder/alphabeta-cells \\
         results/ladder/alphabeta-alone-1000 results/ladder/default-vs-alphabeta-1000 \\
-        results/ladder/search-vs-alphabeta-1000
+        results/ladder/search-vs-alphabeta-1000 --field results/ladder/field
 
 Only deals present in every folder are read, and each is checked to have the same seed
 in all of them; ``--deals N`` reads deals 0 to N-1 only.
@@ -126,6 +130,19 @@ def paired_table(games: pd.DataFrame, first: str, second: str, opponent: str) ->
         "p_mcnemar": mcnemar_p(only_second, only_first)}])
 
 
+def field_rating(field: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
+    """One rating of the field's players and the cells' from both sets of games: the
+    model groups games by seating, so games of different ladders fit together."""
+    if len(seat_columns(field)) != len(seat_columns(cells)):
+        raise CatansimError(f"--field: a ladder of {len(seat_columns(field))} players; "
+                            f"allowed: one of {len(seat_columns(cells))}, as the cells")
+    if REFERENCE not in set(field["strategy"]):
+        raise CatansimError(f"--field: {REFERENCE!r} is not in its field; allowed: a "
+                            "ladder with it, the players' reference")
+    games = pd.concat([field, cells], ignore_index=True)
+    return ladder_rating(games, REFERENCE).reset_index()
+
+
 P_OF_CELLS = ("p_value", "p_adjusted", "p_above_half")
 
 
@@ -141,6 +158,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, required=True, help="where the tables go")
     ap.add_argument("--deals", type=int, default=None, help="read deals 0 to N-1 only")
     ap.add_argument("--search", default="search:200", help="the search player's name")
+    ap.add_argument("--field", type=Path, default=None,
+                    help="a round-robin ladder folder to rate the alpha-beta player among")
     ap.add_argument("--bot", default="catanatron:AlphaBetaPlayer:2",
                     help="the alpha-beta player's name")
     a = ap.parse_args(argv)
@@ -153,14 +172,22 @@ def main(argv=None) -> int:
     cells = cells_table(games)
     rating = ladder_rating(games, REFERENCE).reset_index()
     paired = paired_table(games, a.search, REFERENCE, a.bot)
+    tables = {"cells": cells, "rating": rating, "paired": paired}
+    if a.field is not None:
+        tables["field-rating"] = field_rating(read_games(a.field), games)
     print(shown(cells, P_OF_CELLS).to_string(index=False))
     print(rating[rating["kind"] == "strategy"][["name", "log_strength", "ci_low", "ci_high",
                                                  "games", "wins"]].round(4).to_string(index=False))
     print(shown(paired, ("p_mcnemar",)).T.to_string(header=False))
     a.out.mkdir(parents=True, exist_ok=True)
-    for name, frame in (("cells", cells), ("rating", rating), ("paired", paired)):
+    if a.field is not None:
+        f = tables["field-rating"]
+        print(f[f["kind"] == "strategy"].sort_values("log_strength", ascending=False)[
+            ["name", "log_strength", "ci_low", "ci_high", "games", "wins"]].round(4)
+            .to_string(index=False))
+    for name, frame in tables.items():
         atomic_write_text(a.out / f"{name}.csv", frame.to_csv(index=False))
-    print(f"wrote {a.out}/cells.csv, rating.csv, paired.csv")
+    print(f"wrote {a.out}/" + ", ".join(f"{name}.csv" for name in tables))
     return 0
 
 
