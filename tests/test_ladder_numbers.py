@@ -2,7 +2,8 @@
 
 Every committed ladder folder's cells (``results/ladder/*/tables/matrix.csv``) are counted
 anew from its ``games.csv``, and every interval that results/ladder/README.md and the
-README's ladder line print stands in one row of a committed ladder table, at the
+README's ladder line print stands in one row of a committed ladder table (any CSV under
+results/ladder but the games), at the
 precision printed (the one figure of catanatron's own engine is computed from the
 counts its run wrote).
 """
@@ -28,7 +29,8 @@ import test_findings_numbers as F  # noqa: E402  (the interval parser and row ma
 
 def _ladder_cells():
     values, rows, first = [], [], 0
-    for path in sorted(LADDER.glob("*/tables/*.csv")):
+    # every table of results/ladder: each folder's tables/ and the cells read together
+    for path in sorted(p for p in LADDER.rglob("*.csv") if p.name != "games.csv"):
         numbers = pd.read_csv(path).select_dtypes("number").to_numpy(dtype=float)
         values.append(numbers.ravel())
         rows.append(np.repeat(np.arange(first, first + len(numbers)), numbers.shape[1]))
