@@ -228,7 +228,7 @@ DECIDED: dict[str, int] = {}  # the decisions the bridge took in the whole games
 def _play(seed, seats):
     """A game with catanatron bots at ``seats`` (bot names by seat) and ``default`` at the
     others, logged."""
-    players = {q: CB.CatanatronPlayer(b) for q, b in seats.items()}
+    players = {q: CB.player(CB.PREFIX + b) for q, b in seats.items()}
     names = tuple(players.get(q, "default") for q in range(4))
     for q, p in players.items():
         p.new_game(seed, q)
@@ -263,6 +263,62 @@ def test_a_game_depends_only_on_its_seed():
     a, b = _play(21, {0: "WeightedRandomPlayer", 2: "VictoryPointPlayer"}), \
         _play(21, {0: "WeightedRandomPlayer", 2: "VictoryPointPlayer"})
     assert a.events == b.events
+
+
+# --- the public view: a state dealt from the seat's public record -----------------------------
+
+
+def test_a_view_is_read_from_the_name_and_a_bad_one_is_one_line():
+    p = CB.player("catanatron:WeightedRandomPlayer:view=public")
+    assert (p.view, p.args, p.name) == ("public", (), "catanatron:WeightedRandomPlayer:view=public")
+    assert CB.player("catanatron:WeightedRandomPlayer").view == "true"
+    with pytest.raises(CatansimError, match=r": view=all is not a view; allowed: view=true "
+                                            r"\(every seat's true cards\), view=public") as e:
+        CB.player("catanatron:RandomPlayer:view=all")
+    assert "\n" not in str(e.value)
+    with pytest.raises(CatansimError, match="2 views given; allowed: one"):
+        CB.player("catanatron:RandomPlayer:view=true:view=public")
+
+
+def test_the_public_view_deals_the_hidden_cards_and_keeps_the_rest():
+    dealt_anew = 0
+    for game, seat, _ in _positions([3, 4], per_kind=10):
+        fork = game.determinize(seat, 7)
+        # the played cards come from the game's record: a fork keeps no events
+        cg = CB.mirror(fork, seat, played=CB.PlayedCards(), seed=5, record=game)
+        _check_state(fork, cg, seat)
+        ps = cg.state.player_state
+        own, true = fork.observation(seat), game.observation(seat)
+        assert own.hand.tolist() == true.hand.tolist()
+        assert own.development_cards.tolist() == true.development_cards.tolist()
+        for q in range(game.n_players):
+            hand = [ps[f"P{q}_{r}_IN_HAND"] for r in CB.RESOURCES]
+            assert sum(hand) == game.observation(q).hand.sum()
+            dealt_anew += hand != game.observation(q).hand.tolist()
+    assert dealt_anew >= 10  # the other seats' hands are not the true ones
+
+
+def test_the_public_view_depends_only_on_what_the_seat_knows():
+    for game, seat, _ in _positions([5], per_kind=5):
+        twin = game.determinize(seat, 999)  # the same public record, other hidden cards
+        a = CB.mirror(game.determinize(seat, 7), seat, seed=5, record=game)
+        b = CB.mirror(twin.determinize(seat, 7), seat, seed=5, record=game)
+        assert a.state.player_state == b.state.player_state
+        assert a.state.development_listdeck == b.state.development_listdeck
+
+
+@pytest.mark.parametrize("bot", ("WeightedRandomPlayer", "VictoryPointPlayer"))
+def test_whole_games_of_the_public_view_finish_and_pass_the_log_checker(bot):
+    for seed, seats in ((31, {0: f"{bot}:view=public"}),
+                        (32, dict.fromkeys(range(4), f"{bot}:view=public"))):
+        game = _play(seed, seats)
+        assert game.winner is not None and max(game.vp) >= 10
+        replay(*game_log(game.result()))
+
+
+def test_a_game_of_the_public_view_depends_only_on_its_seed():
+    seats = {1: "WeightedRandomPlayer:view=public", 3: "VictoryPointPlayer:view=public"}
+    assert _play(33, seats).events == _play(33, seats).events
 
 
 class Broken:

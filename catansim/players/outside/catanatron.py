@@ -78,6 +78,12 @@ from ...topology import (
 )
 
 PREFIX = "catanatron:"
+# What a bot reads of the other seats, chosen by an argument ``view=...`` of its name:
+# every seat's true cards (catanatron's own games), or a state dealt anew at each of its
+# decisions from what its seat may know (``Game.determinize``).
+VIEW = "view="
+VIEWS = {"true": "every seat's true cards", "public": "a state dealt from its seat's "
+         "public record at each decision, by Game.determinize"}
 INSTALL = ("pip install 'catansim[catanatron]' (RandomPlayer, WeightedRandomPlayer, "
            "VictoryPointPlayer); the other bots: docs/ladder.md")
 # catanatron's players by class name, and the module each lives in. The PyPI release
@@ -354,16 +360,18 @@ def _components(owner_nodes: np.ndarray, edge_owner: np.ndarray, seat: int) -> l
 
 
 def mirror(game: Game, seat: int, catanatron_players=None, cmap=None,
-           played: PlayedCards | None = None, seed: int = 1):
+           played: PlayedCards | None = None, seed: int = 1, record: Game | None = None):
     """A catanatron ``Game`` of ``game``'s position for the decision of ``seat`` (the
-    seat to move), with every seat's true cards; ``catanatron_players`` (one per seat,
-    in seat order; default catanatron ``RandomPlayer`` s) sit at the seats. Its
-    ``playable_actions`` are catanatron's own for that position."""
+    seat to move), with every seat's cards in ``game``; ``catanatron_players`` (one per
+    seat, in seat order; default catanatron ``RandomPlayer`` s) sit at the seats. Its
+    ``playable_actions`` are catanatron's own for that position. ``record``: the game
+    whose events say which development cards were played (default ``game``; a fork of
+    ``Game.determinize`` keeps no events)."""
     with python_random(seed):  # catanatron's Game seeds and draws from Python's random
-        return _mirror(game, seat, catanatron_players, cmap, played, seed)
+        return _mirror(game, seat, catanatron_players, cmap, played, seed, record or game)
 
 
-def _mirror(game, seat, catanatron_players, cmap, played, seed):
+def _mirror(game, seat, catanatron_players, cmap, played, seed, record):
     C, G = modules(), geometry()
     obs = game.observation(seat)
     n = obs.n_players
@@ -380,7 +388,7 @@ def _mirror(game, seat, catanatron_players, cmap, played, seed):
     hands = np.array([v.hand for v in views])
     devs = np.array([v.development_cards for v in views])
     new = np.array([v.new_development_cards for v in views])
-    counts = (played or PlayedCards()).of(game, obs, devs)
+    counts = (played or PlayedCards()).of(record, obs, devs)
 
     # the board: buildings, roads, what can still be built, Longest Route
     b = st.board
@@ -525,7 +533,12 @@ class CatanatronPlayer:
         ``AlphaBetaPlayer``, ...), or ``module.path:Class`` for another.
     *args : str
         Its arguments after the colour, as catanatron's command line gives them (for
-        ``AlphaBetaPlayer``: the depth, then whether it prunes).
+        ``AlphaBetaPlayer``: the depth, then whether it prunes); among them, in any
+        place, ``view=true`` (the default: the bot reads every seat's true cards, as in
+        catanatron's own games) or ``view=public`` (at each decision the bot reads a
+        state dealt anew from its seat's public record, ``Game.determinize``, seeded
+        from the game's seed and seat: what a catansim player may know), which is the
+        bridge's, not the bot's (``VIEWS``).
 
     It needs the ``Game`` it plays in (``watch(game)``, which ``catansim.ladder`` does):
     catanatron's bots read every seat's cards, and the bridge reads them there.
@@ -537,7 +550,17 @@ class CatanatronPlayer:
     """
 
     def __init__(self, bot: str = "RandomPlayer", *args: str):
-        self.bot_name, self.args = bot, tuple(str(a) for a in args)
+        self.name_args = tuple(str(a) for a in args)
+        views = [a[len(VIEW):] for a in self.name_args if a.startswith(VIEW)]
+        for v in views:
+            if v not in VIEWS:
+                raise CatansimError(f"{PREFIX}{bot}: {VIEW}{v} is not a view; allowed: "
+                                    + ", ".join(f"{VIEW}{k} ({d})" for k, d in VIEWS.items()))
+        if len(views) > 1:
+            raise CatansimError(f"{PREFIX}{bot}: {len(views)} views given; allowed: one")
+        self.view = views[0] if views else "true"
+        self.bot_name = bot
+        self.args = tuple(a for a in self.name_args if not a.startswith(VIEW))
         self.bot_class = bot_class(bot)
         self.seat, self.seed = 0, 0
         self.longest_ask = 0.0
@@ -548,7 +571,7 @@ class CatanatronPlayer:
     @property
     def name(self) -> str:
         """The player's name in a ladder: ``catanatron:Class[:arg...]``."""
-        return ":".join((PREFIX + self.bot_name, *self.args))
+        return ":".join((PREFIX + self.bot_name, *self.name_args))
 
     def _reset(self) -> None:
         self._map = None
@@ -603,8 +626,9 @@ class CatanatronPlayer:
             self._map = catan_map(observation.hex_terrain, observation.hex_number,
                                   observation.harbors)
         seed = self._next_seed()
+        seen = game if self.view == "true" else game.determinize(self.seat, seed)
         with python_random(seed):
-            cg = self._mirror(game, observation, seed)
+            cg = self._mirror(seen, observation, seed, game)
             if d == "discard":
                 return self._discard(cg, observation, options)
             legal = set(options)
@@ -617,12 +641,12 @@ class CatanatronPlayer:
             action = self._ask(cg)
         return self._chosen(action)
 
-    def _mirror(self, game, observation, seed):
+    def _mirror(self, seen, observation, seed, game):
         C = modules()
         n = observation.n_players
         players = [self.bot if q == self.seat else C.player.RandomPlayer(list(C.Color)[q])
                    for q in range(n)]
-        return mirror(game, self.seat, players, self._map, self._played, seed)
+        return mirror(seen, self.seat, players, self._map, self._played, seed, game)
 
     def _ask(self, cg):
         actions = cg.playable_actions
