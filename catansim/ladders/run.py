@@ -145,7 +145,9 @@ METHOD_MATRIX = (
 METHOD_BRIDGE = (
     "catanatron's bots play through the bridge (catansim.players.outside.catanatron): at "
     "each decision the position is mirrored into a catanatron game with every seat's true "
-    "cards, the bot chooses among catanatron's legal actions that are legal in catansim, "
+    "cards (a bot named with view=public gets a state dealt from its seat's public record "
+    "instead, Game.determinize), the bot chooses among catanatron's legal actions that are "
+    "legal in catansim, "
     "and its action is mapped back. They make no player trades and refuse every offer. "
     "docs/ladder.md has the rules where the two games differ.")
 
