@@ -66,10 +66,11 @@ def _intervals(text: str) -> list[tuple[str, str, str]]:
     return INTERVAL.findall(text)
 
 
-def _table_cells() -> tuple[np.ndarray, np.ndarray]:
-    """Every number of the committed tables, and the row (across tables) it stands in."""
+def _table_cells(paths=None) -> tuple[np.ndarray, np.ndarray]:
+    """Every number of the committed tables (``paths``, default the studies'
+    ``results/*/tables/*.csv``), and the row (across tables) it stands in."""
     values, rows, first = [], [], 0
-    for path in sorted(ROOT.glob("results/*/tables/*.csv")):
+    for path in sorted(ROOT.glob("results/*/tables/*.csv") if paths is None else paths):
         numbers = pd.read_csv(path).select_dtypes("number").to_numpy(dtype=float)
         ids = np.repeat(np.arange(first, first + len(numbers)), numbers.shape[1])
         values.append(numbers.ravel())

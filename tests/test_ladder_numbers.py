@@ -28,20 +28,12 @@ import test_findings_numbers as F  # noqa: E402  (the interval parser and row ma
 
 
 def _ladder_cells():
-    values, rows, first = [], [], 0
     # every table of results/ladder: each folder's tables/ and the cells read together
-    for path in sorted(p for p in LADDER.rglob("*.csv") if p.name != "games.csv"):
-        numbers = pd.read_csv(path).select_dtypes("number").to_numpy(dtype=float)
-        values.append(numbers.ravel())
-        rows.append(np.repeat(np.arange(first, first + len(numbers)), numbers.shape[1]))
-        first += len(numbers)
+    values, rows = F._table_cells(p for p in LADDER.rglob("*.csv") if p.name != "games.csv")
     native = json.loads((LADDER / "fidelity" / "native-vf-wr.json").read_text())
     lo, hi = proportion_confint(native["wins"], native["games"], method="wilson")
-    values.append(np.array([native["wins"] / native["games"], lo, hi]))
-    rows.append(np.full(3, first))
-    values, rows = np.concatenate(values), np.concatenate(rows)
-    keep = ~np.isnan(values)
-    return values[keep], rows[keep]
+    return (np.concatenate([values, [native["wins"] / native["games"], lo, hi]]),
+            np.concatenate([rows, np.full(3, rows.max() + 1)]))
 
 
 def _unsupported(text: str) -> list[tuple[str, str, str]]:

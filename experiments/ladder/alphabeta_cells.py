@@ -152,6 +152,14 @@ def shown(frame: pd.DataFrame, p_columns) -> pd.DataFrame:
     return frame.round(4).assign(**{c: frame[c].map(p_text) for c in p_columns})
 
 
+def strategy_rows(rating: pd.DataFrame) -> str:
+    """The players' rows of a rating for the terminal: each estimate with its interval
+    and n."""
+    rows = rating[rating["kind"] == "strategy"]
+    return rows[["name", "log_strength", "ci_low", "ci_high", "games", "wins"]].round(4) \
+        .to_string(index=False)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folders", type=Path, nargs="+", help="the cells' ladder folders")
@@ -176,15 +184,12 @@ def main(argv=None) -> int:
     if a.field is not None:
         tables["field-rating"] = field_rating(read_games(a.field), games)
     print(shown(cells, P_OF_CELLS).to_string(index=False))
-    print(rating[rating["kind"] == "strategy"][["name", "log_strength", "ci_low", "ci_high",
-                                                 "games", "wins"]].round(4).to_string(index=False))
+    print(strategy_rows(rating))
     print(shown(paired, ("p_mcnemar",)).T.to_string(header=False))
     a.out.mkdir(parents=True, exist_ok=True)
     if a.field is not None:
         f = tables["field-rating"]
-        print(f[f["kind"] == "strategy"].sort_values("log_strength", ascending=False)[
-            ["name", "log_strength", "ci_low", "ci_high", "games", "wins"]].round(4)
-            .to_string(index=False))
+        print(strategy_rows(f.sort_values("log_strength", ascending=False)))
     for name, frame in tables.items():
         atomic_write_text(a.out / f"{name}.csv", frame.to_csv(index=False))
     print(f"wrote {a.out}/" + ", ".join(f"{name}.csv" for name in tables))
